@@ -1,0 +1,55 @@
+// SkyWatcher: mirrors the shared value `sky.color` of an observatoryd server
+// as a local Var and prints every change with its author, until Ctrl-C.
+//
+//     swift run observatoryd                      # terminal 1
+//     swift run SkyWatcher                        # terminal 2
+//     swift run observatory set sky.color red     # terminal 3
+//
+// OBSERVATORY_HOST and OBSERVATORY_PORT choose another server.
+import Dispatch
+import Foundation
+import Observatory
+import ObservatoryClient
+
+/// Prints one line at once, also when standard output is a file or a pipe.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// The object that observes the sky; its receiver keeps its observations alive.
+final class SkyWatcher: Observer {
+    let receiver = Receiver()
+}
+
+let environment = ProcessInfo.processInfo.environment
+var configuration = ClientConfiguration(
+    host: environment["OBSERVATORY_HOST"] ?? "127.0.0.1",
+    port: environment["OBSERVATORY_PORT"].flatMap(Int.init) ?? 7070,
+    name: "sky-watcher"
+)
+configuration.logger = ClientLogger(minimumLevel: .warning) { level, message in
+    FileHandle.standardError.write(Data("[\(level)] \(message)\n".utf8))
+}
+
+let client = ObservatoryClient(configuration: configuration)
+let color = client.variable("sky.color", default: "blue")
+let watcher = SkyWatcher()
+
+watcher.observe(client.connectionState) { (update: Update<ConnectionState>) in
+    say("connection: \(update.new)")
+}
+watcher.observe(color) { (update: Update<String>, author: AnyAuthor) in
+    let who = (author as? Peer)?.name ?? "resync"
+    say("sky.color: \(update.old) → \(update.new) by \(who)")
+}
+say("sky.color is \(color.value) until the server says otherwise; change it with:")
+say("    swift run observatory set sky.color red")
+
+signal(SIGINT, SIG_IGN)
+let interrupts = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
+interrupts.setEventHandler {
+    client.close()
+    exit(0)
+}
+interrupts.resume()
+dispatchMain()

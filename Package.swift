@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+// Observatory: observe shared state across a network.
+// No package dependencies by design: Foundation, Dispatch, Synchronization and
+// the toolchain's test libraries only.
+import PackageDescription
+
+let package = Package(
+    name: "Observatory",
+    // `Mutex` (Synchronization) needs macOS 15 on Apple platforms; Linux is the
+    // primary platform.
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Observatory", targets: ["Observatory"]),
+        .library(name: "ObservatoryWire", targets: ["ObservatoryWire"]),
+        .library(name: "ObservatoryServer", targets: ["ObservatoryServer"]),
+        .library(name: "ObservatoryClient", targets: ["ObservatoryClient"]),
+        .executable(name: "observatoryd", targets: ["observatoryd"]),
+        .executable(name: "observatory", targets: ["observatory"]),
+        .executable(name: "observatory-bench", targets: ["observatory-bench"]),
+    ],
+    targets: [
+        // The core observer library: Messenger, Var, transforms, authors, ...
+        .target(name: "Observatory"),
+        // The wire protocol of PROTOCOL.md as pure values: no sockets.
+        .target(name: "ObservatoryWire"),
+        // The store, sessions, limits and the socket listener.
+        .target(name: "ObservatoryServer", dependencies: ["Observatory", "ObservatoryWire"]),
+        // Connection, mirrors of remote values as local Vars, reconnect.
+        .target(name: "ObservatoryClient", dependencies: ["Observatory", "ObservatoryWire"]),
+        .executableTarget(name: "observatoryd", dependencies: ["ObservatoryServer"]),
+        .executableTarget(name: "observatory", dependencies: ["ObservatoryClient", "ObservatoryWire"]),
+        // The README's walkthrough: mirrors `sky.color` and prints its changes.
+        .executableTarget(
+            name: "SkyWatcher",
+            dependencies: ["ObservatoryClient", "Observatory"],
+            path: "Examples/SkyWatcher"
+        ),
+        // Release benchmarks; a separate module, so it calls the library as users do.
+        .executableTarget(
+            name: "observatory-bench",
+            dependencies: ["Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatoryClient"]
+        ),
+        .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
+        .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),
+        .testTarget(name: "ObservatoryServerTests", dependencies: ["ObservatoryServer", "ObservatoryWire", "Observatory"]),
+        // Black-box checks of the server against PROTOCOL.md, over raw TCP with
+        // Foundation's JSON, as a client in another language would see it.
+        .testTarget(name: "ObservatoryConformanceTests", dependencies: ["ObservatoryServer", "Observatory"]),
+        .testTarget(
+            name: "ObservatoryClientTests",
+            dependencies: ["ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory"]
+        ),
+    ]
+)

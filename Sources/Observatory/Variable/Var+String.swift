@@ -1,0 +1,81 @@
+// String conveniences: a `string` property, concatenation with `+`, and
+// printing and streaming a variable as its text.
+
+/// A value that stands for a string: a `String`, or a `String?` that counts
+/// as empty while it is `nil`.
+public protocol StringValue {
+    /// The string, with `nil` read as empty.
+    var string: String { get }
+
+    /// The value that stands for a string.
+    init(string: String)
+}
+
+extension String: StringValue {
+    /// The string itself.
+    public var string: String { self }
+    /// The string itself.
+    public init(string: String) { self = string }
+}
+
+extension Optional: StringValue where Wrapped: StringValue {
+    /// The wrapped string, or the empty string for `nil`.
+    public var string: String { self?.string ?? "" }
+    /// The string, wrapped.
+    public init(string: String) { self = Wrapped(string: string) }
+}
+
+/// A ``Var`` of a string, or an optional one: operand types of `+`, at least
+/// one of which must be a variable.
+public protocol StringVariable: StringValue {}
+
+extension Var: StringValue where Value: StringValue {
+    /// A new variable holding a string.
+    public convenience init(string: String) {
+        self.init(Value(string: string))
+    }
+}
+
+extension Var: StringVariable where Value: StringValue {}
+extension Optional: StringVariable where Wrapped: StringVariable {}
+
+extension Var where Value: StringValue {
+    /// The value as a `String`, with `nil` read as empty; setting it sets the
+    /// value.
+    public var string: String {
+        get { value.string }
+        set { value = Value(string: newValue) }
+    }
+}
+
+extension Var: TextOutputStream where Value: StringValue {
+    /// Appends text to the value, so that `print(..., to: &variable)` works.
+    public func write(_ text: String) {
+        string += text
+    }
+}
+
+extension Var: CustomStringConvertible where Value: StringValue {
+    /// The value's text.
+    public var description: String { string }
+}
+
+extension Var: CustomDebugStringConvertible where Value: StringValue {
+    /// The value's text, quoted.
+    public var debugDescription: String { string.debugDescription }
+}
+
+/// Concatenates a variable's text and a string.
+public func + <Left: StringVariable, Right: StringValue>(lhs: Left, rhs: Right) -> String {
+    lhs.string + rhs.string
+}
+
+/// Concatenates a string and a variable's text.
+public func + <Left: StringValue, Right: StringVariable>(lhs: Left, rhs: Right) -> String {
+    lhs.string + rhs.string
+}
+
+/// Concatenates the texts of two variables.
+public func + <Left: StringVariable, Right: StringVariable>(lhs: Left, rhs: Right) -> String {
+    lhs.string + rhs.string
+}

@@ -1,0 +1,175 @@
+/// An observable value: sends an ``Update`` whenever its value changes.
+///
+/// ```swift
+/// let number = Var(42)
+/// observer.observe(number) { update in
+///     print(update.new - update.old)
+/// }
+/// number <- 123               // or: number.value = 123
+/// number.set(7, as: editor)   // `editor` is the update's author
+/// ```
+///
+/// When `Value` is `Equatable`, setting the value it already has sends
+/// nothing; otherwise every assignment counts as a change. ``send()`` sends an
+/// update whose `old` and `new` both hold the current value.
+///
+/// `Variable` is another name for the same type.
+///
+/// ## Threads
+/// The value may be read and set from any thread. Setting it and queueing its
+/// update happen atomically, so observers see the updates in the order in which
+/// the changes were made, each `old` being the previous update's `new`.
+public final class Var<Value>: ObservableCache {
+    /// Keeps the observations and delivers the updates. Its lock also guards
+    /// ``storage``.
+    public let messenger = Messenger<Update<Value>>()
+    /// The current value; read and written only under `messenger.core`'s
+    /// lock. Behind a pointer, so that these accesses skip Swift's dynamic
+    /// exclusivity checks.
+    @usableFromInline let storage: UnsafeMutablePointer<Value>
+    /// Tells whether two values are equal, when `Value` is `Equatable`.
+    @usableFromInline let isEqual: ((Value, Value) -> Bool)?
+
+    /// Creates a variable with an initial value.
+    ///
+    /// - Parameter value: The initial value. Creating a variable sends nothing.
+    public init(_ value: Value) {
+        storage = Self.allocateStorage(for: value)
+        isEqual = equalityFunction(for: Value.self)
+    }
+
+    /// Creates a variable of an `Equatable` value, so that setting an equal
+    /// value sends no update.
+    public init(_ value: Value) where Value: Equatable {
+        storage = Self.allocateStorage(for: value)
+        isEqual = { $0 == $1 }
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
+    }
+
+    private static func allocateStorage(for value: Value) -> UnsafeMutablePointer<Value> {
+        let storage = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        storage.initialize(to: value)
+        return storage
+    }
+
+    /// The current value. Setting a different one sends an ``Update`` whose
+    /// author is this variable.
+    @inlinable
+    public var value: Value {
+        get { messenger.core.locked { storage.pointee } }
+        set { set(newValue, as: self) }
+    }
+
+    /// Sets the value on behalf of an author, who becomes the author of the
+    /// resulting update.
+    ///
+    /// - Parameters:
+    ///   - value: The new value. An equal value sends nothing.
+    ///   - author: The object that made the change, for observers that filter
+    ///     by author.
+    @inlinable
+    public func set(_ value: Value, as author: AnyAuthor) {
+        messenger.core.send(from: author) {
+            let old = storage.pointee
+            if let isEqual, isEqual(old, value) { return nil }
+            storage.pointee = value
+            return Update(old, value)
+        }
+    }
+
+    /// An update whose `old` and `new` both hold the current value.
+    public var latestMessage: Update<Value> {
+        let current = value
+        return Update(current, current)
+    }
+
+    /// Sends an update whose `old` and `new` both hold the current value, to
+    /// let observers pull the current state.
+    public func send() {
+        messenger.core.send(from: self) { Update(storage.pointee, storage.pointee) }
+    }
+}
+
+/// Another name for ``Var``.
+public typealias Variable<Value> = Var<Value>
+
+/// The variable's value lives under its messenger's lock.
+extension Var: @unchecked Sendable where Value: Sendable {}
+
+extension Var {
+    /// Creates a variable whose value is `nil`.
+    public convenience init() where Value: ExpressibleByNilLiteral {
+        self.init(nil)
+    }
+
+    /// Creates a variable whose value is `0`.
+    public convenience init() where Value: ExpressibleByIntegerLiteral & Equatable {
+        self.init(0)
+    }
+
+    /// Creates a variable whose value is the empty string.
+    public convenience init() where Value: ExpressibleByStringLiteral & Equatable {
+        self.init("")
+    }
+
+    /// Creates a variable whose value is `false`.
+    public convenience init() where Value: ExpressibleByBooleanLiteral & Equatable {
+        self.init(false)
+    }
+
+    /// Creates a variable whose value is an empty collection.
+    public convenience init() where Value: ExpressibleByArrayLiteral & Equatable {
+        self.init([])
+    }
+}
+
+extension Var: Equatable where Value: Equatable {
+    /// Variables are equal when their values are.
+    public static func == (lhs: Var<Value>, rhs: Var<Value>) -> Bool {
+        lhs.value == rhs.value
+    }
+}
+
+extension Var: Comparable where Value: Comparable {
+    /// Variables compare as their values do.
+    public static func < (lhs: Var<Value>, rhs: Var<Value>) -> Bool {
+        lhs.value < rhs.value
+    }
+}
+
+extension Var: Codable where Value: Codable {
+    /// Encodes the value alone, so a type holding `Var`s encodes like one
+    /// holding plain values.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+
+    /// Decodes a variable from its value alone.
+    public convenience init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self.init(try container.decode(Value.self))
+    }
+}
+
+/// Equality for a value type known only at run time to be `Equatable`, so
+/// that a `Var` created in generic code still sends updates only on a change.
+func equalityFunction<Value>(for type: Value.Type) -> ((Value, Value) -> Bool)? {
+    guard let equatable = type as? any Equatable.Type else { return nil }
+    return equatable.equality(as: type)
+}
+
+extension Equatable {
+    /// `==` for values of a type that is `Self`, seen through a generic
+    /// parameter.
+    fileprivate static func equality<Value>(as type: Value.Type) -> (Value, Value) -> Bool {
+        { lhs, rhs in
+            guard let lhs = lhs as? Self, let rhs = rhs as? Self else { return false }
+            return lhs == rhs
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Observatory
+import ObservatoryWire
+
+extension ObservatoryClient {
+    /// A local `Var` that mirrors the remote key `key`.
+    ///
+    /// The `Var` starts with `defaultValue` and takes the remote value as soon
+    /// as the snapshot arrives (or at once, when this client already mirrors
+    /// `key` with the same type: then you get the same `Var`). While the key
+    /// does not exist, or after it is deleted, it holds `defaultValue`.
+    ///
+    /// - Remote changes arrive as `Update`s whose author is the ``Peer`` of the
+    ///   session that made them; a resync that finds the key gone authors its
+    ///   `Update` with the client itself.
+    /// - Local changes (`value =`, `<-`, `set(_:as:)`) are sent to the server;
+    ///   while disconnected, the latest one is sent after the next resync.
+    /// - A remote value that does not decode as `Value` leaves the `Var` as it
+    ///   is and is reported on ``errors``.
+    ///
+    /// ```swift
+    /// let temperature = client.variable("kitchen.temperature", default: 20.0)
+    /// thermostat.observe(temperature).notFrom(thermostat) { update in adjust(to: update.new) }
+    /// temperature.set(21.5, as: thermostat)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The remote key (1–256 bytes, no whitespace or control characters).
+    ///   - defaultValue: The value while the key does not exist.
+    public func variable<Value: Codable & Equatable & Sendable>(_ key: String, default defaultValue: Value) -> Var<Value> {
+        let registration: (mirror: Mirror<Value>, link: ServerLink?, isNew: Bool) = state.withLock { state in
+            if let existing = state.mirrors[key]?.lazy.compactMap({ $0 as? Mirror<Value> }).first {
+                return (existing, nil, false)
+            }
+            let mirror = Mirror(key: key, defaultValue: defaultValue, host: self, deliveryQueue: deliveryQueue)
+            state.mirrors[key, default: []].append(mirror)
+            guard let link = state.synchronizedLink else {
+                state.mirrorsAwaitingObserve.append(mirror)
+                return (mirror, nil, true)
+            }
+            return (mirror, link, true)
+        }
+        if let link = registration.link {
+            sendObserves([key: [registration.mirror]], watcherTargets: [], on: link)
+        }
+        return registration.mirror.variable
+    }
+
+    /// Compare-and-set through a mirror: sets its key to `value` only if the
+    /// server's version still is `ifVersion`, by default the version the mirror
+    /// holds, so the write fails if anyone changed the key since the mirror
+    /// last heard of it.
+    ///
+    /// On success the server's event brings the value into the mirror (its
+    /// `Update` is authored by ``localPeer``).
+    ///
+    ///     do {
+    ///         try await client.set(lock, to: "mine")
+    ///     } catch where error.code == .conflict {
+    ///         // someone else got there first; the mirror will show their value
+    ///     }
+    ///
+    /// - Throws: ``ClientError/server(_:)`` with code `conflict` (and the
+    ///   current version) when the version does not match;
+    ///   ``ClientError/notAMirror`` when `variable` does not come from this client.
+    @discardableResult
+    public func set<Value: Codable & Equatable & Sendable>(
+        _ variable: Var<Value>,
+        to value: Value,
+        ifVersion: Int64? = nil
+    ) async throws(ClientError) -> WriteResult {
+        let mirror = state.withLock { state in
+            state.mirrors.values.lazy.flatMap { $0 }.compactMap { $0 as? Mirror<Value> }.first { $0.variable === variable }
+        }
+        guard let mirror else { throw .notAMirror }
+        return try await set(mirror.key, value, ifVersion: ifVersion ?? mirror.version)
+    }
+
+    /// The version of the server's value that the mirrors of `key` last took;
+    /// nil when this client does not mirror `key`. Use it for compare-and-set:
+    /// `try await client.set(key, newValue, ifVersion: client.version(ofKey: key))`.
+    public func version(ofKey key: String) -> Int64? {
+        state.withLock { $0.mirrors[key] }?.map(\.version).max()
+    }
+}
+
+extension ObservatoryClient: MirrorHost {
+    func requestSend(for mirror: any MirrorEndpoint) {
+        let isSynchronized = state.withLock { state in
+            guard state.synchronizedLink != nil else {
+                state.mirrorsWithUnsentWrites[ObjectIdentifier(mirror)] = mirror
+                return false
+            }
+            return true
+        }
+        if isSynchronized { mirror.sendUnsentWrite() }
+    }
+
+    func sendIfSynchronized(_ operation: Operation, completion: @escaping ServerLink.Completion) -> Bool {
+        guard let link = state.withLock({ $0.synchronizedLink }) else { return false }
+        link.send(operation, completion: completion)
+        return true
+    }
+
+    func isClient(_ author: AnyObject) -> Bool {
+        author === self
+    }
+
+    var resyncAuthor: any AnyObject & Sendable { self }
+}

@@ -1,0 +1,148 @@
+import ObservatoryWire
+
+extension ObservatoryClient {
+    /// Sends any request and returns the server's success reply object as it came.
+    ///
+    /// The typed calls (``get(_:)``, ``set(_:_:ifVersion:)``, ...) are built on
+    /// this; use it for raw access, as the command-line tool's `--json` does.
+    /// - Throws: ``ClientError/server(_:)`` with the server's code and message;
+    ///   ``ClientError/notConnected(_:)`` when the client is not in sync (it does
+    ///   not wait for a connection); ``ClientError/connectionLost(_:)`` when the
+    ///   connection ended before the reply.
+    public func send(_ operation: Operation) async throws(ClientError) -> JSONObject {
+        let reply = try await received(operation)
+        switch reply.outcome {
+        case .success(let object): return object
+        case .failure(let error): throw .server(error)
+        }
+    }
+
+    /// Reads a key's value with its version and author.
+    /// - Throws: ``ClientError/server(_:)`` with code `not_found` when the key does not exist.
+    public func get(_ key: String) async throws(ClientError) -> RemoteEntry {
+        guard case .get(let entry) = try await payload(of: .get(key: key)) else { throw unexpected(.get) }
+        let author = state.withLock { $0.peer(session: entry.session, name: entry.author) }
+        return RemoteEntry(key: entry.key, value: entry.value, version: entry.version, author: author)
+    }
+
+    /// Reads a key's value decoded as `type`.
+    /// - Throws: `not_found` as ``get(_:)``; ``ClientError/undecodableValue(key:version:type:detail:)``
+    ///   when the value is not a `Value`.
+    public func get<Value: Decodable>(_ key: String, as type: Value.Type) async throws(ClientError) -> Value {
+        let entry = try await get(key)
+        do {
+            return try entry.value.decode(type)
+        } catch {
+            throw .undecodableValue(key: key, version: entry.version, type: String(describing: type), detail: String(describing: error))
+        }
+    }
+
+    /// Sets a key to a value (a `JSONValue` is sent as it is).
+    ///
+    /// - Parameter ifVersion: Only set if the key is at this version (0: only if
+    ///   it does not exist); otherwise the request fails with code `conflict`
+    ///   and the error carries the current version.
+    @discardableResult
+    public func set<Value: Encodable>(_ key: String, _ value: Value, ifVersion: Int64? = nil) async throws(ClientError) -> WriteResult {
+        let encoded: JSONValue
+        do {
+            encoded = try JSONValue(encoding: value)
+        } catch {
+            throw .unencodableValue(key: key, detail: String(describing: error))
+        }
+        guard case .set(_, let version, let changed) = try await payload(of: .set(key: key, value: encoded, ifVersion: ifVersion)) else {
+            throw unexpected(.set)
+        }
+        return WriteResult(version: version, changed: changed)
+    }
+
+    /// Deletes a key and returns the revision of the delete.
+    /// - Throws: `not_found` when the key does not exist; `conflict` when
+    ///   `ifVersion` is given and does not match.
+    @discardableResult
+    public func delete(_ key: String, ifVersion: Int64? = nil) async throws(ClientError) -> Int64 {
+        guard case .delete(_, let version) = try await payload(of: .delete(key: key, ifVersion: ifVersion)) else {
+            throw unexpected(.delete)
+        }
+        return version
+    }
+
+    /// The keys that start with `prefix` ("" for all), with their versions.
+    public func list(prefix: String = "") async throws(ClientError) -> [KeyVersion] {
+        guard case .list(let keys) = try await payload(of: .list(prefix: prefix)) else { throw unexpected(.list) }
+        return keys
+    }
+
+    /// A round trip to the server.
+    public func ping() async throws(ClientError) {
+        _ = try await payload(of: .ping)
+    }
+
+    /// The changes of one key, or of every key under a prefix, as they happen.
+    ///
+    /// The server is asked to observe the target before this returns, so a bad
+    /// key or a forbidden prefix throws here. The stream carries changes only
+    /// (no snapshot), in version order per key, and survives reconnects: the
+    /// client observes the target again after each one (changes made while it
+    /// was disconnected are not replayed). It finishes when the client closes,
+    /// or when the connection ends and the client does not reconnect; stop
+    /// iterating to end it.
+    public func changes(of target: Target) async throws(ClientError) -> AsyncStream<RemoteChange> {
+        let (stream, continuation) = AsyncStream<RemoteChange>.makeStream()
+        let identifier = state.withLock { state in
+            let identifier = state.nextWatcherIdentifier
+            state.nextWatcherIdentifier += 1
+            state.watchers[identifier] = Watcher(target: target, continuation: continuation)
+            return identifier
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.stopWatching(identifier)
+        }
+        do {
+            _ = try await send(.observe(target))
+        } catch {
+            continuation.finish()
+            throw error
+        }
+        return stream
+    }
+
+    // MARK: Plumbing
+
+    /// Forgets a watcher, and asks the server to stop observing its target when
+    /// no other watcher or mirror needs it.
+    private func stopWatching(_ identifier: Int) {
+        let unneeded: (Target, ServerLink)? = state.withLock { state in
+            guard let watcher = state.watchers.removeValue(forKey: identifier) else { return nil }
+            let target = watcher.target
+            let stillWatched = state.watchers.values.contains { $0.target == target }
+            let stillMirrored = if case .key(let key) = target { state.mirrors[key] != nil } else { false }
+            guard !stillWatched, !stillMirrored, let link = state.synchronizedLink else { return nil }
+            return (target, link)
+        }
+        guard let (target, link) = unneeded else { return }
+        link.send(.unobserve(target)) { _ in }
+    }
+
+    private func received(_ operation: Operation) async throws(ClientError) -> ReceivedReply {
+        let link: ServerLink = try state.withLock { (state: inout State) throws(ClientError) -> ServerLink in
+            if state.isClosed { throw .closed }
+            guard let link = state.synchronizedLink else { throw .notConnected(state.phase) }
+            return link
+        }
+        return try await link.request(operation).get()
+    }
+
+    private func payload(of operation: Operation) async throws(ClientError) -> ReplyPayload {
+        let reply = try await received(operation)
+        do {
+            return try reply.payload(for: operation.kind)
+        } catch {
+            throw reply.outcome.isFailure ? .server(error) : .badReply(error.message)
+        }
+    }
+
+    private func unexpected(_ kind: OperationKind) -> ClientError {
+        .badReply("the reply to \(kind.rawValue) has the fields of another op")
+    }
+}

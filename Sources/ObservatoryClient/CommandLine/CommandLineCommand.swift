@@ -1,0 +1,17 @@
+import ObservatoryWire
+
+/// One thing the `observatory` command-line tool can do.
+public enum CommandLineCommand: Sendable, Equatable {
+    /// Print the value of a key.
+    case get(key: String)
+    /// Set a key to a value (given as JSON, or as a bare word taken as a string).
+    case set(key: String, value: JSONValue)
+    /// Delete a key.
+    case delete(key: String)
+    /// List the keys that start with a prefix ("" for all of them).
+    case list(prefix: String)
+    /// Print every change of one key, or of every key under a prefix, until interrupted.
+    case watch(Target)
+    /// Print the usage text.
+    case help
+}

@@ -1,0 +1,106 @@
+import ObservatoryWire
+
+/// The `observatory` command-line tool as a library call, so that every
+/// command and exit code is tested without spawning a process.
+///
+/// `main.swift` only wires the real output streams and SIGINT to ``run(arguments:output:)``:
+/// cancelling the task that runs it ends a `watch` cleanly, with exit code 0.
+public enum CommandLineTool {
+    /// Parses `arguments` (without the program name), runs the command, and
+    /// returns the exit code.
+    public static func run(arguments: [String], output: CommandLineOutput) async -> CommandLineExitCode {
+        let parsed: CommandLineArguments
+        do {
+            parsed = try CommandLineArguments.parse(arguments)
+        } catch {
+            output.standardError("observatory: \(error.message)")
+            output.standardError("Run 'observatory --help' for usage.")
+            return .usage
+        }
+        return await run(parsed, output: output)
+    }
+
+    /// Runs parsed arguments and returns the exit code.
+    public static func run(_ arguments: CommandLineArguments, output: CommandLineOutput) async -> CommandLineExitCode {
+        if arguments.command == .help {
+            output.standardOutput(CommandLineArguments.usage)
+            return .success
+        }
+        var configuration = ClientConfiguration(host: arguments.host, port: arguments.port, name: arguments.name, token: arguments.token)
+        configuration.reconnects = false
+        let client: ObservatoryClient
+        do {
+            client = try await ObservatoryClient.connect(configuration, timeout: .seconds(10))
+        } catch {
+            output.standardError("observatory: cannot reach \(arguments.host):\(arguments.port): \(error)")
+            return .connection
+        }
+        defer { client.close() }
+        do {
+            try await perform(arguments, on: client, output: output)
+            return .success
+        } catch {
+            output.standardError("observatory: \(error)")
+            return exitCode(for: error)
+        }
+    }
+
+    /// Connection trouble is 3; every refusal by the server (not found,
+    /// conflict, forbidden, invalid key, ...) is 1.
+    static func exitCode(for error: ClientError) -> CommandLineExitCode {
+        switch error {
+        case .server, .undecodableValue, .unencodableValue, .notAMirror: .refused
+        case .connectionFailed, .notConnected, .connectionLost, .closed, .badReply, .timedOut: .connection
+        }
+    }
+
+    private static func perform(_ arguments: CommandLineArguments, on client: ObservatoryClient, output: CommandLineOutput) async throws(ClientError) {
+        let raw = arguments.printsFrames
+        switch arguments.command {
+        case .help:
+            output.standardOutput(CommandLineArguments.usage)
+        case .get(let key):
+            let reply = try await client.send(.get(key: key))
+            output.standardOutput(raw ? frame(reply) : (reply["value"].map(ChangeFormatter.text) ?? "null"))
+        case .set(let key, let value):
+            let reply = try await client.send(.set(key: key, value: value, ifVersion: nil))
+            let version = reply["version"]?.integerValue ?? 0
+            let changed = reply["changed"]?.boolValue ?? true
+            let summary = changed ? "\(key) = \(ChangeFormatter.text(value)) (v\(version))" : "\(key) unchanged (v\(version))"
+            output.standardOutput(raw ? frame(reply) : summary)
+        case .delete(let key):
+            let reply = try await client.send(.delete(key: key, ifVersion: nil))
+            output.standardOutput(raw ? frame(reply) : "\(key) deleted (v\(reply["version"]?.integerValue ?? 0))")
+        case .list(let prefix):
+            let reply = try await client.send(.list(prefix: prefix))
+            if raw { return output.standardOutput(frame(reply)) }
+            for entry in reply["keys"]?.arrayValue ?? [] {
+                output.standardOutput("\(entry["key"]?.stringValue ?? "?") (v\(entry["version"]?.integerValue ?? 0))")
+            }
+        case .watch(let target):
+            try await watch(target, on: client, raw: raw, output: output)
+        }
+    }
+
+    /// Prints every change until the task is cancelled (SIGINT) or the
+    /// connection ends (then throws, for exit code 3).
+    private static func watch(_ target: Target, on client: ObservatoryClient, raw: Bool, output: CommandLineOutput) async throws(ClientError) {
+        let changes = try await client.changes(of: target)
+        let description = switch target {
+        case .key(let key): key
+        case .prefix(let prefix): prefix + "*"
+        }
+        output.standardError("watching \(description) on \(client.configuration.host):\(client.configuration.port); Ctrl-C stops")
+        for await change in changes {
+            output.standardOutput(raw ? String(decoding: change.event.encoded(), as: UTF8.self) : ChangeFormatter.line(for: change))
+        }
+        if Task.isCancelled { return }
+        if case .disconnected(let reason) = client.currentState {
+            throw .connectionLost(reason)
+        }
+    }
+
+    private static func frame(_ object: JSONObject) -> String {
+        ChangeFormatter.text(.object(object))
+    }
+}

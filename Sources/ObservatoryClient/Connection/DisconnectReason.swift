@@ -1,0 +1,33 @@
+/// Why the client is not connected.
+public enum DisconnectReason: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The client has not tried to connect yet.
+    case notStarted
+    /// The client was closed by its owner; it does not reconnect.
+    case closed
+    /// The connection could not be opened or broke; the text says how (with errno).
+    case connectionFailed(String)
+    /// The server closed the connection.
+    case closedByServer
+    /// The server announced its shutdown.
+    case serverShutdown
+    /// The server did not answer a ping in time, so the connection counts as dead.
+    case pingTimeout
+    /// The server refused the hello (for example a wrong token); the text is its message.
+    case rejected(String)
+    /// The server sent something the client cannot understand.
+    case protocolError(String)
+
+    /// A short description for logs and the command line.
+    public var description: String {
+        switch self {
+        case .notStarted: "not started"
+        case .closed: "closed"
+        case .connectionFailed(let detail): detail
+        case .closedByServer: "closed by the server"
+        case .serverShutdown: "the server shut down"
+        case .pingTimeout: "no reply to a ping in time"
+        case .rejected(let message): "rejected by the server: \(message)"
+        case .protocolError(let detail): "protocol error: \(detail)"
+        }
+    }
+}

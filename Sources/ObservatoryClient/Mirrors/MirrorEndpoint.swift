@@ -1,0 +1,34 @@
+import ObservatoryWire
+
+/// What the client needs from a mirror, whatever its value type: the key it
+/// mirrors and the entry points for snapshots, events and resends.
+protocol MirrorEndpoint: AnyObject, Sendable {
+    /// The remote key.
+    var key: String { get }
+    /// The version of the server's value the mirror last took (0 while the key does not exist).
+    var version: Int64 { get }
+    /// Takes a fresh snapshot of the key (nil: the key does not exist) as the
+    /// server's truth for the link with `epoch`.
+    func applySnapshot(_ entry: ValueEntry?, author: Peer?, epoch: Int)
+    /// Applies a change event that arrived on the link with `epoch`.
+    func applyEvent(_ event: Event, author: Peer, epoch: Int)
+    /// Sends the local value if a local write has not reached the server yet.
+    func sendUnsentWrite()
+}
+
+/// What a mirror needs from its client, without a strong reference to it.
+protocol MirrorHost: AnyObject, Sendable {
+    /// Sends `set` for the mirror now if the client is in sync; otherwise keeps
+    /// the mirror to send its unsent write after the next resync.
+    func requestSend(for mirror: any MirrorEndpoint)
+    /// Sends a request on the current link if the client is in sync; false when not.
+    func sendIfSynchronized(_ operation: Operation, completion: @escaping ServerLink.Completion) -> Bool
+    /// Whether `author` is the client itself (the author of resync updates without a peer).
+    func isClient(_ author: AnyObject) -> Bool
+    /// The author for updates that no peer made (a key missing from a snapshot).
+    var resyncAuthor: any AnyObject & Sendable { get }
+    /// The `Peer` of this client's own session, for acknowledgements of its writes.
+    var localPeer: Peer? { get }
+    /// Reports an error to the client's error stream and logger.
+    func report(_ error: ClientError)
+}

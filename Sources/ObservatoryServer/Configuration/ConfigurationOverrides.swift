@@ -1,0 +1,69 @@
+import Foundation
+
+/// Settings given outside the configuration file, by flags or environment variables,
+/// each remembering where it came from so an error can say so.
+public struct ConfigurationOverrides: Sendable, Equatable {
+    /// One overriding value as text, and its source (`--port`, `OBSERVATORY_PORT`).
+    public struct Value: Sendable, Equatable {
+        /// The text given.
+        public var text: String
+        /// The flag or variable it came from.
+        public var source: String
+
+        /// Creates a value from `source`.
+        public init(_ text: String, source: String) {
+            self.text = text
+            self.source = source
+        }
+    }
+
+    /// The configuration file to read.
+    public var configPath: Value?
+    /// Overrides `host`.
+    public var host: Value?
+    /// Overrides `port`.
+    public var port: Value?
+    /// Overrides `data`.
+    public var dataDirectory: Value?
+    /// Overrides `fsync`.
+    public var fsync: Value?
+    /// Overrides `logLevel`.
+    public var logLevel: Value?
+
+    /// No overrides.
+    public init() {}
+
+    /// The overrides in `OBSERVATORY_CONFIG`, `OBSERVATORY_HOST`, `OBSERVATORY_PORT`,
+    /// `OBSERVATORY_DATA`, `OBSERVATORY_FSYNC` and `OBSERVATORY_LOG_LEVEL`.
+    public init(environment: [String: String]) {
+        func value(_ name: String) -> Value? {
+            environment[name].map { Value($0, source: name) }
+        }
+        configPath = value("OBSERVATORY_CONFIG")
+        host = value("OBSERVATORY_HOST")
+        port = value("OBSERVATORY_PORT")
+        dataDirectory = value("OBSERVATORY_DATA")
+        fsync = value("OBSERVATORY_FSYNC")
+        logLevel = value("OBSERVATORY_LOG_LEVEL")
+    }
+
+    /// Applies these overrides to `configuration`; a value that does not parse is an
+    /// error naming the setting and the flag or variable.
+    public func apply(to configuration: inout ServerConfiguration) throws {
+        if let host { configuration.host = host.text }
+        if let port {
+            guard let number = Int(port.text) else {
+                throw ConfigurationError.wrongType(setting: "port (\(port.source))", expected: "an integer")
+            }
+            configuration.port = number
+        }
+        if let dataDirectory { configuration.dataDirectory = dataDirectory.text }
+        if let fsync {
+            configuration.fsync = try ServerConfiguration.fsyncPolicy(fsync.text, setting: "fsync (\(fsync.source))")
+        }
+        if let logLevel {
+            configuration.logLevel = try ServerConfiguration.logLevel(
+                logLevel.text, setting: "logLevel (\(logLevel.source))")
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// What the `observatoryd` command line asks for: run the server, or print help or
+/// the version. Parsed by the pure `parse(_:)`, so the daemon's `main.swift` stays thin.
+public enum DaemonCommand: Sendable, Equatable {
+    /// Run the server with these flag overrides.
+    case run(ConfigurationOverrides)
+    /// Print `DaemonCommand.usage` and exit 0.
+    case help
+    /// Print `DaemonCommand.version` and exit 0.
+    case version
+
+    /// The server's version, printed by `--version` and sent in `hello` replies.
+    public static let versionText = "observatoryd 0.1.0"
+
+    /// The text printed by `--help`.
+    public static let usage = """
+        usage: observatoryd [options]
+
+        Serves shared JSON values over TCP (protocol version 1).
+
+        options (each overrides its environment variable, which overrides the file):
+          --config PATH        configuration file (OBSERVATORY_CONFIG); default: none, built-in defaults
+          --host ADDRESS       listen address (OBSERVATORY_HOST); default 127.0.0.1
+          --port N             listen port, 0 = any free port (OBSERVATORY_PORT); default 7070
+          --data DIR           data directory (OBSERVATORY_DATA); default ./data
+          --fsync POLICY       always | everysec | none (OBSERVATORY_FSYNC); default none (in memory)
+          --log-level LEVEL    debug | info | warning | error (OBSERVATORY_LOG_LEVEL); default info
+          --help               print this text
+          --version            print the version
+
+        exit status: 0 after a clean shutdown (SIGTERM, SIGINT), 2 on a bad configuration,
+        1 when the server cannot start.
+        """
+
+    /// Parses the arguments after the program name. `--flag value` and `--flag=value`
+    /// are both accepted; `--help` and `--version` win over everything else.
+    ///
+    /// - Throws: `ConfigurationError.unknownFlag` or `.missingFlagValue`.
+    public static func parse(_ arguments: [String]) throws -> DaemonCommand {
+        if arguments.contains("--help") || arguments.contains("-h") { return .help }
+        if arguments.contains("--version") { return .version }
+        var overrides = ConfigurationOverrides()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            let (flag, inlineValue) = split(argument)
+            guard let field = fields[flag] else { throw ConfigurationError.unknownFlag(argument) }
+            guard let text = inlineValue ?? remaining.popFirst() else {
+                throw ConfigurationError.missingFlagValue(flag: flag)
+            }
+            overrides[keyPath: field] = ConfigurationOverrides.Value(text, source: flag)
+        }
+        return .run(overrides)
+    }
+
+    // Computed, not stored: key paths are not Sendable, so a static table would be shared mutable state.
+    private static var fields: [String: WritableKeyPath<ConfigurationOverrides, ConfigurationOverrides.Value?>] {
+        [
+            "--config": \.configPath,
+            "--host": \.host,
+            "--port": \.port,
+            "--data": \.dataDirectory,
+            "--fsync": \.fsync,
+            "--log-level": \.logLevel,
+        ]
+    }
+
+    private static func split(_ argument: String) -> (flag: String, value: String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+}

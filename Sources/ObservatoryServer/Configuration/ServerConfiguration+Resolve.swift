@@ -1,0 +1,51 @@
+import Foundation
+
+extension ServerConfiguration {
+    /// Builds the configuration the daemon runs with: defaults, then the file named by
+    /// `--config` or `OBSERVATORY_CONFIG` (if any), then environment overrides, then
+    /// flag overrides; then validates the result.
+    ///
+    /// - Parameters:
+    ///   - flags: the overrides from the command line.
+    ///   - environment: the overrides from environment variables.
+    ///   - readFile: reads a file's bytes; injected so tests need no files.
+    /// - Throws: `ConfigurationError` naming the setting at fault.
+    public static func resolve(
+        flags: ConfigurationOverrides,
+        environment: ConfigurationOverrides,
+        readFile: (String) throws -> Data = { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+    ) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        if let path = (flags.configPath ?? environment.configPath)?.text {
+            configuration = try load(path: path, readFile: readFile)
+        }
+        try environment.apply(to: &configuration)
+        try flags.apply(to: &configuration)
+        try configuration.validate()
+        return configuration
+    }
+
+    /// Reads and strictly decodes one configuration file (not yet validated).
+    public static func load(path: String, readFile: (String) throws -> Data) throws -> ServerConfiguration {
+        let data: Data
+        do {
+            data = try readFile(path)
+        } catch {
+            throw ConfigurationError.unreadableFile(path: path, reason: error.localizedDescription)
+        }
+        return try decode(data, path: path)
+    }
+
+    /// Strictly decodes the bytes of a configuration file; `path` is only for messages.
+    public static func decode(_ data: Data, path: String) throws -> ServerConfiguration {
+        do {
+            return try JSONDecoder().decode(ServerConfiguration.self, from: data)
+        } catch let error as ConfigurationError {
+            throw error
+        } catch let DecodingError.dataCorrupted(context) {
+            throw ConfigurationError.malformedFile(path: path, reason: context.debugDescription)
+        } catch {
+            throw ConfigurationError.malformedFile(path: path, reason: String(describing: error))
+        }
+    }
+}

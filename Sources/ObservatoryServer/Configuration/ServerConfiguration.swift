@@ -1,0 +1,93 @@
+import Foundation
+
+/// Every setting of the server, each with its default.
+///
+/// `ServerConfiguration()` is what `observatoryd` runs with when given nothing:
+/// 127.0.0.1:7070, in memory, no authentication. The daemon builds one with
+/// `resolve(flags:environment:readFile:)` (flag > environment > file > default);
+/// programs embedding the server set the fields directly.
+public struct ServerConfiguration: Sendable, Equatable, Decodable {
+    /// The address to listen on (an IPv4 or IPv6 literal, or `localhost`).
+    public var host = "127.0.0.1"
+    /// The TCP port; `0` picks a free port (see `Server.port`).
+    public var port = 7070
+    /// The data directory for the change log. Not used while `fsync` is `none`.
+    public var dataDirectory = "data"
+    /// When changes reach the disk; `none` keeps everything in memory.
+    public var fsync = FsyncPolicy.none
+    /// The lowest level the daemon logs.
+    public var logLevel = LogLevel.info
+    /// Serial queues doing socket I/O; `0` picks one per two cores, at least 1 and at most 4.
+    public var ioThreads = 0
+    /// How long shutdown waits for clients to take their last bytes, in milliseconds.
+    public var shutdownGraceMilliseconds = 2_000
+    /// The limits per server and per connection.
+    public var limits = ServerLimits()
+    /// The accepted tokens; empty means no authentication.
+    public var tokens: [AccessToken] = []
+
+    /// The defaults.
+    public init() {}
+
+    static let settingNames = [
+        "host", "port", "data", "fsync", "logLevel", "ioThreads", "shutdownGraceMilliseconds", "limits", "tokens",
+    ]
+
+    /// Reads a configuration file's object strictly, keeping defaults for absent settings.
+    /// Values are checked by `validate()`, not here.
+    public init(from decoder: any Decoder) throws {
+        let settings = try StrictSettings(decoder, known: Self.settingNames)
+        host = try settings.read("host", as: String.self, expected: "a string") ?? host
+        port = try settings.read("port", as: Int.self, expected: "an integer") ?? port
+        dataDirectory = try settings.read("data", as: String.self, expected: "a string") ?? dataDirectory
+        if let text = try settings.read("fsync", as: String.self, expected: "a string") {
+            fsync = try Self.fsyncPolicy(text, setting: "fsync")
+        }
+        if let text = try settings.read("logLevel", as: String.self, expected: "a string") {
+            logLevel = try Self.logLevel(text, setting: "logLevel")
+        }
+        ioThreads = try settings.read("ioThreads", as: Int.self, expected: "an integer") ?? ioThreads
+        shutdownGraceMilliseconds =
+            try settings.read("shutdownGraceMilliseconds", as: Int.self, expected: "an integer")
+            ?? shutdownGraceMilliseconds
+        limits = try settings.read("limits", as: ServerLimits.self, expected: "an object") ?? limits
+        tokens = try settings.read("tokens", as: [AccessToken].self, expected: "an array of token objects") ?? tokens
+    }
+
+    /// Throws a `ConfigurationError` naming the first setting that cannot work.
+    public func validate() throws {
+        if host.isEmpty {
+            throw ConfigurationError.invalidValue(setting: "host", value: host, allowed: "an IP address or localhost")
+        }
+        try ServerLimits.check("port", port, 0...65_535)
+        if dataDirectory.isEmpty {
+            throw ConfigurationError.invalidValue(setting: "data", value: "", allowed: "a directory path")
+        }
+        try ServerLimits.check("ioThreads", ioThreads, 0...64)
+        try ServerLimits.check("shutdownGraceMilliseconds", shutdownGraceMilliseconds, 0...600_000)
+        try limits.validate()
+        var seen = Set<String>()
+        for (index, entry) in tokens.enumerated() where !seen.insert(entry.token).inserted {
+            throw ConfigurationError.invalidValue(
+                setting: "tokens[\(index)].token", value: "(hidden)", allowed: "a token not listed before")
+        }
+    }
+
+    /// Whether clients must present a token in `hello`.
+    public var requiresAuthentication: Bool { !tokens.isEmpty }
+
+    static func fsyncPolicy(_ text: String, setting: String) throws -> FsyncPolicy {
+        guard let policy = FsyncPolicy(rawValue: text) else {
+            throw ConfigurationError.invalidValue(setting: setting, value: text, allowed: "always, everysec, none")
+        }
+        return policy
+    }
+
+    static func logLevel(_ text: String, setting: String) throws -> LogLevel {
+        guard let level = LogLevel(rawValue: text) else {
+            let allowed = LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigurationError.invalidValue(setting: setting, value: text, allowed: allowed)
+        }
+        return level
+    }
+}

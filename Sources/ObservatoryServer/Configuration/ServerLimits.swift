@@ -1,0 +1,58 @@
+/// The limits that keep one client, or many, from exhausting the server.
+///
+/// Read from the `limits` object of the configuration file; every field has the
+/// default shown and is checked by `ServerConfiguration.validate()`.
+public struct ServerLimits: Sendable, Equatable, Decodable {
+    /// Open connections at most; one more gets `limit_exceeded` and is closed.
+    public var maxConnections = 20_000
+    /// Bytes in one frame at most; a longer frame gets `frame_too_large` and a close.
+    public var maxFrameBytes = 1_048_576
+    /// Encoded bytes of one value at most; a larger one gets `value_too_large`.
+    public var maxValueBytes = 524_288
+    /// Keys in the store at most; creating one more gets `limit_exceeded`.
+    public var maxKeys = 1_000_000
+    /// Distinct keys and prefixes one connection may observe; more gets `limit_exceeded`.
+    public var maxObservationsPerConnection = 1_024
+    /// Unsent bytes queued for one connection before its events are coalesced,
+    /// and if that is not enough, before it is closed with `slow_consumer`.
+    public var maxQueuedBytes = 8_388_608
+
+    /// The defaults.
+    public init() {}
+
+    static let settingNames = [
+        "maxConnections", "maxFrameBytes", "maxValueBytes", "maxKeys",
+        "maxObservationsPerConnection", "maxQueuedBytes",
+    ]
+
+    /// Reads the `limits` object strictly, keeping defaults for absent fields.
+    public init(from decoder: any Decoder) throws {
+        let settings = try StrictSettings(decoder, known: Self.settingNames)
+        let integer = "an integer"
+        maxConnections = try settings.read("maxConnections", as: Int.self, expected: integer) ?? maxConnections
+        maxFrameBytes = try settings.read("maxFrameBytes", as: Int.self, expected: integer) ?? maxFrameBytes
+        maxValueBytes = try settings.read("maxValueBytes", as: Int.self, expected: integer) ?? maxValueBytes
+        maxKeys = try settings.read("maxKeys", as: Int.self, expected: integer) ?? maxKeys
+        maxObservationsPerConnection =
+            try settings.read("maxObservationsPerConnection", as: Int.self, expected: integer)
+            ?? maxObservationsPerConnection
+        maxQueuedBytes = try settings.read("maxQueuedBytes", as: Int.self, expected: integer) ?? maxQueuedBytes
+    }
+
+    /// Throws `outOfRange` naming the first limit that cannot work.
+    public func validate() throws {
+        try Self.check("limits.maxConnections", maxConnections, 1...1_000_000)
+        try Self.check("limits.maxFrameBytes", maxFrameBytes, 64...1_073_741_824)
+        try Self.check("limits.maxValueBytes", maxValueBytes, 1...maxFrameBytes)
+        try Self.check("limits.maxKeys", maxKeys, 1...Int(Int32.max))
+        try Self.check("limits.maxObservationsPerConnection", maxObservationsPerConnection, 1...1_000_000)
+        try Self.check("limits.maxQueuedBytes", maxQueuedBytes, 1_024...Int(Int32.max))
+    }
+
+    static func check(_ setting: String, _ value: Int, _ range: ClosedRange<Int>) throws {
+        guard range.contains(value) else {
+            throw ConfigurationError.outOfRange(
+                setting: setting, value: String(value), allowed: "\(range.lowerBound)...\(range.upperBound)")
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Observatory
+import ObservatoryWire
+
+/// Everything that leaves one connection: its `OutboundQueue` and the
+/// `ObservationSet` deciding which changes it receives, behind one lock.
+///
+/// Written from two sides: the connection's own I/O queue appends replies and
+/// sends bytes; store handlers, on whatever thread made a change, append events.
+/// Handlers call `deliver(_:via:)`, which only takes this lock, queues bytes and
+/// asks for a flush through `requestFlush` (at most one request outstanding), so a
+/// writer never touches another client's socket.
+final class ConnectionOutput: Sendable {
+    private struct State {
+        var queue: OutboundQueue
+        var observations: ObservationSet
+        /// A flush was requested and has not started yet, or the socket is full and
+        /// its write source will flush: no new request is needed.
+        var isFlushPending = false
+        /// The queue overflowed and the connection has been told (once).
+        var isSlowConsumerReported = false
+    }
+
+    private let state: Locked<State>
+    private let requestFlush: @Sendable () -> Void
+
+    /// Creates the output with the connection's limits; `requestFlush` is called
+    /// (outside the lock) when events are waiting and no flush is pending.
+    init(maxQueuedBytes: Int, maxObservations: Int, requestFlush: @escaping @Sendable () -> Void) {
+        state = Locked(
+            State(
+                queue: OutboundQueue(maxQueuedBytes: maxQueuedBytes),
+                observations: ObservationSet(limit: maxObservations)))
+        self.requestFlush = requestFlush
+    }
+
+    /// Queues a change that arrived on `route` if this connection wants it by that route.
+    func deliver(_ change: StoreChange, via route: ObservationSet.Route) {
+        let needsFlush = state.withLock { state in
+            guard state.observations.accepts(change.key, via: route) else { return false }
+            if state.queue.appendEvent(change) == .slowConsumer && !state.isSlowConsumerReported {
+                // Even with a flush pending on a full socket, the connection must learn now
+                // so it can start its close deadline.
+                state.isSlowConsumerReported = true
+                return true
+            }
+            return Self.claimFlush(&state)
+        }
+        if needsFlush { requestFlush() }
+    }
+
+    /// Queues a reply (the caller flushes).
+    func append(_ reply: Reply) {
+        var frame = reply.encoded()
+        frame.append(UInt8(ascii: "\n"))
+        appendFrame(frame)
+    }
+
+    /// Queues an event that is not a store change, such as `shutdown` (the caller flushes).
+    func append(_ event: Event) {
+        var frame = event.encoded()
+        frame.append(UInt8(ascii: "\n"))
+        appendFrame(frame)
+    }
+
+    private func appendFrame(_ frame: [UInt8]) {
+        state.withLock { $0.queue.appendFrame(frame) }
+    }
+
+    /// Makes events wait while a batch of requests is answered.
+    func holdEvents() {
+        state.withLock { $0.queue.holdEvents() }
+    }
+
+    /// Queues the events that waited, after the replies (the caller flushes).
+    func releaseEvents() {
+        state.withLock { _ = $0.queue.releaseEvents() }
+    }
+
+    /// Changes the set of observed targets under the lock that handlers read it with.
+    func updateObservations<Result, Failure: Error>(
+        _ body: (inout ObservationSet) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try state.withLock { state throws(Failure) in try body(&state.observations) }
+    }
+
+    /// The observed targets.
+    var observations: ObservationSet {
+        state.withLock { $0.observations }
+    }
+
+    /// Runs `body` on the queue; used by the writer to take and confirm bytes.
+    func withQueue<Result>(_ body: (inout OutboundQueue) -> Result) -> Result {
+        state.withLock { body(&$0.queue) }
+    }
+
+    /// Marks the start of a flush: later events request a new one.
+    func flushStarted() {
+        state.withLock { $0.isFlushPending = false }
+    }
+
+    /// Marks that the socket is full and its write source will flush.
+    func flushDeferredToSocket() {
+        state.withLock { $0.isFlushPending = true }
+    }
+
+    private static func claimFlush(_ state: inout State) -> Bool {
+        guard !state.isFlushPending else { return false }
+        state.isFlushPending = true
+        return true
+    }
+}

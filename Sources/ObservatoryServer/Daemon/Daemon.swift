@@ -1,0 +1,86 @@
+import Dispatch
+import Foundation
+
+/// What `observatoryd` does, as a library function so its `main.swift` stays one line.
+///
+/// Parses the arguments, resolves the configuration (flag > environment > file >
+/// default), raises the file limit, starts the server, and on SIGTERM or SIGINT
+/// shuts it down gracefully.
+public enum Daemon {
+    /// Exit status after a clean shutdown, `--help` or `--version`.
+    public static let exitSuccess: Int32 = 0
+    /// Exit status when the server cannot start (address in use, ...).
+    public static let exitFailure: Int32 = 1
+    /// Exit status for a bad configuration, flag or environment variable.
+    public static let exitBadConfiguration: Int32 = 2
+
+    /// Runs the daemon and returns its exit status.
+    ///
+    /// - Parameters:
+    ///   - arguments: the command line without the program name.
+    ///   - environment: the process environment.
+    ///   - print: where `--help` and `--version` text goes (standard output).
+    ///   - printError: where configuration errors go (standard error).
+    public static func run(
+        arguments: [String],
+        environment: [String: String],
+        print: (String) -> Void,
+        printError: (String) -> Void
+    ) -> Int32 {
+        let configuration: ServerConfiguration
+        do {
+            switch try DaemonCommand.parse(arguments) {
+            case .help:
+                print(DaemonCommand.usage)
+                return exitSuccess
+            case .version:
+                print(DaemonCommand.versionText)
+                return exitSuccess
+            case .run(let flags):
+                configuration = try ServerConfiguration.resolve(
+                    flags: flags, environment: ConfigurationOverrides(environment: environment))
+            }
+        } catch {
+            printError("observatoryd: \(error)")
+            return exitBadConfiguration
+        }
+        let logger = ServerLogger(level: configuration.logLevel, sink: StandardErrorLogSink())
+        return serve(configuration, logger: logger)
+    }
+
+    private static func serve(_ configuration: ServerConfiguration, logger: ServerLogger) -> Int32 {
+        logFileLimit(FileDescriptorLimit.raiseToMaximum(), logger: logger)
+        if configuration.fsync != .none {
+            logger.warning(
+                "fsync '\(configuration.fsync.rawValue)' asks for storage in '\(configuration.dataDirectory)', "
+                    + "which this version does not have yet: values are kept in memory only")
+        }
+        let server: Server
+        do {
+            server = try Server(configuration: configuration, logger: logger)
+            try server.start()
+        } catch {
+            logger.error("cannot start: \(error)")
+            return exitFailure
+        }
+        let signals = ShutdownSignals { number in
+            logger.info("received \(ShutdownSignals.name(of: number))")
+            server.stop()
+        }
+        server.waitUntilStopped()
+        signals.cancel()
+        return exitSuccess
+    }
+
+    private static func logFileLimit(_ outcome: FileDescriptorLimit.Outcome, logger: ServerLogger) {
+        if let failure = outcome.failure {
+            logger.warning(
+                "cannot raise the open-file limit above \(outcome.before) (errno \(failure)); "
+                    + "connections beyond it will be refused")
+        } else if outcome.after < 10_240 {
+            logger.warning("the open-file limit is \(outcome.after): at most that many connections")
+        } else {
+            logger.debug("open-file limit: \(outcome.after)")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import ObservatoryWire
+
+/// The keys and prefixes one connection observes, and which of its two routes
+/// delivers a given change, so that overlapping observations never duplicate an event.
+///
+/// A connection receives changes by two routes: per key (from the key's feed) and
+/// for prefixes (from the feed of every change, filtered here). A change of a key
+/// observed by key goes through the key route only; otherwise through the prefix
+/// route if a prefix matches. Observing the same target twice is a no-op.
+struct ObservationSet {
+    /// The route a change arrived on.
+    enum Route {
+        /// The feed of one key.
+        case key
+        /// The feed of every change.
+        case prefix
+    }
+
+    private(set) var keys: Set<String> = []
+    private(set) var prefixes: Set<String> = []
+    /// The most distinct targets allowed.
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// The number of distinct keys and prefixes observed.
+    var count: Int { keys.count + prefixes.count }
+
+    /// Adds `target`; returns whether it is new.
+    ///
+    /// - Throws: `limit_exceeded` when a new target would pass `limit`.
+    mutating func add(_ target: Target) throws(WireError) -> Bool {
+        guard !contains(target) else { return false }
+        guard count < limit else {
+            throw WireError(
+                code: .limitExceeded,
+                message: "this connection already observes \(limit) keys and prefixes; unobserve some first"
+            )
+        }
+        switch target {
+        case .key(let key): keys.insert(key)
+        case .prefix(let prefix): prefixes.insert(prefix)
+        }
+        return true
+    }
+
+    /// Removes `target`; returns whether it was observed.
+    mutating func remove(_ target: Target) -> Bool {
+        switch target {
+        case .key(let key): keys.remove(key) != nil
+        case .prefix(let prefix): prefixes.remove(prefix) != nil
+        }
+    }
+
+    /// Whether `target` is observed.
+    func contains(_ target: Target) -> Bool {
+        switch target {
+        case .key(let key): keys.contains(key)
+        case .prefix(let prefix): prefixes.contains(prefix)
+        }
+    }
+
+    /// Whether a change of `key` that arrived on `route` is to be sent.
+    func accepts(_ key: String, via route: Route) -> Bool {
+        switch route {
+        case .key: keys.contains(key)
+        case .prefix: !keys.contains(key) && prefixes.contains { key.hasPrefix($0) }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Observatory
+import ObservatoryWire
+
+/// The protocol logic of one connection, without sockets: bytes in, replies and
+/// events queued on its `ConnectionOutput`, and whether to close.
+///
+/// Every complete frame gets exactly one reply, in order, so clients may pipeline.
+/// The session observes the store like any `Observer`; its handlers capture only
+/// the output, which filters and queues events. While a batch of frames is being
+/// answered, events wait (`holdEvents`), so an `observe` reply with its snapshot is
+/// queued before any event that arrived while it was being made; and since the store
+/// registers the observation and takes the snapshot in one step, no change is lost
+/// between them.
+///
+/// Not thread-safe: its connection calls it from one queue at a time.
+final class Session: Observer {
+    /// What the connection should do after a call.
+    enum Action: Equatable {
+        /// Keep reading.
+        case keepOpen
+        /// Send what is queued, then close (after `frame_too_large` or a failed `hello`).
+        case close
+    }
+
+    /// The core library's handle on this session's observations.
+    let receiver = Receiver()
+    /// Where replies and events go.
+    let output: ConnectionOutput
+    /// Who this connection's changes are attributed to.
+    private(set) var identity: SessionIdentity
+    private let context: ServerContext
+    private var splitter: FrameSplitter
+    private var accessToken: AccessToken?
+    private var isClosing = false
+    /// Whether this session is subscribed to every change (it observes at least one prefix).
+    private var observesPrefixes = false
+
+    /// Creates a session with a fresh session id and the anonymous author.
+    init(context: ServerContext, output: ConnectionOutput) {
+        self.context = context
+        self.output = output
+        splitter = FrameSplitter(maxFrameBytes: context.configuration.limits.maxFrameBytes)
+        identity = SessionIdentity(name: SessionIdentity.anonymousName, session: context.nextSessionID())
+    }
+
+    /// Takes received bytes and answers every complete frame among them.
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Action {
+        guard !isClosing else { return .close }
+        splitter.append(bytes)
+        output.holdEvents()
+        defer { output.releaseEvents() }
+        while !isClosing {
+            do throws(WireError) {
+                guard let frame = try splitter.next() else { break }
+                output.append(respond(to: frame))
+            } catch {
+                output.append(Reply.failure(id: nil, error))
+                isClosing = true
+            }
+        }
+        return isClosing ? .close : .keepOpen
+    }
+
+    /// Takes received bytes from an array (the connection copies each read into one).
+    func receive(_ bytes: [UInt8]) -> Action {
+        bytes.withUnsafeBytes { receive($0) }
+    }
+
+    /// Ends every observation; called once when the connection closes.
+    func close() {
+        isClosing = true
+        let observed = output.observations
+        output.updateObservations { $0 = ObservationSet(limit: $0.limit) }
+        for key in observed.keys {
+            context.store.stopObserving(key: key, by: self)
+        }
+        if observesPrefixes {
+            context.store.stopObservingPrefixes(by: self)
+            observesPrefixes = false
+        }
+    }
+
+    private func respond(to frame: [UInt8]) -> Reply {
+        let request: Request
+        switch Request.decode(frame: frame, limits: context.requestLimits) {
+        case .failure(let rejection):
+            if Self.namesHello(frame) { isClosing = true }
+            return rejection.reply
+        case .success(let decoded):
+            request = decoded
+        }
+        do throws(WireError) {
+            return .success(id: request.id, try perform(request.operation))
+        } catch {
+            if request.operation.kind == .hello { isClosing = true }
+            return .failure(id: request.id, error)
+        }
+    }
+
+    /// Whether a rejected frame was a `hello` (a failed hello closes the connection,
+    /// also when one of its fields is ill-typed). Parses again, on the error path only.
+    private static func namesHello(_ frame: [UInt8]) -> Bool {
+        guard let value = try? JSONValue.parse(frame) else { return false }
+        return value["op"] == "hello"
+    }
+
+    private func perform(_ operation: Operation) throws(WireError) -> ReplyPayload {
+        guard !context.isShuttingDown else {
+            throw WireError(code: .shuttingDown, message: "the server is shutting down; reconnect later")
+        }
+        if operation.kind != .hello && context.configuration.requiresAuthentication && accessToken == nil {
+            throw WireError(code: .unauthenticated, message: "send hello with a token first")
+        }
+        let store = context.store
+        switch operation {
+        case .hello(let name, let token, let protocolVersion):
+            return try hello(name: name, token: token, protocolVersion: protocolVersion)
+        case .get(let key):
+            try checkRead(key)
+            guard let entry = store.get(key) else { throw WireError.notFound(key: key) }
+            return .get(entry)
+        case .set(let key, let value, let ifVersion):
+            try checkWrite(key)
+            let result = try store.set(key, to: value, ifVersion: ifVersion, by: identity)
+            return .set(key: key, version: result.version, changed: result.changed)
+        case .delete(let key, let ifVersion):
+            try checkWrite(key)
+            return .delete(key: key, version: try store.delete(key, ifVersion: ifVersion, by: identity))
+        case .observe(let target):
+            try checkRead(target)
+            return .observe(values: try observe(target))
+        case .unobserve(let target):
+            unobserve(target)
+            return .unobserve
+        case .list(let prefix):
+            return .list(keys: store.list(prefix: prefix).filter { accessToken?.mayRead($0.key) ?? true })
+        case .ping:
+            return .ping
+        }
+    }
+
+    private func hello(name: String?, token: String?, protocolVersion: Int64) throws(WireError) -> ReplyPayload {
+        guard protocolVersion == 1 else {
+            throw WireError(
+                code: .badRequest, message: "protocol \(protocolVersion) is not supported; this server speaks 1")
+        }
+        var author = name.flatMap { $0.isEmpty ? nil : $0 } ?? SessionIdentity.anonymousName
+        if context.configuration.requiresAuthentication {
+            guard let token, let entry = context.accessToken(token) else {
+                throw WireError(code: .unauthenticated, message: "missing or unknown token; the connection is closed")
+            }
+            accessToken = entry
+            author = entry.author
+        }
+        identity = SessionIdentity(name: author, session: identity.session)
+        return .hello(
+            server: DaemonCommand.versionText, protocolVersion: 1, session: identity.session, author: author)
+    }
+
+    private func observe(_ target: Target) throws(WireError) -> [ValueEntry] {
+        let isNew = try output.updateObservations { observations throws(WireError) in try observations.add(target) }
+        let subscribe: Bool
+        let route: ObservationSet.Route
+        switch target {
+        case .key:
+            subscribe = isNew
+            route = .key
+        case .prefix:
+            subscribe = !observesPrefixes
+            observesPrefixes = true
+            route = .prefix
+        }
+        let output = self.output
+        return context.store.observe(target, by: self, subscribe: subscribe) { change in
+            output.deliver(change, via: route)
+        }
+    }
+
+    private func unobserve(_ target: Target) {
+        let wasObserved = output.updateObservations { $0.remove(target) }
+        guard wasObserved else { return }
+        switch target {
+        case .key(let key):
+            context.store.stopObserving(key: key, by: self)
+        case .prefix:
+            guard output.observations.prefixes.isEmpty else { return }
+            context.store.stopObservingPrefixes(by: self)
+            observesPrefixes = false
+        }
+    }
+
+    private func checkRead(_ key: String) throws(WireError) {
+        guard let accessToken, !accessToken.mayRead(key) else { return }
+        throw WireError(code: .forbidden, message: "this token may not read \"\(key)\"")
+    }
+
+    private func checkRead(_ target: Target) throws(WireError) {
+        switch target {
+        case .key(let key):
+            try checkRead(key)
+        case .prefix(let prefix):
+            guard let accessToken, !accessToken.read.contains(where: { prefix.hasPrefix($0) }) else { return }
+            throw WireError(code: .forbidden, message: "this token may not read every key under \"\(prefix)\"")
+        }
+    }
+
+    private func checkWrite(_ key: String) throws(WireError) {
+        guard let accessToken, !accessToken.mayWrite(key) else { return }
+        throw WireError(code: .forbidden, message: "this token may not write \"\(key)\"")
+    }
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A non-blocking TCP listening socket.
+///
+/// Owned by the server; `accept()` is called on the accept queue when its Dispatch
+/// read source reports the socket readable, and returns `nil` instead of blocking when nobody is waiting.
+struct ListeningSocket {
+    /// The socket's file descriptor.
+    let descriptor: Int32
+    /// The port actually bound (the real one when 0 was asked for).
+    let port: Int
+
+    /// Creates, binds and listens; `SO_REUSEADDR` so a restart can reuse the port at once.
+    init(host: String, port: Int, backlog: Int32 = 4_096) throws {
+        let address = try SocketAddress(host: host, port: port)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let descriptor = socket(address.family, type, 0)
+        guard descriptor >= 0 else { throw SocketError.lastError("socket") }
+        do {
+            var one: Int32 = 1
+            guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
+            else { throw SocketError.lastError("setsockopt SO_REUSEADDR") }
+            let bound = address.withSocketAddress { Glibc.bind(descriptor, $0, $1) }
+            guard bound == 0 else { throw SocketError.lastError("bind \(host):\(port)") }
+            guard listen(descriptor, backlog) == 0 else { throw SocketError.lastError("listen \(host):\(port)") }
+            self.port = try SocketAddress.localPort(of: descriptor)
+            self.descriptor = descriptor
+        } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
+    }
+
+    /// The next pending connection as a non-blocking descriptor, or `nil` when there is none.
+    ///
+    /// Errors that concern only the connection being accepted (it was reset before
+    /// we took it) are skipped; `EMFILE`/`ENFILE` are thrown so the server can log them.
+    func accept() throws -> Int32? {
+        while true {
+            // accept4 is not in the Glibc module; accept + fcntl does the same in two calls.
+            let connection = Glibc.accept(descriptor, nil, nil)
+            if connection >= 0 {
+                _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL, 0) | O_NONBLOCK)
+                _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+                StreamSocket.setNoDelay(connection)
+                return connection
+            }
+            switch errno {
+            case EAGAIN, EWOULDBLOCK: return nil
+            case EINTR, ECONNABORTED, EPROTO: continue
+            default: throw SocketError.lastError("accept")
+            }
+        }
+    }
+
+    /// Closes the socket: no further connections are accepted.
+    func close() {
+        _ = Glibc.close(descriptor)
+    }
+}

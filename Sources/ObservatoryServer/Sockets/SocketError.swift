@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A system call on a socket failed; carries the call and the `errno` it set.
+///
+/// Captured right after the failing call, before anything else can overwrite `errno`.
+public struct SocketError: Error, Equatable, CustomStringConvertible {
+    /// The operation that failed, such as `bind 127.0.0.1:7070`.
+    public let operation: String
+    /// The `errno` value, or 0 when the failure has no errno (address resolution).
+    public let errorNumber: Int32
+    /// Extra detail when there is no errno, such as the resolver's message.
+    public let detail: String?
+
+    /// Creates an error for `operation` with `errno`, or with a detail message.
+    public init(operation: String, errorNumber: Int32, detail: String? = nil) {
+        self.operation = operation
+        self.errorNumber = errorNumber
+        self.detail = detail
+    }
+
+    /// Captures the current `errno` for `operation`.
+    static func lastError(_ operation: String) -> SocketError {
+        SocketError(operation: operation, errorNumber: errno)
+    }
+
+    /// A message with the operation and the system's explanation.
+    public var description: String {
+        if let detail { return "\(operation) failed: \(detail)" }
+        return "\(operation) failed: \(String(cString: strerror(errorNumber))) (errno \(errorNumber))"
+    }
+}

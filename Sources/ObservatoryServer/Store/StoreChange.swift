@@ -1,0 +1,79 @@
+import ObservatoryWire
+
+/// One change of the store, as every observer of its key receives it.
+///
+/// Carries the event already encoded as a frame (with its LF): a change observed by
+/// a thousand connections is encoded once, not a thousand times. A class, so that
+/// handing it to each of them costs one reference count, not a copy of its fields.
+/// It is also the unit a persistent log would append: it holds everything needed to
+/// replay it.
+public final class StoreChange: Sendable, Equatable {
+    /// The event sent to observers.
+    public let event: Event
+    /// The key that changed.
+    public let key: String
+    /// The revision this change took.
+    public let version: Int64
+    /// The encoded event line, ending in LF.
+    public let frame: [UInt8]
+
+    /// Creates the change for `event`, which must be an update or a delete.
+    init(_ event: Event, key: String, version: Int64) {
+        self.event = event
+        self.key = key
+        self.version = version
+        var frame = event.encoded()
+        frame.append(UInt8(ascii: "\n"))
+        self.frame = frame
+    }
+
+    /// A created or changed key; `old` is `nil` for a creation.
+    static func update(key: String, old: JSONValue?, new: JSONValue, version: Int64, by author: SessionIdentity)
+        -> StoreChange
+    {
+        let event = Event.update(
+            key: key, old: old, new: new, version: version, author: author.name, session: author.session)
+        return StoreChange(event, key: key, version: version)
+    }
+
+    /// A deleted key; `old` is its last value.
+    static func delete(key: String, old: JSONValue, version: Int64, by author: SessionIdentity) -> StoreChange {
+        let event = Event.delete(key: key, old: old, version: version, author: author.name, session: author.session)
+        return StoreChange(event, key: key, version: version)
+    }
+
+    /// This change followed by `later` (same key) as one change, for a slow consumer:
+    /// the first `old`, the latest new value, version and author.
+    ///
+    /// A key created and then deleted within the window has no first `old`; the
+    /// delete then carries the value it deleted, since a delete event always has `old`.
+    func coalesced(with later: StoreChange) -> StoreChange {
+        let firstOld = old
+        switch later.event {
+        case .update(let key, _, let new, let version, let author, let session):
+            return StoreChange(
+                .update(key: key, old: firstOld, new: new, version: version, author: author, session: session),
+                key: key, version: version)
+        case .delete(let key, let lastOld, let version, let author, let session):
+            return StoreChange(
+                .delete(key: key, old: firstOld ?? lastOld, version: version, author: author, session: session),
+                key: key, version: version)
+        case .shutdown:
+            return later
+        }
+    }
+
+    /// Changes are equal when their events are (the frame follows from the event).
+    public static func == (lhs: StoreChange, rhs: StoreChange) -> Bool {
+        lhs.event == rhs.event
+    }
+
+    /// The value before this change, if the key existed.
+    var old: JSONValue? {
+        switch event {
+        case .update(_, let old, _, _, _, _): old
+        case .delete(_, let old, _, _, _): old
+        case .shutdown: nil
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// A protocol error: what a failure reply carries in its `"error"` object.
+///
+/// The server builds these to answer bad requests; the client receives them in
+/// failure replies and throws them to its callers. The ``message`` is meant for a
+/// person: it says what was wrong and, where possible, what was expected.
+public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The machine-readable code, for example ``ErrorCode/conflict``.
+    public var code: ErrorCode
+    /// A human-readable explanation the user can act on.
+    public var message: String
+    /// For ``ErrorCode/conflict``: the key's current version (0 when the key is missing).
+    public var currentVersion: Int64?
+
+    /// Creates an error from its parts.
+    public init(code: ErrorCode, message: String, currentVersion: Int64? = nil) {
+        self.code = code
+        self.message = message
+        self.currentVersion = currentVersion
+    }
+
+    /// `code: message`, for logs.
+    public var description: String {
+        guard let currentVersion else { return "\(code): \(message)" }
+        return "\(code): \(message) (current version \(currentVersion))"
+    }
+}
+
+extension WireError {
+    /// A frame that is not a JSON object; `detail` says why (for example the parse error).
+    public static func badFrame(_ detail: String) -> WireError {
+        WireError(code: .badFrame, message: "frame must be one JSON object on one line: \(detail)")
+    }
+
+    /// A frame longer than the limit.
+    public static func frameTooLarge(limit: Int) -> WireError {
+        WireError(code: .frameTooLarge, message: "frame exceeds the limit of \(limit) bytes")
+    }
+
+    /// An `op` that names no known operation.
+    public static func unknownOperation(_ name: String) -> WireError {
+        WireError(
+            code: .unknownOperation,
+            message: "unknown op \"\(name)\"; expected one of: \(OperationKind.allNames)"
+        )
+    }
+
+    /// A missing or ill-typed request field; `expected` describes the right form.
+    public static func badRequest(field: String, expected: String) -> WireError {
+        WireError(code: .badRequest, message: "field \"\(field)\" must be \(expected)")
+    }
+
+    /// A value whose encoded size is above the limit.
+    public static func valueTooLarge(size: Int, limit: Int) -> WireError {
+        WireError(
+            code: .valueTooLarge,
+            message: "value is \(size) bytes when encoded; the limit is \(limit) bytes"
+        )
+    }
+
+    /// A missing key.
+    public static func notFound(key: String) -> WireError {
+        WireError(code: .notFound, message: "key \"\(key)\" does not exist")
+    }
+
+    /// A failed `ifVersion` precondition; `current` is the key's version, 0 when missing.
+    public static func conflict(key: String, expected: Int64, current: Int64) -> WireError {
+        WireError(
+            code: .conflict,
+            message: "key \"\(key)\" is at version \(current), not at the expected version \(expected)",
+            currentVersion: current
+        )
+    }
+}

@@ -1,0 +1,82 @@
+/// A message the server pushes without a request: a change of an observed key, or shutdown.
+///
+/// Encoded exactly as PROTOCOL.md shows, for example
+/// `{"event":"update","key":"sky.color","old":"blue","new":"red","version":12,"author":"alice","session":"s3"}`.
+/// An event has `"event"` and never `"ok"`, which is how clients tell it from a reply.
+public enum Event: Sendable, Equatable {
+    /// A key was created (`old` is `nil`, and absent on the wire) or changed.
+    case update(key: String, old: JSONValue?, new: JSONValue, version: Int64, author: String, session: String)
+    /// A key was deleted; `old` is its last value.
+    case delete(key: String, old: JSONValue, version: Int64, author: String, session: String)
+    /// The server is shutting down and will close the connection.
+    case shutdown
+
+    /// The event as one compact JSON object, without the LF.
+    public func encoded() -> [UInt8] {
+        var buffer: [UInt8] = []
+        encode(into: &buffer)
+        return buffer
+    }
+
+    /// Appends the event as in ``encoded()``, writing bytes directly.
+    public func encode(into buffer: inout [UInt8]) {
+        switch self {
+        case .update(let key, let old, let new, let version, let author, let session):
+            JSONWriter.writeLiteral("{\"event\":\"update\",\"key\":", into: &buffer)
+            JSONWriter.write(key, into: &buffer)
+            if let old {
+                JSONWriter.writeLiteral(",\"old\":", into: &buffer)
+                JSONWriter.write(old, into: &buffer)
+            }
+            JSONWriter.writeLiteral(",\"new\":", into: &buffer)
+            JSONWriter.write(new, into: &buffer)
+            Self.writeChangeIdentity(version: version, author: author, session: session, into: &buffer)
+        case .delete(let key, let old, let version, let author, let session):
+            JSONWriter.writeLiteral("{\"event\":\"delete\",\"key\":", into: &buffer)
+            JSONWriter.write(key, into: &buffer)
+            JSONWriter.writeLiteral(",\"old\":", into: &buffer)
+            JSONWriter.write(old, into: &buffer)
+            Self.writeChangeIdentity(version: version, author: author, session: session, into: &buffer)
+        case .shutdown:
+            JSONWriter.writeLiteral("{\"event\":\"shutdown\"}", into: &buffer)
+        }
+    }
+
+    /// Appends `,"version":…,"author":…,"session":…}`.
+    private static func writeChangeIdentity(version: Int64, author: String, session: String, into buffer: inout [UInt8]) {
+        JSONWriter.writeLiteral(",\"version\":", into: &buffer)
+        JSONWriter.write(version, into: &buffer)
+        JSONWriter.writeLiteral(",\"author\":", into: &buffer)
+        JSONWriter.write(author, into: &buffer)
+        JSONWriter.writeLiteral(",\"session\":", into: &buffer)
+        JSONWriter.write(session, into: &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// Reads an event from a server message whose `"event"` field was `name`.
+    static func decode(name: String, from fields: FieldReader) throws(WireError) -> Event {
+        switch name {
+        case "update":
+            return .update(
+                key: try fields.requiredString("key"),
+                old: fields.object["old"],
+                new: try fields.requiredValue("new"),
+                version: try fields.requiredInteger("version", minimum: 0),
+                author: try fields.requiredString("author"),
+                session: try fields.requiredString("session")
+            )
+        case "delete":
+            return .delete(
+                key: try fields.requiredString("key"),
+                old: try fields.requiredValue("old"),
+                version: try fields.requiredInteger("version", minimum: 0),
+                author: try fields.requiredString("author"),
+                session: try fields.requiredString("session")
+            )
+        case "shutdown":
+            return .shutdown
+        default:
+            throw fields.failure("event", "names an unknown event \"\(name)\"; expected update, delete or shutdown")
+        }
+    }
+}

@@ -1,0 +1,128 @@
+/// Cuts a byte stream into frames: lines ending in LF, as PROTOCOL.md defines them.
+///
+/// Feed it bytes as they arrive, in any chunking, then take frames until it has none:
+///
+/// ```swift
+/// var splitter = FrameSplitter()
+/// splitter.append(receivedBytes)
+/// while let frame = try splitter.next() {
+///     handle(frame)   // one line, without LF or CR
+/// }
+/// ```
+///
+/// - A CR right before the LF is removed; empty lines are skipped.
+/// - A line longer than `maxFrameBytes` (CR and LF not counted), or an unfinished
+///   line that already is, throws `frame_too_large` as soon as it is seen. The
+///   splitter then drops its buffer and keeps throwing, because the stream has
+///   lost its framing (the server closes the connection).
+/// - Memory: if ``next()`` is drained after each ``append(_:)``, the splitter holds
+///   at most one frame's limit plus one append's worth of bytes.
+/// - Time is linear in the bytes fed, however they are chunked: bytes already
+///   searched for LF are never searched again, and consumed bytes are removed
+///   only once they make up half the buffer, so each byte moves O(1) times.
+public struct FrameSplitter: Sendable {
+    /// The default frame limit: 1 MiB.
+    public static let defaultMaxFrameBytes = 1 << 20
+
+    /// The longest frame accepted, in bytes, without CR and LF.
+    public let maxFrameBytes: Int
+
+    /// Received bytes; those before `frameStart` are consumed.
+    private var buffer: [UInt8] = []
+    /// Where the next frame starts in `buffer`.
+    private var frameStart = 0
+    /// `buffer[frameStart..<searchedUpTo]` is known to hold no LF.
+    private var searchedUpTo = 0
+    /// Set once a frame was too large; every later ``next()`` throws it.
+    private var failure: WireError?
+    /// How many bytes have been searched for LF in total; tests check that it never
+    /// exceeds the bytes fed, which is what keeps splitting linear.
+    private(set) var searchedByteCount = 0
+
+    private static let lineFeed = UInt8(ascii: "\n")
+    private static let carriageReturn = UInt8(ascii: "\r")
+
+    /// Creates a splitter that accepts frames of up to `maxFrameBytes` bytes.
+    public init(maxFrameBytes: Int = defaultMaxFrameBytes) {
+        self.maxFrameBytes = maxFrameBytes
+    }
+
+    /// The number of bytes held that do not belong to a frame returned yet.
+    public var bufferedByteCount: Int {
+        buffer.count - frameStart
+    }
+
+    /// Adds received bytes. Bytes appended after a failure are dropped.
+    public mutating func append(_ bytes: some Sequence<UInt8>) {
+        guard failure == nil else { return }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Adds received bytes straight from a read buffer.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil else { return }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete, non-empty frame without its line ending, or `nil` when
+    /// more bytes are needed.
+    ///
+    /// - Throws: `frame_too_large` (``WireError``) when a line, finished or not, is
+    ///   longer than ``maxFrameBytes``; then on every later call.
+    public mutating func next() throws(WireError) -> [UInt8]? {
+        if let failure { throw failure }
+        while let lineFeedIndex = buffer[searchedUpTo...].firstIndex(of: Self.lineFeed) {
+            searchedByteCount += lineFeedIndex + 1 - searchedUpTo
+            let start = frameStart
+            var end = lineFeedIndex
+            if end > start, buffer[end - 1] == Self.carriageReturn {
+                end -= 1
+            }
+            frameStart = lineFeedIndex + 1
+            searchedUpTo = frameStart
+            guard end - start <= maxFrameBytes else {
+                throw fail()
+            }
+            if end > start {
+                return Array(buffer[start..<end])
+            }
+        }
+        searchedByteCount += buffer.count - searchedUpTo
+        searchedUpTo = buffer.count
+        guard unfinishedLineFits() else {
+            throw fail()
+        }
+        compact()
+        return nil
+    }
+
+    /// Whether the bytes after the last LF could still become a frame within the
+    /// limit (a final CR may be part of the line ending).
+    private func unfinishedLineFits() -> Bool {
+        let length = buffer.count - frameStart
+        if length <= maxFrameBytes { return true }
+        return length == maxFrameBytes + 1 && buffer.last == Self.carriageReturn
+    }
+
+    /// Removes consumed bytes once they are at least half the buffer, so that each
+    /// byte is moved a bounded number of times.
+    private mutating func compact() {
+        guard frameStart > 0, frameStart * 2 >= buffer.count else { return }
+        if frameStart == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+        } else {
+            buffer.removeSubrange(..<frameStart)
+        }
+        searchedUpTo -= frameStart
+        frameStart = 0
+    }
+
+    private mutating func fail() -> WireError {
+        let error = WireError.frameTooLarge(limit: maxFrameBytes)
+        failure = error
+        buffer = []
+        frameStart = 0
+        searchedUpTo = 0
+        return error
+    }
+}

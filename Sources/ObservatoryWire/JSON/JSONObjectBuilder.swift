@@ -1,0 +1,40 @@
+/// Collects object members with unique keys (last value wins, first position kept)
+/// in time linear in the number of members.
+///
+/// Small objects are checked for duplicates by scanning; past
+/// ``linearSearchLimit`` members an index is built, so a hostile frame with many
+/// keys cannot make parsing quadratic.
+struct JSONObjectBuilder {
+    /// Up to this many members a scan is cheaper than hashing.
+    static let linearSearchLimit = 16
+
+    private var members: [JSONObject.Member] = []
+    private var positions: [String: Int]? = nil
+
+    mutating func insert(key: String, value: JSONValue) {
+        if let position = position(of: key) {
+            members[position].value = value
+            return
+        }
+        members.append((key, value))
+        if positions != nil {
+            positions?[key] = members.count - 1
+        } else if members.count > Self.linearSearchLimit {
+            positions = Dictionary(
+                members.enumerated().map { ($0.element.key, $0.offset) },
+                uniquingKeysWith: { first, _ in first }
+            )
+        }
+    }
+
+    private func position(of key: String) -> Int? {
+        if let positions {
+            return positions[key]
+        }
+        return members.firstIndex { $0.key == key }
+    }
+
+    var object: JSONObject {
+        JSONObject(uniqueMembers: members)
+    }
+}

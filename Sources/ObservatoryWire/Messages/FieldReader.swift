@@ -1,0 +1,123 @@
+/// Reads typed fields of a received JSON object, turning every missing or
+/// ill-typed field into a ``WireError`` that names the field and what was expected.
+///
+/// Internal: shared by request decoding (errors are `bad_request`) and by
+/// server-message decoding on the client (errors are `bad_frame`, prefixed with
+/// what was being read). An explicit `null` counts as absent for optional fields.
+struct FieldReader {
+    let object: JSONObject
+    let errorCode: ErrorCode
+    /// Put before every message, for example "server reply: ".
+    let context: String
+
+    init(_ object: JSONObject, errorCode: ErrorCode, context: String = "") {
+        self.object = object
+        self.errorCode = errorCode
+        self.context = context
+    }
+
+    /// The value of a field that must be present (it may be `null`).
+    func requiredValue(_ field: String) throws(WireError) -> JSONValue {
+        guard let value = object[field] else {
+            throw failure(field, "is required (any JSON value)")
+        }
+        return value
+    }
+
+    /// The value of a field that may be absent or `null`.
+    func optionalValue(_ field: String) -> JSONValue? {
+        guard let value = object[field], !value.isNull else { return nil }
+        return value
+    }
+
+    func requiredString(_ field: String) throws(WireError) -> String {
+        guard let string = try optionalString(field) else {
+            throw failure(field, "is required (a string)")
+        }
+        return string
+    }
+
+    func optionalString(_ field: String) throws(WireError) -> String? {
+        guard let value = optionalValue(field) else { return nil }
+        guard let string = value.stringValue else {
+            throw failure(field, "must be a string, got \(value.kindDescription)")
+        }
+        return string
+    }
+
+    func requiredBool(_ field: String) throws(WireError) -> Bool {
+        guard let value = optionalValue(field) else {
+            throw failure(field, "is required (true or false)")
+        }
+        guard let bool = value.boolValue else {
+            throw failure(field, "must be true or false, got \(value.kindDescription)")
+        }
+        return bool
+    }
+
+    /// An integer field at least `minimum`; whole doubles count (the protocol lets `2.0` stand for `2`).
+    func optionalInteger(_ field: String, minimum: Int64) throws(WireError) -> Int64? {
+        guard let value = optionalValue(field) else { return nil }
+        guard let integer = value.integerValue, integer >= minimum else {
+            throw failure(field, "must be an integer ≥ \(minimum), got \(value.kindDescription) \(value.abbreviatedDescription)")
+        }
+        return integer
+    }
+
+    func requiredInteger(_ field: String, minimum: Int64) throws(WireError) -> Int64 {
+        guard let integer = try optionalInteger(field, minimum: minimum) else {
+            throw failure(field, "is required (an integer ≥ \(minimum))")
+        }
+        return integer
+    }
+
+    func requiredArray(_ field: String) throws(WireError) -> [JSONValue] {
+        guard let value = optionalValue(field) else {
+            throw failure(field, "is required (an array)")
+        }
+        guard let array = value.arrayValue else {
+            throw failure(field, "must be an array, got \(value.kindDescription)")
+        }
+        return array
+    }
+
+    func requiredObject(_ field: String) throws(WireError) -> JSONObject {
+        guard let value = optionalValue(field) else {
+            throw failure(field, "is required (an object)")
+        }
+        guard let object = value.objectValue else {
+            throw failure(field, "must be an object, got \(value.kindDescription)")
+        }
+        return object
+    }
+
+    /// A reader for a nested object, with the same error code and context.
+    func nested(_ object: JSONObject) -> FieldReader {
+        FieldReader(object, errorCode: errorCode, context: context)
+    }
+
+    func failure(_ field: String, _ problem: String) -> WireError {
+        WireError(code: errorCode, message: "\(context)field \"\(field)\" \(problem)")
+    }
+}
+
+extension JSONValue {
+    /// The JSON type with an article, for error messages ("a string", "an array").
+    var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .integer: return "an integer"
+        case .double: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// The JSON text, cut short if long, for error messages.
+    var abbreviatedDescription: String {
+        let text = description
+        return text.utf8.count <= 40 ? text : "\(text.prefix(40))…"
+    }
+}

@@ -1,0 +1,52 @@
+/// The server's answer to one request: success with the op's fields, or failure
+/// with an error. Exactly one per request, in request order.
+///
+/// ```swift
+/// Reply.success(id: .integer(7), .set(key: "a", version: 3, changed: true)).encoded()
+/// // {"ok":true,"id":7,"key":"a","version":3,"changed":true}
+/// Reply.failure(id: nil, .badFrame("…")).encoded()
+/// // {"ok":false,"id":null,"error":{"code":"bad_frame","message":"…"}}
+/// ```
+public enum Reply: Sendable, Equatable {
+    /// `{"ok":true,"id":…,…fields}`.
+    case success(id: RequestID?, ReplyPayload)
+    /// `{"ok":false,"id":…,"error":{"code":…,"message":…[,"version":…]}}`.
+    case failure(id: RequestID?, WireError)
+
+    /// The echoed request id (`nil` is sent as `null`).
+    public var id: RequestID? {
+        switch self {
+        case .success(let id, _), .failure(let id, _): return id
+        }
+    }
+
+    /// The reply as one compact JSON object, without the LF.
+    public func encoded() -> [UInt8] {
+        var buffer: [UInt8] = []
+        encode(into: &buffer)
+        return buffer
+    }
+
+    /// Appends the reply as in ``encoded()``; bytes are written directly, without a ``JSONValue`` tree.
+    public func encode(into buffer: inout [UInt8]) {
+        switch self {
+        case .success(let id, let payload):
+            JSONWriter.writeLiteral("{\"ok\":true,\"id\":", into: &buffer)
+            RequestID.write(id, into: &buffer)
+            payload.encodeFields(into: &buffer)
+        case .failure(let id, let error):
+            JSONWriter.writeLiteral("{\"ok\":false,\"id\":", into: &buffer)
+            RequestID.write(id, into: &buffer)
+            JSONWriter.writeLiteral(",\"error\":{\"code\":", into: &buffer)
+            JSONWriter.write(error.code.rawValue, into: &buffer)
+            JSONWriter.writeLiteral(",\"message\":", into: &buffer)
+            JSONWriter.write(error.message, into: &buffer)
+            if let currentVersion = error.currentVersion {
+                JSONWriter.writeLiteral(",\"version\":", into: &buffer)
+                JSONWriter.write(currentVersion, into: &buffer)
+            }
+            buffer.append(UInt8(ascii: "}"))
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
+}

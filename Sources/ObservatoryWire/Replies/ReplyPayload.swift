@@ -1,0 +1,113 @@
+/// The fields of a success reply, one case per op (PROTOCOL.md, "Ops").
+public enum ReplyPayload: Sendable, Equatable {
+    /// `server`, `protocol`, `session`, `author`.
+    case hello(server: String, protocolVersion: Int64, session: String, author: String)
+    /// `key`, `value`, `version`, `author`, `session`.
+    case get(ValueEntry)
+    /// `key`, `version`, `changed` (false when the value was already equal: no new version).
+    case set(key: String, version: Int64, changed: Bool)
+    /// `key`, `version` (the revision of the delete).
+    case delete(key: String, version: Int64)
+    /// `values`: the snapshot of the observed entries (missing keys not listed).
+    case observe(values: [ValueEntry])
+    /// No fields.
+    case unobserve
+    /// `keys`: the keys under the prefix with their versions.
+    case list(keys: [KeyVersion])
+    /// No fields.
+    case ping
+
+    /// Appends the payload's fields, each preceded by a comma (they follow `"ok"` and `"id"`).
+    func encodeFields(into buffer: inout [UInt8]) {
+        switch self {
+        case .hello(let server, let protocolVersion, let session, let author):
+            JSONWriter.writeLiteral(",\"server\":", into: &buffer)
+            JSONWriter.write(server, into: &buffer)
+            JSONWriter.writeLiteral(",\"protocol\":", into: &buffer)
+            JSONWriter.write(protocolVersion, into: &buffer)
+            JSONWriter.writeLiteral(",\"session\":", into: &buffer)
+            JSONWriter.write(session, into: &buffer)
+            JSONWriter.writeLiteral(",\"author\":", into: &buffer)
+            JSONWriter.write(author, into: &buffer)
+        case .get(let entry):
+            buffer.append(UInt8(ascii: ","))
+            entry.encodeFields(into: &buffer)
+        case .set(let key, let version, let changed):
+            Self.writeKeyAndVersion(key, version, into: &buffer)
+            JSONWriter.writeLiteral(",\"changed\":", into: &buffer)
+            JSONWriter.writeLiteral(changed ? "true" : "false", into: &buffer)
+        case .delete(let key, let version):
+            Self.writeKeyAndVersion(key, version, into: &buffer)
+        case .observe(let values):
+            JSONWriter.writeLiteral(",\"values\":[", into: &buffer)
+            for (index, entry) in values.enumerated() {
+                JSONWriter.writeLiteral(index == 0 ? "{" : ",{", into: &buffer)
+                entry.encodeFields(into: &buffer)
+                buffer.append(UInt8(ascii: "}"))
+            }
+            buffer.append(UInt8(ascii: "]"))
+        case .list(let keys):
+            JSONWriter.writeLiteral(",\"keys\":[", into: &buffer)
+            for (index, pair) in keys.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                pair.encode(into: &buffer)
+            }
+            buffer.append(UInt8(ascii: "]"))
+        case .unobserve, .ping:
+            break
+        }
+    }
+
+    private static func writeKeyAndVersion(_ key: String, _ version: Int64, into buffer: inout [UInt8]) {
+        JSONWriter.writeLiteral(",\"key\":", into: &buffer)
+        JSONWriter.write(key, into: &buffer)
+        JSONWriter.writeLiteral(",\"version\":", into: &buffer)
+        JSONWriter.write(version, into: &buffer)
+    }
+
+    /// Reads the payload of a reply to an op of `kind` from the reply's fields.
+    static func decode(_ kind: OperationKind, from fields: FieldReader) throws(WireError) -> ReplyPayload {
+        switch kind {
+        case .hello:
+            return .hello(
+                server: try fields.requiredString("server"),
+                protocolVersion: try fields.requiredInteger("protocol", minimum: 0),
+                session: try fields.requiredString("session"),
+                author: try fields.requiredString("author")
+            )
+        case .get:
+            return .get(try ValueEntry.decode(from: fields))
+        case .set:
+            return .set(
+                key: try fields.requiredString("key"),
+                version: try fields.requiredInteger("version", minimum: 0),
+                changed: try fields.requiredBool("changed")
+            )
+        case .delete:
+            return .delete(key: try fields.requiredString("key"), version: try fields.requiredInteger("version", minimum: 0))
+        case .observe:
+            return .observe(values: try elements(of: "values", in: fields, ValueEntry.decode))
+        case .unobserve:
+            return .unobserve
+        case .list:
+            return .list(keys: try elements(of: "keys", in: fields, KeyVersion.decode))
+        case .ping:
+            return .ping
+        }
+    }
+
+    /// Decodes each element of an array of objects.
+    private static func elements<Element>(
+        of field: String, in fields: FieldReader,
+        _ decode: (FieldReader) throws(WireError) -> Element
+    ) throws(WireError) -> [Element] {
+        var result: [Element] = []
+        for element in try fields.requiredArray(field) {
+            guard let object = element.objectValue else {
+                throw fields.failure(field, "must hold objects, got \(element.kindDescription)")
+            }
+            result.append(try decode(fields.nested(object)))
+        }
+        return result
+    }
+}

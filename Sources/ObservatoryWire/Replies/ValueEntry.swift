@@ -1,0 +1,48 @@
+/// A key with its value and the identity of its last change: a `get` reply's
+/// fields and each element of an `observe` reply's `values`.
+public struct ValueEntry: Sendable, Hashable {
+    /// The key.
+    public var key: String
+    /// The current value.
+    public var value: JSONValue
+    /// The revision of the key's last change.
+    public var version: Int64
+    /// The author name of the last change.
+    public var author: String
+    /// The session id of the connection that made the last change.
+    public var session: String
+
+    /// Creates an entry.
+    public init(key: String, value: JSONValue, version: Int64, author: String, session: String) {
+        self.key = key
+        self.value = value
+        self.version = version
+        self.author = author
+        self.session = session
+    }
+
+    /// Appends `"key":…,"value":…,"version":…,"author":…,"session":…` (no braces).
+    func encodeFields(into buffer: inout [UInt8]) {
+        JSONWriter.writeLiteral("\"key\":", into: &buffer)
+        JSONWriter.write(key, into: &buffer)
+        JSONWriter.writeLiteral(",\"value\":", into: &buffer)
+        JSONWriter.write(value, into: &buffer)
+        JSONWriter.writeLiteral(",\"version\":", into: &buffer)
+        JSONWriter.write(version, into: &buffer)
+        JSONWriter.writeLiteral(",\"author\":", into: &buffer)
+        JSONWriter.write(author, into: &buffer)
+        JSONWriter.writeLiteral(",\"session\":", into: &buffer)
+        JSONWriter.write(session, into: &buffer)
+    }
+
+    /// Reads the entry's fields from a server message.
+    static func decode(from fields: FieldReader) throws(WireError) -> ValueEntry {
+        ValueEntry(
+            key: try fields.requiredString("key"),
+            value: try fields.requiredValue("value"),
+            version: try fields.requiredInteger("version", minimum: 0),
+            author: try fields.requiredString("author"),
+            session: try fields.requiredString("session")
+        )
+    }
+}

@@ -1,0 +1,151 @@
+/// What a request asks for: one case per op of PROTOCOL.md, with its fields decoded and checked.
+public enum Operation: Sendable, Equatable {
+    /// Introduce the connection. `protocolVersion` is the `"protocol"` field (default 1).
+    case hello(name: String?, token: String?, protocolVersion: Int64)
+    /// Read a key.
+    case get(key: String)
+    /// Write a key; with `ifVersion`, only if the key is at that version (0: only if missing).
+    case set(key: String, value: JSONValue, ifVersion: Int64?)
+    /// Remove a key; with `ifVersion`, only if the key is at that version.
+    case delete(key: String, ifVersion: Int64?)
+    /// Snapshot a key or prefix and receive its later changes as events.
+    case observe(Target)
+    /// Stop observing a key or prefix.
+    case unobserve(Target)
+    /// The keys under a prefix (`""` for all) with their versions.
+    case list(prefix: String)
+    /// An empty round trip.
+    case ping
+
+    /// The op name of this operation.
+    public var kind: OperationKind {
+        switch self {
+        case .hello: return .hello
+        case .get: return .get
+        case .set: return .set
+        case .delete: return .delete
+        case .observe: return .observe
+        case .unobserve: return .unobserve
+        case .list: return .list
+        case .ping: return .ping
+        }
+    }
+}
+
+// MARK: - Decoding
+
+extension Operation {
+    /// Decodes the fields of an op from a request object whose `op` was `kind`.
+    ///
+    /// - Parameter frameByteCount: The size of the frame the object was parsed
+    ///   from, if known; it lets small frames skip measuring the value.
+    static func decode(
+        _ kind: OperationKind, from fields: FieldReader, limits: RequestLimits, frameByteCount: Int?
+    ) throws(WireError) -> Operation {
+        switch kind {
+        case .hello:
+            return .hello(
+                name: try fields.optionalString("name"),
+                token: try fields.optionalString("token"),
+                protocolVersion: try fields.optionalInteger("protocol", minimum: 1) ?? 1
+            )
+        case .get:
+            return .get(key: try key(from: fields))
+        case .set:
+            let key = try key(from: fields)
+            let value = try fields.requiredValue("value")
+            let ifVersion = try fields.optionalInteger("ifVersion", minimum: 0)
+            try checkSize(of: value, limit: limits.maxValueBytes, frameByteCount: frameByteCount)
+            return .set(key: key, value: value, ifVersion: ifVersion)
+        case .delete:
+            return .delete(key: try key(from: fields), ifVersion: try fields.optionalInteger("ifVersion", minimum: 0))
+        case .observe:
+            return .observe(try target(from: fields))
+        case .unobserve:
+            return .unobserve(try target(from: fields))
+        case .list:
+            let prefix = try fields.optionalString("prefix") ?? ""
+            try KeyRules.validate(prefix: prefix)
+            return .list(prefix: prefix)
+        case .ping:
+            return .ping
+        }
+    }
+
+    private static func key(from fields: FieldReader) throws(WireError) -> String {
+        let key = try fields.requiredString("key")
+        try KeyRules.validate(key: key)
+        return key
+    }
+
+    /// Exactly one of `key` and `prefix`.
+    private static func target(from fields: FieldReader) throws(WireError) -> Target {
+        switch (try fields.optionalString("key"), try fields.optionalString("prefix")) {
+        case (let key?, nil):
+            try KeyRules.validate(key: key)
+            return .key(key)
+        case (nil, let prefix?):
+            try KeyRules.validate(prefix: prefix)
+            return .prefix(prefix)
+        case (nil, nil):
+            throw WireError(code: .badRequest, message: "one of the fields \"key\" or \"prefix\" (a string) is required")
+        case (_?, _?):
+            throw WireError(code: .badRequest, message: "give only one of the fields \"key\" or \"prefix\", not both")
+        }
+    }
+
+    /// The most a value's compact encoding can exceed the text it was parsed from.
+    /// Only numbers grow (`1e15` → `1000000000000000`, 4×; `1e-5` → `1e-05`);
+    /// strings never do, since escapes are written no longer than they can be read.
+    private static let encodingGrowthBound = 8
+
+    private static func checkSize(of value: JSONValue, limit: Int, frameByteCount: Int?) throws(WireError) {
+        if let frameByteCount, frameByteCount <= limit / encodingGrowthBound {
+            return
+        }
+        let size = value.encoded().count
+        guard size <= limit else {
+            throw WireError.valueTooLarge(size: size, limit: limit)
+        }
+    }
+}
+
+// MARK: - Encoding
+
+extension Operation {
+    /// Appends the op's fields (after `"op"`), each preceded by a comma.
+    func encodeFields(into buffer: inout [UInt8]) {
+        switch self {
+        case .hello(let name, let token, let protocolVersion):
+            if let name { Self.writeField("name", .string(name), into: &buffer) }
+            if let token { Self.writeField("token", .string(token), into: &buffer) }
+            Self.writeField("protocol", .integer(protocolVersion), into: &buffer)
+        case .get(let key):
+            Self.writeField("key", .string(key), into: &buffer)
+        case .set(let key, let value, let ifVersion):
+            Self.writeField("key", .string(key), into: &buffer)
+            Self.writeField("value", value, into: &buffer)
+            if let ifVersion { Self.writeField("ifVersion", .integer(ifVersion), into: &buffer) }
+        case .delete(let key, let ifVersion):
+            Self.writeField("key", .string(key), into: &buffer)
+            if let ifVersion { Self.writeField("ifVersion", .integer(ifVersion), into: &buffer) }
+        case .observe(let target), .unobserve(let target):
+            switch target {
+            case .key(let key): Self.writeField("key", .string(key), into: &buffer)
+            case .prefix(let prefix): Self.writeField("prefix", .string(prefix), into: &buffer)
+            }
+        case .list(let prefix):
+            Self.writeField("prefix", .string(prefix), into: &buffer)
+        case .ping:
+            break
+        }
+    }
+
+    private static func writeField(_ name: StaticString, _ value: JSONValue, into buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: ","))
+        buffer.append(UInt8(ascii: "\""))
+        JSONWriter.writeLiteral(name, into: &buffer)
+        JSONWriter.writeLiteral("\":", into: &buffer)
+        JSONWriter.write(value, into: &buffer)
+    }
+}

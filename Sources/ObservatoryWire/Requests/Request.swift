@@ -1,0 +1,99 @@
+/// One client request: an optional id and the operation.
+///
+/// The server decodes every frame with ``decode(frame:limits:)``; the client
+/// library sends requests with ``encoded()``.
+///
+/// ```swift
+/// switch Request.decode(frame: line, limits: .default) {
+/// case .success(let request): handle(request)
+/// case .failure(let rejection): send(rejection.reply.encoded())
+/// }
+/// ```
+public struct Request: Sendable, Equatable {
+    /// The id to echo in the reply, if the client sent one.
+    public var id: RequestID?
+    /// What the request asks for.
+    public var operation: Operation
+
+    /// Creates a request.
+    public init(id: RequestID?, operation: Operation) {
+        self.id = id
+        self.operation = operation
+    }
+
+    /// Decodes one frame (a line without its LF) exactly as PROTOCOL.md prescribes.
+    ///
+    /// - not a JSON object (not JSON, invalid UTF-8, nested deeper than
+    ///   `limits.maxDepth`, an array, a number, …): `bad_frame`, id `nil`;
+    /// - `id` present but neither a string nor an integer literal (`null`
+    ///   included: PROTOCOL.md allows no other type): `bad_request`, id `nil`;
+    /// - `op` missing or not a string: `bad_request`, id echoed;
+    /// - `op` unknown: `unknown_op`; a field missing or ill-typed: `bad_request`
+    ///   naming the field; a bad key or prefix: `invalid_key`; a `set` value longer
+    ///   than `limits.maxValueBytes` when encoded: `value_too_large`.
+    ///
+    /// Unknown fields are ignored; optional fields other than `id` set to `null` count as absent;
+    /// `ifVersion` and `protocol` accept whole numbers written as `2.0`.
+    public static func decode(frame: some Collection<UInt8>, limits: RequestLimits = .default) -> Result<Request, RequestRejection> {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(frame, maxDepth: limits.maxDepth)
+        } catch {
+            return .failure(RequestRejection(id: nil, error: .badFrame(error.description)))
+        }
+        guard case .object(let object) = value else {
+            return .failure(RequestRejection(id: nil, error: .badFrame("got \(value.kindDescription)")))
+        }
+        return decode(object: object, limits: limits, frameByteCount: frame.count)
+    }
+
+    /// Decodes a request from an already parsed object; see ``decode(frame:limits:)``.
+    public static func decode(object: JSONObject, limits: RequestLimits = .default) -> Result<Request, RequestRejection> {
+        decode(object: object, limits: limits, frameByteCount: nil)
+    }
+
+    private static func decode(object: JSONObject, limits: RequestLimits, frameByteCount: Int?) -> Result<Request, RequestRejection> {
+        let fields = FieldReader(object, errorCode: .badRequest)
+        let id: RequestID?
+        switch object["id"] {
+        case nil: id = nil
+        case .string(let string)?: id = .string(string)
+        case .integer(let integer)?: id = .integer(integer)
+        case let other?:
+            let error = fields.failure("id", "must be a string or an integer, got \(other.kindDescription)")
+            return .failure(RequestRejection(id: nil, error: error))
+        }
+        do throws(WireError) {
+            let name = try fields.requiredString("op")
+            guard let kind = OperationKind(rawValue: name) else {
+                throw WireError.unknownOperation(name)
+            }
+            let operation = try Operation.decode(kind, from: fields, limits: limits, frameByteCount: frameByteCount)
+            return .success(Request(id: id, operation: operation))
+        } catch {
+            return .failure(RequestRejection(id: id, error: error))
+        }
+    }
+
+    /// The request as one compact JSON object, without the LF:
+    /// `{"id":7,"op":"set","key":"k","value":1}` (no `"id"` when there is none).
+    public func encoded() -> [UInt8] {
+        var buffer: [UInt8] = []
+        encode(into: &buffer)
+        return buffer
+    }
+
+    /// Appends the request as in ``encoded()``.
+    public func encode(into buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "{"))
+        if let id {
+            JSONWriter.writeLiteral("\"id\":", into: &buffer)
+            RequestID.write(id, into: &buffer)
+            buffer.append(UInt8(ascii: ","))
+        }
+        JSONWriter.writeLiteral("\"op\":", into: &buffer)
+        JSONWriter.write(operation.kind.rawValue, into: &buffer)
+        operation.encodeFields(into: &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+// observatory-bench: `swift run -c release observatory-bench core|server`.
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "core": try CoreBenchmark.run(arguments: Array(arguments.dropFirst()))
+    case "server": try ServerBenchmark.run(arguments: Array(arguments.dropFirst()))
+    default: throw BenchmarkError.unknownSuite(arguments.first ?? "")
+    }
+} catch {
+    FileHandle.standardError.write(Data("observatory-bench: \(error)\n".utf8))
+    exit(2)
+}

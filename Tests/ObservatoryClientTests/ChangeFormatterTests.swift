@@ -1,0 +1,33 @@
+import ObservatoryWire
+import Testing
+@testable import ObservatoryClient
+
+@Suite struct ChangeFormatterTests {
+    private let alice = Peer(name: "alice", session: "s3")
+
+    private func change(_ event: Event) -> RemoteChange {
+        switch event {
+        case .update(let key, let old, let new, let version, _, _):
+            RemoteChange(key: key, old: old, new: new, version: version, author: alice, event: event)
+        case .delete(let key, let old, let version, _, _):
+            RemoteChange(key: key, old: old, new: nil, version: version, author: alice, event: event)
+        case .shutdown:
+            RemoteChange(key: "", old: nil, new: nil, version: 0, author: alice, event: event)
+        }
+    }
+
+    @Test func updateShowsOldArrowNewAuthorAndVersion() {
+        let line = ChangeFormatter.line(for: change(.update(key: "sky.color", old: "blue", new: "red", version: 12, author: "alice", session: "s3")))
+        #expect(line == #"sky.color "blue" → "red" by alice (v12)"#)
+    }
+
+    @Test func createdKeyHasNoOldValue() {
+        let line = ChangeFormatter.line(for: change(.update(key: "n", old: nil, new: ["a": [1, 2.5]], version: 1, author: "alice", session: "s3")))
+        #expect(line == #"n (none) → {"a":[1,2.5]} by alice (v1)"#)
+    }
+
+    @Test func deletedKeyHasNoNewValue() {
+        let line = ChangeFormatter.line(for: change(.delete(key: "n", old: true, version: 2, author: "alice", session: "s3")))
+        #expect(line == "n true → (deleted) by alice (v2)")
+    }
+}

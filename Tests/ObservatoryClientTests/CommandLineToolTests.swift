@@ -1,0 +1,149 @@
+import Observatory
+import Foundation
+import ObservatoryClient
+import ObservatoryWire
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct CommandLineToolTests {
+    /// Collects what the tool prints.
+    final class Capture: Sendable {
+        private let lines = Locked<(out: [String], err: [String])>(([], []))
+        var output: CommandLineOutput {
+            CommandLineOutput(
+                standardOutput: { line in self.lines.withLock { $0.out.append(line) } },
+                standardError: { line in self.lines.withLock { $0.err.append(line) } }
+            )
+        }
+        var out: [String] { lines.withLock { $0.out } }
+        var err: [String] { lines.withLock { $0.err } }
+    }
+
+    private func run(_ arguments: [String], port: Int) async -> (CommandLineExitCode, Capture) {
+        let capture = Capture()
+        let code = await CommandLineTool.run(arguments: arguments + ["--port", String(port)], output: capture.output)
+        return (code, capture)
+    }
+
+    @Test func setGetListDeletePrintReadableResults() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (setCode, set) = await run(["set", "sky.color", "red"], port: server.port)
+        #expect(setCode == .success)
+        #expect(set.out.count == 1 && set.out[0].hasPrefix("sky.color = \"red\" (v"))
+        let (_, again) = await run(["set", "sky.color", "\"red\""], port: server.port)
+        #expect(again.out.first?.hasPrefix("sky.color unchanged (v") == true)
+        _ = await run(["set", "sky.cloud", "{\"cover\":0.5}"], port: server.port)
+
+        let (getCode, get) = await run(["get", "sky.cloud"], port: server.port)
+        #expect(getCode == .success)
+        #expect(get.out == [#"{"cover":0.5}"#])
+
+        let (listCode, list) = await run(["list", "sky."], port: server.port)
+        #expect(listCode == .success)
+        let listedKeysInOrder = list.out.map { $0.components(separatedBy: " ").first ?? "" } == ["sky.cloud", "sky.color"]
+        #expect(listedKeysInOrder)
+
+        let (deleteCode, delete) = await run(["delete", "sky.color"], port: server.port)
+        #expect(deleteCode == .success)
+        #expect(delete.out.first?.hasPrefix("sky.color deleted (v") == true)
+    }
+
+    @Test func missingKeyExitsWithOneAndSaysSo() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (getCode, get) = await run(["get", "no.such.key"], port: server.port)
+        #expect(getCode == .refused)
+        #expect(get.out.isEmpty)
+        #expect(get.err.first?.hasPrefix("observatory: not_found") == true)
+        let (deleteCode, _) = await run(["delete", "no.such.key"], port: server.port)
+        #expect(deleteCode == .refused)
+        let (invalidCode, invalid) = await run(["get", "bad key"], port: server.port)
+        #expect(invalidCode == .refused)
+        #expect(invalid.err.first?.contains("invalid_key") == true)
+    }
+
+    @Test func usageErrorsExitWithTwoAndConnectionErrorsWithThree() async throws {
+        let capture = Capture()
+        #expect(await CommandLineTool.run(arguments: ["fly"], output: capture.output) == .usage)
+        #expect(capture.err.first == "observatory: unknown command 'fly'")
+        let closedPort = try LoopbackPeer().port
+        let (code, refused) = await run(["get", "k"], port: closedPort)
+        #expect(code == .connection)
+        #expect(refused.err.first?.contains("cannot reach 127.0.0.1:\(closedPort)") == true)
+        #expect(refused.err.first?.contains("Connection refused") == true)
+    }
+
+    @Test func helpPrintsUsageAndExitsWithZero() async {
+        let capture = Capture()
+        #expect(await CommandLineTool.run(arguments: ["--help"], output: capture.output) == .success)
+        #expect(capture.out.first?.hasPrefix("usage: observatory") == true)
+    }
+
+    @Test func jsonPrintsTheServersFrames() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (_, set) = await run(["--json", "set", "n", "7"], port: server.port)
+        let reply = try JSONValue.parse(try #require(set.out.first))
+        #expect(reply["ok"] == true)
+        #expect(reply["key"] == "n")
+        #expect(reply["changed"] == true)
+        _ = await run(["set", "n", "8", "--name", "alice"], port: server.port)
+        let (_, get) = await run(["get", "n", "--json"], port: server.port)
+        let got = try JSONValue.parse(try #require(get.out.first))
+        #expect(got["value"] == 8)
+        #expect(got["author"] == "alice")
+    }
+
+    @Test func watchPrintsEachChangeUntilCancelledThenExitsWithZero() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let alice = try await server.client("alice")
+        defer { alice.close() }
+        try await alice.set("sky.color", "blue")
+        let capture = Capture()
+        let watch = Task {
+            await CommandLineTool.run(arguments: ["watch", "sky.*", "--port", String(server.port)], output: capture.output)
+        }
+        #expect(await eventually { capture.err.first?.hasPrefix("watching sky.* on 127.0.0.1:") == true })
+        try await alice.set("sky.color", "red")
+        try await alice.set("ground.color", "brown")
+        try await alice.delete("sky.color")
+        #expect(await eventually { capture.out.count == 2 })
+        #expect(capture.out[0].hasPrefix("sky.color \"blue\" → \"red\" by alice (v"))
+        #expect(capture.out[1].hasPrefix("sky.color \"red\" → (deleted) by alice (v"))
+        watch.cancel()
+        #expect(await watch.value == .success)
+    }
+
+    @Test func watchWithJSONPrintsTheEventFrames() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let alice = try await server.client("alice")
+        defer { alice.close() }
+        let capture = Capture()
+        let watch = Task {
+            await CommandLineTool.run(arguments: ["watch", "k", "--json", "--port", String(server.port)], output: capture.output)
+        }
+        #expect(await eventually { capture.err.first?.hasPrefix("watching k") == true })
+        try await alice.set("k", [1, 2] as JSONValue)
+        #expect(await eventually { capture.out.count == 1 })
+        let event = try JSONValue.parse(try #require(capture.out.first))
+        #expect(event["event"] == "update")
+        #expect(event["new"] == [1, 2])
+        #expect(event["author"] == "alice")
+        watch.cancel()
+        #expect(await watch.value == .success)
+    }
+
+    @Test func watchExitsWithThreeWhenTheServerGoesAway() async throws {
+        let server = try TestServer()
+        let capture = Capture()
+        let watch = Task {
+            await CommandLineTool.run(arguments: ["watch", "k", "--port", String(server.port)], output: capture.output)
+        }
+        #expect(await eventually { capture.err.first?.hasPrefix("watching k") == true })
+        server.stop()
+        #expect(await watch.value == .connection)
+        #expect(capture.err.last?.contains("the server shut down") == true)
+    }
+}

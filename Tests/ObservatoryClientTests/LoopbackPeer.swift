@@ -1,0 +1,118 @@
+import Observatory
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw TCP server on 127.0.0.1 with an ephemeral port that accepts one
+/// connection, for testing the client socket without the real server.
+final class LoopbackPeer: Sendable {
+    let port: Int
+    private let listener: Int32
+    private let accepted = Locked<Int32>(-1)
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 4) == 0 else { throw PeerError.setupFailed(errno) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit {
+        Glibc.close(listener)
+        accepted.withLock { if $0 >= 0 { Glibc.close($0) } }
+    }
+
+    enum PeerError: Error { case setupFailed(Int32), acceptFailed(Int32) }
+
+    /// Waits (up to 5 s) for the client to connect, on a thread of its own,
+    /// so that the blocking wait never holds a cooperative or Dispatch thread.
+    func accept() async throws {
+        try await offCooperativePool { try self.acceptBlocking() }
+    }
+
+    /// Reads one line (without its LF), waiting up to 5 s; nil on timeout or close.
+    func receiveLine() async -> String? {
+        await offCooperativePool { self.receiveLineBlocking() }
+    }
+
+    private func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    private func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+
+    private func acceptBlocking() throws {
+        var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 5000) == 1 else { throw PeerError.acceptFailed(errno) }
+        let connection = Glibc.accept(listener, nil, nil)
+        guard connection >= 0 else { throw PeerError.acceptFailed(errno) }
+        accepted.withLock { $0 = connection }
+    }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        accepted.withLock { descriptor in
+            _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+    }
+
+    /// Reads until `count` bytes arrived or 5 s passed.
+    func receive(count: Int) async -> String {
+        await offCooperativePool { self.receiveBlocking(count: count) }
+    }
+
+    private func receiveBlocking(count: Int) -> String {
+        let descriptor = accepted.withLock { $0 }
+        var received: [UInt8] = []
+        let deadline = Date().addingTimeInterval(5)
+        while received.count < count && Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) == 1 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let read = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard read > 0 else { break }
+            received += buffer[0..<read]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    private func receiveLineBlocking() -> String? {
+        let descriptor = accepted.withLock { $0 }
+        var received: [UInt8] = []
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) == 1 else { continue }
+            var byte: UInt8 = 0
+            guard recv(descriptor, &byte, 1, 0) == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return String(decoding: received, as: UTF8.self) }
+            received.append(byte)
+        }
+        return nil
+    }
+
+    func closeConnection() {
+        accepted.withLock { descriptor in
+            if descriptor >= 0 { Glibc.close(descriptor) }
+            descriptor = -1
+        }
+    }
+}

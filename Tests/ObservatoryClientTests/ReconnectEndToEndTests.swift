@@ -1,0 +1,103 @@
+import Foundation
+import Observatory
+import ObservatoryClient
+import ObservatoryWire
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct ReconnectEndToEndTests {
+    @Test func mirrorsReconnectAfterARestartOnTheSamePortAndConverge() async throws {
+        var server = try TestServer()
+        let port = server.port
+        let alice = try await server.client("alice")
+        let bob = try await server.client("bob")
+        defer { alice.close(); bob.close() }
+        let aliceColor = alice.variable("sky.color", default: "blue")
+        let bobColor = bob.variable("sky.color", default: "blue")
+        let states = Recorder<Update<ConnectionState>>()
+        states.record(bob.connectionState)
+        aliceColor <- "red"
+        #expect(await eventually { bobColor.value == "red" })
+        let bobSees = Recorder<Update<String>>()
+        bobSees.record(bobColor)
+
+        server.stop()
+        #expect(await eventually { bob.currentState != .connected && alice.currentState != .connected })
+        server = try TestServer(port: port)
+        defer { server.stop() }
+        try await alice.waitUntilSynchronized()
+        try await bob.waitUntilSynchronized()
+
+        // The in-memory server lost sky.color: both mirrors are back at the
+        // default, and Bob saw that as an Update from the resync.
+        #expect(await eventually { bobColor.value == "blue" && aliceColor.value == "blue" })
+        #expect(bobSees.messages.map(\.new) == ["blue"])
+        #expect(bobSees.authors.first == ObjectIdentifier(bob))
+
+        aliceColor <- "green"
+        #expect(await eventually { bobColor.value == "green" })
+        #expect(bobSees.peers.last??.name == "alice")
+        // The resync was announced: disconnected, connecting, connected.
+        let phases = states.messages.map(\.new)
+        let sawDisconnection = phases.contains { if case .disconnected = $0 { true } else { false } }
+        #expect(sawDisconnection)
+        #expect(phases.suffix(2) == [.connecting, .connected])
+    }
+
+    @Test func writesMadeWhileDisconnectedAreSentAfterTheResync() async throws {
+        var server = try TestServer()
+        let port = server.port
+        let alice = try await server.client("alice")
+        let bob = try await server.client("bob")
+        defer { alice.close(); bob.close() }
+        let aliceMode = alice.variable("house.mode", default: "home")
+        let bobMode = bob.variable("house.mode", default: "home")
+        try await alice.waitUntilSynchronized()
+        try await bob.waitUntilSynchronized()
+
+        server.stop()
+        #expect(await eventually { alice.currentState != .connected && bob.currentState != .connected })
+        aliceMode <- "away"
+        await #expect(throws: ClientError.self) { try await alice.set("house.other", 1) }
+        server = try TestServer(port: port)
+        defer { server.stop() }
+        try await alice.waitUntilSynchronized()
+
+        try await bob.waitUntilSynchronized()
+        #expect(await eventually { bobMode.value == "away" })
+        #expect(aliceMode.value == "away")
+        #expect(try await bob.get("house.mode", as: String.self) == "away")
+    }
+
+    @Test func requestsWhileDisconnectedFailAtOnceWithNotConnected() async throws {
+        let server = try TestServer()
+        let alice = try await server.client("alice")
+        defer { alice.close() }
+        server.stop()
+        #expect(await eventually { alice.currentState != .connected })
+        do {
+            _ = try await alice.get("anything")
+            Issue.record("get succeeded without a server")
+        } catch {
+            guard case .notConnected = error else {
+                Issue.record("expected notConnected, got \(error)")
+                return
+            }
+        }
+    }
+
+    @Test func connectFailsClearlyWhenNothingListensAndReconnectIsOff() async throws {
+        let port = try LoopbackPeer().port
+        var configuration = ClientConfiguration(port: port)
+        configuration.reconnects = false
+        do {
+            _ = try await ObservatoryClient.connect(configuration, timeout: .seconds(5))
+            Issue.record("connected to a closed port")
+        } catch {
+            guard case .connectionFailed(let detail) = error else {
+                Issue.record("expected connectionFailed, got \(error)")
+                return
+            }
+            #expect(detail.contains("Connection refused"))
+        }
+    }
+}

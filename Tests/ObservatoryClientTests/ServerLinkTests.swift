@@ -1,0 +1,138 @@
+import Observatory
+import Foundation
+import ObservatoryWire
+import Testing
+@testable import ObservatoryClient
+
+@Suite(.timeLimit(.minutes(1))) struct ServerLinkTests {
+    /// What the link reported.
+    final class Journal: Sendable {
+        let events = Locked<[Event]>([])
+        let endReasons = Locked<[DisconnectReason]>([])
+        let replies = Locked<[String: Result<ReceivedReply, ClientError>]>([:])
+    }
+
+    private func openLink(_ peer: LoopbackPeer, journal: Journal, maxFrameBytes: Int = 64 << 20) async throws -> ServerLink {
+        let socket = try SocketConnection.connect(host: "127.0.0.1", port: peer.port, timeout: .seconds(2), sendTimeout: .seconds(2))
+        let link = ServerLink(
+            socket: socket,
+            epoch: 1,
+            maxFrameBytes: maxFrameBytes,
+            onEvent: { event, _ in journal.events.withLock { $0.append(event) } },
+            onEnd: { reason, _ in journal.endReasons.withLock { $0.append(reason) } }
+        )
+        link.start()
+        try await peer.accept()
+        return link
+    }
+
+    @Test func repliesAreMatchedByIdEvenOutOfOrderAndEventsArriveInOrder() async throws {
+        let peer = try LoopbackPeer()
+        let journal = Journal()
+        let link = try await openLink(peer, journal: journal)
+        defer { link.end(.closed) }
+        link.send(.get(key: "a")) { result in journal.replies.withLock { $0["a"] = result } }
+        link.send(.get(key: "b")) { result in journal.replies.withLock { $0["b"] = result } }
+        #expect(await peer.receiveLine() == #"{"id":1,"op":"get","key":"a"}"#)
+        #expect(await peer.receiveLine() == #"{"id":2,"op":"get","key":"b"}"#)
+        peer.send(#"{"event":"update","key":"a","new":1,"version":3,"author":"x","session":"s9"}"# + "\n")
+        peer.send(#"{"ok":false,"id":2,"error":{"code":"not_found","message":"no b"}}"# + "\n")
+        peer.send(#"{"event":"delete","key":"a","old":1,"version":4,"author":"x","session":"s9"}"# + "\n")
+        peer.send(#"{"ok":true,"id":1,"key":"a","value":1,"version":3,"author":"x","session":"s9"}"# + "\n")
+        let bothRepliesArrived = await eventually { journal.replies.withLock { $0.count } == 2 }
+        #expect(bothRepliesArrived)
+        let resultA = journal.replies.withLock { $0["a"] }
+        let resultB = journal.replies.withLock { $0["b"] }
+        let replyA = try #require(resultA).get()
+        let replyB = try #require(resultB).get()
+        #expect(replyA.id == .integer(1))
+        #expect(try replyA.payload(for: .get) == .get(ValueEntry(key: "a", value: 1, version: 3, author: "x", session: "s9")))
+        guard case .failure(let error) = replyB.outcome else {
+            Issue.record("the reply to b should be a failure")
+            return
+        }
+        #expect(error.code == .notFound)
+        let eventVersionsInOrder = journal.events.withLock { $0.map(\.version) } == [3, 4]
+        #expect(eventVersionsInOrder)
+    }
+
+    @Test func aReplyToNoWaitingRequestEndsTheLinkAsAProtocolError() async throws {
+        let peer = try LoopbackPeer()
+        let journal = Journal()
+        let link = try await openLink(peer, journal: journal)
+        peer.send(#"{"ok":true,"id":77}"# + "\n")
+        #expect(await link.waitUntilEnded() == .protocolError("a reply to request 77, which is not waiting"))
+        let endedForTheStrayReply = journal.endReasons.withLock { $0 } == [.protocolError("a reply to request 77, which is not waiting")]
+        #expect(endedForTheStrayReply)
+    }
+
+    @Test func waitingRequestsFailWithConnectionLostWhenThePeerCloses() async throws {
+        let peer = try LoopbackPeer()
+        let journal = Journal()
+        let link = try await openLink(peer, journal: journal)
+        link.send(.ping) { result in journal.replies.withLock { $0["ping"] = result } }
+        _ = await peer.receiveLine()
+        peer.closeConnection()
+        #expect(await link.waitUntilEnded() == .closedByServer)
+        let pingFailedWithTheConnection = journal.replies.withLock { $0["ping"] } == .failure(.connectionLost(.closedByServer))
+        #expect(pingFailedWithTheConnection)
+        link.send(.ping) { result in journal.replies.withLock { $0["after end"] = result } }
+        let lateRequestFailed = journal.replies.withLock { $0["after end"] } == .failure(.connectionLost(.closedByServer))
+        #expect(lateRequestFailed)
+    }
+
+    @Test func shutdownEventEndsTheLink() async throws {
+        let peer = try LoopbackPeer()
+        let journal = Journal()
+        let link = try await openLink(peer, journal: journal)
+        peer.send(#"{"event":"shutdown"}"# + "\n")
+        #expect(await link.waitUntilEnded() == .serverShutdown)
+        let noEventsDelivered = journal.events.withLock { $0.isEmpty }
+        #expect(noEventsDelivered)
+    }
+
+    @Test func shuttingDownReplyAnswersTheRequestAndEndsTheLink() async throws {
+        let peer = try LoopbackPeer()
+        let journal = Journal()
+        let link = try await openLink(peer, journal: journal)
+        link.send(.get(key: "a")) { result in journal.replies.withLock { $0["a"] = result } }
+        _ = await peer.receiveLine()
+        peer.send(#"{"ok":false,"id":1,"error":{"code":"shutting_down","message":"bye"}}"# + "\n")
+        #expect(await link.waitUntilEnded() == .serverShutdown)
+        let result = journal.replies.withLock { $0["a"] }
+        let reply = try #require(result).get()
+        #expect(reply.outcome == .failure(WireError(code: .shuttingDown, message: "bye")))
+    }
+
+    @Test func frameOverTheLimitEndsTheLinkAsAProtocolError() async throws {
+        let peer = try LoopbackPeer()
+        let journal = Journal()
+        let link = try await openLink(peer, journal: journal, maxFrameBytes: 64)
+        peer.send(#"{"event":"update","key":"k","new":""# + String(repeating: "x", count: 100) + "\"}\n")
+        guard case .protocolError(let detail) = await link.waitUntilEnded() else {
+            Issue.record("expected a protocol error")
+            return
+        }
+        #expect(detail.contains("too long"))
+        let noEventsDelivered = journal.events.withLock { $0.isEmpty }
+        #expect(noEventsDelivered)
+    }
+
+    @Test func errorWithoutRequestIdEndsTheLinkAsARejection() async throws {
+        let peer = try LoopbackPeer()
+        let journal = Journal()
+        let link = try await openLink(peer, journal: journal)
+        peer.send(#"{"ok":false,"id":null,"error":{"code":"slow_consumer","message":"too slow"}}"# + "\n")
+        #expect(await link.waitUntilEnded() == .rejected("slow_consumer: too slow"))
+    }
+}
+
+extension Event {
+    /// The version of an update or delete (0 for shutdown), for assertions.
+    var version: Int64 {
+        switch self {
+        case .update(_, _, _, let version, _, _), .delete(_, _, let version, _, _): version
+        case .shutdown: 0
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ObservatoryServer
+
+/// An in-process server on 127.0.0.1, any free port, for one test; `withServer`
+/// always stops it, whatever the test does.
+struct RunningServer {
+    /// The server under test (public API only).
+    let server: Server
+
+    /// The port it listens on.
+    var port: Int { server.port }
+
+    /// Opens a new raw client connection to the server.
+    func connect(receiveBufferBytes: Int32? = nil) throws -> WireClient {
+        try WireClient(port: port, receiveBufferBytes: receiveBufferBytes)
+    }
+
+    /// Opens a client and says `hello` with `name` (no hello at all when `nil`).
+    func connect(name: String?) throws -> WireClient {
+        let client = try connect()
+        if let name {
+            _ = try client.call(["op": "hello", "name": name])
+        }
+        return client
+    }
+}
+
+/// Runs `body` against a fresh server configured by `configure`, then stops it.
+func withServer<Result>(
+    _ configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (RunningServer) throws -> Result
+) throws -> Result {
+    var configuration = ServerConfiguration()
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    // Short grace: stop() must not wait long for test clients that never read.
+    configuration.shutdownGraceMilliseconds = 300
+    configure(&configuration)
+    let server = try Server(configuration: configuration, logger: .silent)
+    try server.start()
+    defer { server.stop() }
+    return try body(RunningServer(server: server))
+}

@@ -1,0 +1,59 @@
+import ObservatoryWire
+import Testing
+
+@testable import ObservatoryServer
+
+@Suite struct ObservationSetTests {
+    @Test func observingTwiceIsNotNew() throws {
+        var set = ObservationSet(limit: 5)
+        let first = try set.add(.key("a"))
+        let second = try set.add(.key("a"))
+        #expect(first)
+        #expect(!second)
+        #expect(set.count == 1)
+    }
+
+    @Test func keyAndPrefixOverlapDeliverOnceThroughTheKeyRoute() throws {
+        var set = ObservationSet(limit: 5)
+        _ = try set.add(.key("a.b"))
+        _ = try set.add(.prefix("a."))
+        #expect(set.accepts("a.b", via: .key))
+        #expect(!set.accepts("a.b", via: .prefix))
+        #expect(set.accepts("a.c", via: .prefix))
+        #expect(!set.accepts("b", via: .prefix))
+    }
+
+    @Test func overlappingPrefixesStillDeliverOnce() throws {
+        var set = ObservationSet(limit: 5)
+        _ = try set.add(.prefix("a"))
+        _ = try set.add(.prefix("a.b"))
+        #expect(set.accepts("a.b.c", via: .prefix))
+        #expect(!set.accepts("a.b.c", via: .key))
+    }
+
+    @Test func newTargetsBeyondTheLimitAreRefused() throws {
+        var set = ObservationSet(limit: 2)
+        _ = try set.add(.key("a"))
+        _ = try set.add(.prefix("b"))
+        let repeated = try set.add(.key("a"))
+        #expect(!repeated)
+        var full = set
+        #expect {
+            try full.add(.key("c"))
+        } throws: { error in
+            (error as? WireError)?.code == .limitExceeded
+        }
+    }
+
+    @Test func removedKeyFallsBackToAMatchingPrefix() throws {
+        var set = ObservationSet(limit: 5)
+        _ = try set.add(.key("a.b"))
+        _ = try set.add(.prefix("a."))
+        let removed = set.remove(.key("a.b"))
+        let removedAgain = set.remove(.key("a.b"))
+        #expect(removed)
+        #expect(!removedAgain)
+        #expect(!set.accepts("a.b", via: .key))
+        #expect(set.accepts("a.b", via: .prefix))
+    }
+}

@@ -1,0 +1,143 @@
+import ObservatoryWire
+import Testing
+
+@testable import ObservatoryServer
+
+@Suite struct OutboundQueueTests {
+    private let author = SessionIdentity(name: "alice", session: "s1")
+
+    private func update(_ key: String, old: JSONValue?, new: JSONValue, version: Int64) -> StoreChange {
+        .update(key: key, old: old, new: new, version: version, by: author)
+    }
+
+    private func drain(_ queue: inout OutboundQueue) throws -> [JSONValue] {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = queue.nextBytes()
+            if chunk.isEmpty { break }
+            bytes.append(contentsOf: chunk)
+            queue.markSent(chunk.count)
+        }
+        return try bytes.split(separator: UInt8(ascii: "\n")).map { try json($0) }
+    }
+
+    @Test func framesAndEventsLeaveInOrder() throws {
+        var queue = OutboundQueue(maxQueuedBytes: 10_000)
+        queue.appendFrame(Array(#"{"ok":true,"id":1}"#.utf8) + [10])
+        #expect(queue.appendEvent(update("a", old: nil, new: 1, version: 1)) == .queued)
+        queue.appendFrame(Array(#"{"ok":true,"id":2}"#.utf8) + [10])
+        let messages = try drain(&queue)
+        let repliesAndEventsInOrder = messages.map { $0["id"] ?? $0["event"] } == [1, "update", 2]
+        #expect(repliesAndEventsInOrder)
+        #expect(queue.isEmpty)
+    }
+
+    @Test func partialSendsResumeMidFrameWithoutLosingBytes() throws {
+        var queue = OutboundQueue(maxQueuedBytes: 10_000, chunkBytes: 8)
+        for id in 0..<5 { queue.appendFrame(Array(#"{"id":\#(id)}"#.utf8) + [10]) }
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = queue.nextBytes()
+            if chunk.isEmpty { break }
+            let taken = min(3, chunk.count)
+            bytes.append(contentsOf: chunk.prefix(taken))
+            queue.markSent(taken)
+        }
+        let expectedText = (0..<5).map { #"{"id":\#($0)}"# + "\n" }.joined()
+        #expect(String(decoding: bytes, as: UTF8.self) == expectedText)
+    }
+
+    @Test func heldEventsFollowTheRepliesQueuedMeanwhile() throws {
+        var queue = OutboundQueue(maxQueuedBytes: 10_000)
+        queue.holdEvents()
+        #expect(queue.appendEvent(update("a", old: nil, new: 1, version: 1)) == .queued)
+        queue.appendFrame(Array(#"{"ok":true,"id":1}"#.utf8) + [10])
+        #expect(queue.releaseEvents() == .queued)
+        let messages = try drain(&queue)
+        let repliesAndEventsInOrder = messages.map { $0["id"] ?? $0["event"] } == [1, "update"]
+        #expect(repliesAndEventsInOrder)
+    }
+
+    @Test func overflowCoalescesPendingEventsPerKey() throws {
+        let one = update("a", old: nil, new: 0, version: 1)
+        // Room for the first three events (the third carries an "old"), not for a fourth.
+        var queue = OutboundQueue(maxQueuedBytes: one.frame.count * 3 + 20)
+        _ = queue.appendEvent(one)
+        _ = queue.appendEvent(update("b", old: nil, new: 0, version: 2))
+        _ = queue.appendEvent(update("a", old: 0, new: 1, version: 3))
+        #expect(!queue.isCoalescing)
+        #expect(queue.appendEvent(update("a", old: 1, new: 2, version: 4)) == .queued)
+        #expect(queue.isCoalescing)
+        #expect(queue.appendEvent(update("a", old: 2, new: 3, version: 5)) == .queued)
+        let messages = try drain(&queue)
+        #expect(messages.count == 2)
+        #expect(messages[0]["key"] == "a")
+        #expect(messages[0]["old"] == nil)
+        #expect(messages[0]["new"] == 3)
+        #expect(messages[0]["version"] == 5)
+        #expect(messages[1]["key"] == "b")
+        #expect(!queue.isCoalescing)
+    }
+
+    @Test func coalescedUpdatesKeepTheFirstOld() throws {
+        let first = update("a", old: "x", new: "y", version: 1)
+        var queue = OutboundQueue(maxQueuedBytes: first.frame.count)
+        _ = queue.appendEvent(first)
+        #expect(queue.appendEvent(update("a", old: "y", new: "z", version: 2)) == .queued)
+        let messages = try drain(&queue)
+        #expect(messages == [try json(#"{"event":"update","key":"a","old":"x","new":"z","version":2,"author":"alice","session":"s1"}"#)])
+    }
+
+    @Test func createThenDeleteCoalescesToADeleteWithOld() throws {
+        let created = update("a", old: nil, new: 1, version: 1)
+        var queue = OutboundQueue(maxQueuedBytes: created.frame.count)
+        _ = queue.appendEvent(created)
+        _ = queue.appendEvent(.delete(key: "a", old: 1, version: 2, by: author))
+        let messages = try drain(&queue)
+        #expect(messages.count == 1)
+        #expect(messages[0]["event"] == "delete")
+        #expect(messages[0]["old"] == 1)
+        #expect(messages[0]["version"] == 2)
+    }
+
+    @Test func overflowOfDistinctKeysFailsWithSlowConsumerAndIdNull() throws {
+        let one = update("k0", old: nil, new: 0, version: 1)
+        var queue = OutboundQueue(maxQueuedBytes: one.frame.count * 3)
+        var outcomes: [OutboundQueue.EventOutcome] = []
+        for index in 0..<4 {
+            outcomes.append(queue.appendEvent(update("k\(index)", old: nil, new: 0, version: Int64(index + 1))))
+        }
+        #expect(outcomes == [.queued, .queued, .queued, .slowConsumer])
+        #expect(queue.isFailed)
+        queue.appendFrame(Array("{}\n".utf8))
+        #expect(queue.appendEvent(one) == .slowConsumer)
+        let messages = try drain(&queue)
+        #expect(messages.count == 1)
+        #expect(messages[0]["ok"] == false)
+        #expect(messages[0]["id"] == .null)
+        #expect(messages[0]["error"]?["code"] == "slow_consumer")
+    }
+
+    @Test func frameAlreadyBeingSentIsFinishedBeforeTheSlowConsumerError() throws {
+        let one = update("k0", old: nil, new: 0, version: 1)
+        var queue = OutboundQueue(maxQueuedBytes: one.frame.count * 2, chunkBytes: one.frame.count)
+        _ = queue.appendEvent(one)
+        let started = queue.nextBytes()
+        queue.markSent(5)
+        for index in 1..<4 {
+            _ = queue.appendEvent(update("k\(index)", old: nil, new: 0, version: Int64(index + 1)))
+        }
+        #expect(queue.isFailed)
+        var bytes = Array(started.prefix(5))
+        while true {
+            let chunk = queue.nextBytes()
+            if chunk.isEmpty { break }
+            bytes.append(contentsOf: chunk)
+            queue.markSent(chunk.count)
+        }
+        let lines = bytes.split(separator: UInt8(ascii: "\n"))
+        #expect(lines.count == 2)
+        #expect(try json(lines[0])["key"] == "k0")
+        #expect(try json(lines[1])["error"]?["code"] == "slow_consumer")
+    }
+}

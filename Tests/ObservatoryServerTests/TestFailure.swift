@@ -1,0 +1,4 @@
+/// Errors of the test helpers.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+}

@@ -1,0 +1,39 @@
+import Foundation
+import ObservatoryWire
+import Testing
+
+@testable import ObservatoryServer
+
+/// Parses one line of server output.
+func json(_ line: some Collection<UInt8>) throws -> JSONValue {
+    try JSONValue.parse(line)
+}
+
+/// Parses a JSON text written in a test.
+func json(_ text: String) throws -> JSONValue {
+    try JSONValue.parse(text)
+}
+
+extension ConnectionOutput {
+    /// Everything queued so far, as parsed lines (marks it all sent).
+    func drainMessages() throws -> [JSONValue] {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = withQueue { $0.nextBytes() }
+            if chunk.isEmpty { break }
+            bytes.append(contentsOf: chunk)
+            withQueue { $0.markSent(chunk.count) }
+        }
+        return try bytes.split(separator: UInt8(ascii: "\n")).map { try json($0) }
+    }
+}
+
+/// Builds a configuration for tests: loopback, free port, short grace.
+func testConfiguration(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configuration.shutdownGraceMilliseconds = 500
+    configuration.ioThreads = 2
+    adjust(&configuration)
+    return configuration
+}

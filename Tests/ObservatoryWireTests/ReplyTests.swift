@@ -1,0 +1,80 @@
+import ObservatoryWire
+import Testing
+
+@Suite struct ReplyTests {
+    private let entry = ValueEntry(key: "sky.color", value: "blue", version: 12, author: "alice", session: "s3")
+
+    @Test(arguments: [
+        (Reply.success(id: .integer(1), .hello(server: "observatoryd 1.0", protocolVersion: 1, session: "s3", author: "alice")),
+         #"{"ok":true,"id":1,"server":"observatoryd 1.0","protocol":1,"session":"s3","author":"alice"}"#),
+        (Reply.success(id: .string("g"), .get(ValueEntry(key: "sky.color", value: ["rgb": [0, 0.5, 1]], version: 12, author: "alice", session: "s3"))),
+         #"{"ok":true,"id":"g","key":"sky.color","value":{"rgb":[0,0.5,1]},"version":12,"author":"alice","session":"s3"}"#),
+        (Reply.success(id: .integer(7), .set(key: "a", version: 3, changed: true)),
+         #"{"ok":true,"id":7,"key":"a","version":3,"changed":true}"#),
+        (Reply.success(id: .integer(7), .set(key: "a", version: 3, changed: false)),
+         #"{"ok":true,"id":7,"key":"a","version":3,"changed":false}"#),
+        (Reply.success(id: nil, .delete(key: "a", version: 4)),
+         #"{"ok":true,"id":null,"key":"a","version":4}"#),
+        (Reply.success(id: .integer(8), .observe(values: [])),
+         #"{"ok":true,"id":8,"values":[]}"#),
+        (Reply.success(id: .integer(8), .observe(values: [
+            ValueEntry(key: "a", value: 1, version: 2, author: "bob", session: "s1"),
+            ValueEntry(key: "b", value: nil, version: 5, author: "eve", session: "s2"),
+        ])),
+         #"{"ok":true,"id":8,"values":[{"key":"a","value":1,"version":2,"author":"bob","session":"s1"},{"key":"b","value":null,"version":5,"author":"eve","session":"s2"}]}"#),
+        (Reply.success(id: .integer(9), .unobserve), #"{"ok":true,"id":9}"#),
+        (Reply.success(id: .integer(10), .list(keys: [KeyVersion(key: "a", version: 2), KeyVersion(key: "b", version: 5)])),
+         #"{"ok":true,"id":10,"keys":[{"key":"a","version":2},{"key":"b","version":5}]}"#),
+        (Reply.success(id: .integer(11), .list(keys: [])), #"{"ok":true,"id":11,"keys":[]}"#),
+        (Reply.success(id: .string("p"), .ping), #"{"ok":true,"id":"p"}"#),
+    ])
+    func successRepliesEncodeExactlyAsTheProtocolShows(_ reply: Reply, _ expected: String) {
+        #expect(text(reply.encoded()) == expected)
+    }
+
+    @Test func failureRepliesCarryCodeAndMessage() {
+        let reply = Reply.failure(id: .integer(7), .notFound(key: "a"))
+        #expect(text(reply.encoded()) == #"{"ok":false,"id":7,"error":{"code":"not_found","message":"key \"a\" does not exist"}}"#)
+    }
+
+    @Test func conflictFailuresCarryTheCurrentVersion() {
+        let reply = Reply.failure(id: .integer(7), .conflict(key: "a", expected: 2, current: 3))
+        #expect(text(reply.encoded()) == #"{"ok":false,"id":7,"error":{"code":"conflict","message":"key \"a\" is at version 3, not at the expected version 2","version":3}}"#)
+        let missing = Reply.failure(id: .integer(8), .conflict(key: "a", expected: 2, current: 0))
+        #expect(text(missing.encoded()).hasSuffix(#","version":0}}"#))
+    }
+
+    @Test func failuresWithoutAnIDSendNull() {
+        let reply = Reply.failure(id: nil, WireError(code: .slowConsumer, message: "too slow"))
+        #expect(text(reply.encoded()) == #"{"ok":false,"id":null,"error":{"code":"slow_consumer","message":"too slow"}}"#)
+    }
+
+    @Test func stringsInRepliesAreEscaped() {
+        let reply = Reply.success(id: .string("a\"b"), .get(ValueEntry(key: "k", value: "line\nbreak", version: 1, author: "a\\b", session: "s")))
+        #expect(text(reply.encoded()) == #"{"ok":true,"id":"a\"b","key":"k","value":"line\nbreak","version":1,"author":"a\\b","session":"s"}"#)
+    }
+
+    @Test func encodeIntoAppends() {
+        var buffer: [UInt8] = Array("x".utf8)
+        Reply.success(id: .integer(1), .ping).encode(into: &buffer)
+        #expect(text(buffer) == #"x{"ok":true,"id":1}"#)
+    }
+
+    @Test func everyReplyIsOneJSONObjectThatParses() throws {
+        let replies: [Reply] = [
+            .success(id: .integer(1), .get(entry)), .success(id: nil, .observe(values: [entry, entry])),
+            .failure(id: .string("x"), .valueTooLarge(size: 10, limit: 5)),
+        ]
+        for reply in replies {
+            let parsed = try JSONValue.parse(reply.encoded())
+            #expect(parsed.objectValue != nil)
+            #expect(parsed["ok"]?.boolValue != nil)
+            #expect(parsed["event"] == nil)
+        }
+    }
+
+    @Test func idIsReadableFromBothCases() {
+        #expect(Reply.success(id: .integer(1), .ping).id == .integer(1))
+        #expect(Reply.failure(id: .string("a"), .notFound(key: "k")).id == .string("a"))
+    }
+}
