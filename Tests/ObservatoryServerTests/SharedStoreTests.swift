@@ -60,9 +60,14 @@ private final class RecordingObserver: Observer {
     @Test func deleteOfMissingKeyIsNotFoundOrConflictWithIfVersion() throws {
         let store = SharedStore(maxKeys: 10)
         #expect(throws: WireError.notFound(key: "nope")) { try store.delete("nope", by: alice) }
-        #expect(throws: WireError.conflict(key: "nope", expected: 5, current: 0)) {
+        #expect(throws: WireError.conflictDeletingMissing(key: "nope")) {
             try store.delete("nope", ifVersion: 5, by: alice)
         }
+        // Also with ifVersion 0 ("must not exist"): there is nothing to delete.
+        #expect(throws: WireError.conflictDeletingMissing(key: "nope")) {
+            try store.delete("nope", ifVersion: 0, by: alice)
+        }
+        #expect(WireError.conflictDeletingMissing(key: "nope").currentVersion == 0)
         #expect(store.revision == 0)
     }
 

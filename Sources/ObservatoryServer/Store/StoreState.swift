@@ -62,8 +62,7 @@ struct StoreState {
         -> StoreChange
     {
         guard let existing = entries[key] else {
-            guard let ifVersion else { throw WireError.notFound(key: key) }
-            throw WireError.conflict(key: key, expected: ifVersion, current: 0)
+            throw ifVersion == nil ? WireError.notFound(key: key) : WireError.conflictDeletingMissing(key: key)
         }
         try checkVersion(of: key, existing: existing, expected: ifVersion)
         revision += 1

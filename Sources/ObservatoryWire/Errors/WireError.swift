@@ -70,4 +70,14 @@ extension WireError {
             currentVersion: current
         )
     }
+
+    /// A conditional `delete` of a missing key: there is nothing to delete,
+    /// whatever version was expected (PROTOCOL.md answers it with `conflict`).
+    public static func conflictDeletingMissing(key: String) -> WireError {
+        WireError(
+            code: .conflict,
+            message: "key \"\(key)\" does not exist (version 0): there is nothing to delete",
+            currentVersion: 0
+        )
+    }
 }
