@@ -30,27 +30,18 @@ public enum Event: Sendable, Equatable {
             }
             JSONWriter.writeLiteral(",\"new\":", into: &buffer)
             JSONWriter.write(new, into: &buffer)
-            Self.writeChangeIdentity(version: version, author: author, session: session, into: &buffer)
+            JSONWriter.writeChangeStamp(version: version, author: author, session: session, into: &buffer)
+            buffer.append(UInt8(ascii: "}"))
         case .delete(let key, let old, let version, let author, let session):
             JSONWriter.writeLiteral("{\"event\":\"delete\",\"key\":", into: &buffer)
             JSONWriter.write(key, into: &buffer)
             JSONWriter.writeLiteral(",\"old\":", into: &buffer)
             JSONWriter.write(old, into: &buffer)
-            Self.writeChangeIdentity(version: version, author: author, session: session, into: &buffer)
+            JSONWriter.writeChangeStamp(version: version, author: author, session: session, into: &buffer)
+            buffer.append(UInt8(ascii: "}"))
         case .shutdown:
             JSONWriter.writeLiteral("{\"event\":\"shutdown\"}", into: &buffer)
         }
-    }
-
-    /// Appends `,"version":…,"author":…,"session":…}`.
-    private static func writeChangeIdentity(version: Int64, author: String, session: String, into buffer: inout [UInt8]) {
-        JSONWriter.writeLiteral(",\"version\":", into: &buffer)
-        JSONWriter.write(version, into: &buffer)
-        JSONWriter.writeLiteral(",\"author\":", into: &buffer)
-        JSONWriter.write(author, into: &buffer)
-        JSONWriter.writeLiteral(",\"session\":", into: &buffer)
-        JSONWriter.write(session, into: &buffer)
-        buffer.append(UInt8(ascii: "}"))
     }
 
     /// Reads an event from a server message whose `"event"` field was `name`.

@@ -9,6 +9,17 @@ enum JSONWriter {
         buffer.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
+    /// Appends `,"version":…,"author":…,"session":…`: who made a change and
+    /// when, as every event and every snapshot entry carries it.
+    static func writeChangeStamp(version: Int64, author: String, session: String, into buffer: inout [UInt8]) {
+        writeLiteral(",\"version\":", into: &buffer)
+        write(version, into: &buffer)
+        writeLiteral(",\"author\":", into: &buffer)
+        write(author, into: &buffer)
+        writeLiteral(",\"session\":", into: &buffer)
+        write(session, into: &buffer)
+    }
+
     /// Appends any value.
     static func write(_ value: JSONValue, into buffer: inout [UInt8]) {
         switch value {

@@ -27,12 +27,7 @@ public struct ValueEntry: Sendable, Hashable {
         JSONWriter.write(key, into: &buffer)
         JSONWriter.writeLiteral(",\"value\":", into: &buffer)
         JSONWriter.write(value, into: &buffer)
-        JSONWriter.writeLiteral(",\"version\":", into: &buffer)
-        JSONWriter.write(version, into: &buffer)
-        JSONWriter.writeLiteral(",\"author\":", into: &buffer)
-        JSONWriter.write(author, into: &buffer)
-        JSONWriter.writeLiteral(",\"session\":", into: &buffer)
-        JSONWriter.write(session, into: &buffer)
+        JSONWriter.writeChangeStamp(version: version, author: author, session: session, into: &buffer)
     }
 
     /// Reads the entry's fields from a server message.
