@@ -195,4 +195,18 @@ private final class Inbox: ObservableCache {
         #expect(received.value == 1)
         #expect(observationCount(of: cache) == 0)
     }
+
+    @Test func bufferedObservableIsTheEarlierNameOfObservableCache() {
+        final class Model: BufferedObservable {
+            let messenger = Messenger<Update<String>>()
+            var state = "initial"
+            var latestMessage: Update<String> { Update(state, state) }
+        }
+        let model = Model()
+        let observer = TestObserver()
+        var received: [Update<String>] = []
+        observer.observe(model) { received.append($0) }
+        model.send()
+        #expect(received == [Update("initial", "initial")])
+    }
 }

@@ -67,4 +67,30 @@ import Observatory
         greeting <- Var("a") + "b"
         #expect(greeting.value == "ab")
     }
+
+    @Test func stringVariablesAreCollectionsOfTheirCharacters() {
+        let text = Var("abc")
+        #expect(text.count == 3)
+        #expect(Array(text) == ["a", "b", "c"])
+        #expect(String(text.reversed()) == "cba")
+        #expect(text.first == "a")
+        let optionalText = Var<String?>(nil)
+        #expect(optionalText.isEmpty)
+        optionalText <- "xy"
+        #expect(optionalText.last == "y")
+    }
+
+    @Test func transformsStillApplyToStringVariables() {
+        let observer = TestObserver()
+        let text = Var("a")
+        let lengths = text.map { $0.new.count }
+        let newTexts = text.new()
+        var received: [Int] = []
+        var texts: [String] = []
+        observer.observe(lengths) { received.append($0) }
+        observer.observe(newTexts) { texts.append($0) }
+        text <- "abc"
+        #expect(received == [3])
+        #expect(texts == ["abc"])
+    }
 }

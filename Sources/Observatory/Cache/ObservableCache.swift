@@ -48,3 +48,6 @@ extension ObservableCache {
         if let message = latestMessage { deliver(message) }
     }
 }
+
+/// SwiftObserver's earlier name for ``ObservableCache``.
+public typealias BufferedObservable = ObservableCache

@@ -1,5 +1,6 @@
-// String conveniences: a `string` property, concatenation with `+`, and
-// printing and streaming a variable as its text.
+// String conveniences: a `string` property, concatenation with `+`, and a
+// variable of text that can be read as the text itself: printed, streamed
+// into, and iterated as a collection of characters.
 
 /// A value that stands for a string: a `String`, or a `String?` that counts
 /// as empty while it is `nil`.
@@ -46,6 +47,33 @@ extension Var where Value: StringValue {
         get { value.string }
         set { value = Value(string: newValue) }
     }
+}
+
+extension Var: Sequence, Collection, BidirectionalCollection where Value: StringValue {
+    /// The elements of the text: characters.
+    public typealias Element = Character
+    /// Positions in the text.
+    public typealias Index = String.Index
+    /// Iterates the characters of the text as it was when iteration began.
+    public typealias Iterator = String.Iterator
+
+    /// An iterator over the characters of the current text.
+    public func makeIterator() -> String.Iterator { string.makeIterator() }
+
+    /// The position of the first character of the current text.
+    public var startIndex: String.Index { string.startIndex }
+
+    /// The position after the last character of the current text.
+    public var endIndex: String.Index { string.endIndex }
+
+    /// The character at a position of the current text.
+    public subscript(position: String.Index) -> Character { string[position] }
+
+    /// The position after `index` in the current text.
+    public func index(after index: String.Index) -> String.Index { string.index(after: index) }
+
+    /// The position before `index` in the current text.
+    public func index(before index: String.Index) -> String.Index { string.index(before: index) }
 }
 
 extension Var: TextOutputStream where Value: StringValue {
