@@ -40,7 +40,8 @@ import Testing
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
         if exited.wait(timeout: .now() + 10) == .timedOut {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
             throw RunFailure(description: "observatory \(arguments) did not exit within 10 s")
         }
         process.waitUntilExit()

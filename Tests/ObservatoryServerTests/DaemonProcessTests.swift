@@ -51,6 +51,14 @@ import Testing
         return text
     }
 
+    /// Stops a launched daemon by its pid if it is still running, so that no
+    /// test leaves one behind, whatever failed.
+    private func stopIfRunning(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     private func waitForExit(_ process: Process, timeout: Double = 10) throws -> Int32 {
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
@@ -64,6 +72,7 @@ import Testing
 
     @Test func sigtermSendsShutdownAndExitsZero() throws {
         let (process, _, errors) = try launch(["--port", "0", "--log-level", "debug"])
+        defer { stopIfRunning(process) }
         let log = try readUntil("listening on 127.0.0.1:", in: errors)
         let portDigits = log.split(separator: "listening on 127.0.0.1:").last?.prefix { $0.isNumber }
         let portText = try #require(portDigits)
@@ -81,6 +90,7 @@ import Testing
 
     @Test func badConfigurationExitsTwoNamingTheSetting() throws {
         let (process, _, errors) = try launch(["--port", "70000"])
+        defer { stopIfRunning(process) }
         #expect(try waitForExit(process) == 2)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains("'port'"))
@@ -88,6 +98,7 @@ import Testing
 
     @Test func versionPrintsAndExitsZero() throws {
         let (process, output, _) = try launch(["--version"])
+        defer { stopIfRunning(process) }
         #expect(try waitForExit(process) == 0)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.hasPrefix("observatoryd "))
