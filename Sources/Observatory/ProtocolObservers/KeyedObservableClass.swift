@@ -71,9 +71,7 @@ open class KeyedObservableClass<Key: Hashable>: ObservableClass {
     /// Calls `body` with the key and every observer registered for it that
     /// conforms to `Conforming`, in the order they registered.
     public func withKeyedObservers<Conforming>(key: Key, _ body: (Key, Conforming) -> Void) {
-        for observer in keyedObservers.observers(for: key) {
-            if let conforming = observer as? Conforming { body(key, conforming) }
-        }
+        keyedObservers.forEach(for: key) { (observer: Conforming) in body(key, observer) }
     }
 }
 

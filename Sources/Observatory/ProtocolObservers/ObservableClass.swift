@@ -59,9 +59,7 @@ open class ObservableClass {
     /// - Parameter body: Called once per conforming observer, on the calling
     ///   thread.
     public func withObservers<Conforming>(_ body: (Conforming) -> Void) {
-        for observer in observerList.observers(for: nil) {
-            if let conforming = observer as? Conforming { body(conforming) }
-        }
+        observerList.forEach(for: nil, body)
     }
 }
 

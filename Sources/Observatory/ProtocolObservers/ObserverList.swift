@@ -11,9 +11,7 @@
 /// observers are being called.
 final class ObserverList<Key: Hashable>: Sendable {
     /// One registration: an observer, for every key or for one.
-    private struct Entry: @unchecked Sendable {
-        // @unchecked: the reference is only stored, compared and handed out;
-        // callers decide on which thread they use the observer.
+    private struct Entry {
         weak var observer: AnyObject?
         let key: Key?
     }
@@ -37,9 +35,13 @@ final class ObserverList<Key: Hashable>: Sendable {
         }
     }
 
-    /// The live observers registered for a key (`nil`: for every message),
-    /// in the order they were added.
-    func observers(for key: Key?) -> [AnyObject] {
-        entries.withLock { entries in entries.compactMap { $0.key == key ? $0.observer : nil } }
+    /// Calls `body` with every live observer registered for a key (`nil`: for
+    /// every message) that conforms to `Conforming`, in the order they were
+    /// added. The calls run outside the lock, on a copy of the list.
+    func forEach<Conforming>(for key: Key?, _ body: (Conforming) -> Void) {
+        let observers = entries.withLock { entries in entries.compactMap { $0.key == key ? $0.observer : nil } }
+        for observer in observers {
+            if let conforming = observer as? Conforming { body(conforming) }
+        }
     }
 }
