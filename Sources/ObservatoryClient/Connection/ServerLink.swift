@@ -23,6 +23,8 @@ final class ServerLink: Sendable {
         var splitter: FrameSplitter
         var requests = RequestTable<Completion>()
         var endReason: DisconnectReason?
+        /// Set once every waiting request has failed: only then do
+        /// `waitUntilEnded()` callers go on.
         var hasEnded = false
         var lastReceived: ContinuousClock.Instant
         var pingSentAt: ContinuousClock.Instant?
@@ -207,14 +209,17 @@ final class ServerLink: Sendable {
             return state.endReason ?? readerReason
         }
         onEnd(reason, self)
-        let (completions, waiters) = state.withLock { state in
-            state.hasEnded = true
-            let waiters = state.endWaiters
-            state.endWaiters.removeAll()
-            return (state.requests.removeAll(), waiters)
-        }
+        // No request registers any more (`endReason` is set), so the table can
+        // be emptied first, and the waiters released only after every
+        // completion has run.
+        let completions = state.withLock { $0.requests.removeAll() }
         for completion in completions {
             completion(.failure(.connectionLost(reason)))
+        }
+        let waiters = state.withLock { state in
+            state.hasEnded = true
+            defer { state.endWaiters.removeAll() }
+            return state.endWaiters
         }
         for waiter in waiters {
             waiter.resume(returning: reason)
