@@ -68,11 +68,12 @@ import Testing
             let prompt = try server.connect()
             _ = try prompt.call(["op": "observe", "prefix": "flood."])
             let writer = try server.connect()
-            // A batch (about 40 KB of events) fits a reader's queue; 110 batches
-            // outgrow every kernel buffer (at most 4 MiB) plus the queue of a
-            // client that does not read.
+            // A batch (about 40 KB of events) fits a reader's queue; enough batches
+            // for twice the kernel's send buffer ceiling outgrow every buffer plus
+            // the queue of a client that does not read.
             let chunk = String(repeating: "z", count: 4_000)
-            for batch in 0..<110 {
+            let batches = 2 * (WireClient.kernelSendBufferCeiling() + 65_536) / 40_000
+            for batch in 0..<batches {
                 // Distinct keys, so coalescing per key cannot absorb the backlog.
                 let lines = (0..<10).map {
                     "{\"op\":\"set\",\"key\":\"flood.\(batch).\($0)\",\"value\":\"\(chunk)\"}\n"
@@ -98,7 +99,7 @@ import Testing
             #expect(last.errorCode == "slow_consumer", "last of \(frames.count) frames before \(ending): \(last.text.prefix(120))")
             #expect(last.id == .null, "\(last.text.prefix(120))")
             #expect(last.ok == false)
-            #expect(frames.filter(\.isEvent).count < 110 * 11, "the slow consumer got every event and was closed anyway")
+            #expect(frames.filter(\.isEvent).count < batches * 11, "the slow consumer got every event and was closed anyway")
         }
     }
 

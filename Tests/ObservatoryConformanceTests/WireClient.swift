@@ -307,6 +307,15 @@ final class WireClient {
     // MARK: JSON
 
     /// The compact JSON text of `object` (Foundation's writer).
+    /// The most bytes the kernel lets one TCP sender buffer (the last field of
+    /// `tcp_wmem`; 4 MiB if unreadable), for floods that must outgrow every buffer
+    /// in front of a client that does not read.
+    static func kernelSendBufferCeiling() -> Int {
+        let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8)
+        let last = text?.split(whereSeparator: \.isWhitespace).last
+        return last.flatMap { Int($0) } ?? 4 << 20
+    }
+
     static func encode(_ object: [String: Any]) throws -> [UInt8] {
         Array(try JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed]))
     }

@@ -10,8 +10,9 @@ final class LineClient {
     private var isAtEnd = false
     private var isClosed = false
 
-    init(port: Int) throws {
-        socket = try StreamSocket.connect(host: "127.0.0.1", port: port)
+    /// Connects to the loopback server; see `StreamSocket.connect` for `receiveBufferBytes`.
+    init(port: Int, receiveBufferBytes: Int32? = nil) throws {
+        socket = try StreamSocket.connect(host: "127.0.0.1", port: port, receiveBufferBytes: receiveBufferBytes)
     }
 
     deinit {

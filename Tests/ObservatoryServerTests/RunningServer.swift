@@ -17,7 +17,8 @@ final class RunningServer {
 
     var port: Int { server.port }
 
-    func client() throws -> LineClient {
-        try LineClient(port: server.port)
+    /// A new connection; a small `receiveBufferBytes` makes a client that stops reading fill up quickly.
+    func client(receiveBufferBytes: Int32? = nil) throws -> LineClient {
+        try LineClient(port: server.port, receiveBufferBytes: receiveBufferBytes)
     }
 }

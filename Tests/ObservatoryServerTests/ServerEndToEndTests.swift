@@ -93,33 +93,40 @@ import Testing
         #expect(code(try other.request(#"{"op":"get","key":"half"}"#)) == "not_found")
     }
 
-    @Test func slowConsumerIsCoalescedThenDroppedWithoutStallingOthers() throws {
+    @Test func slowConsumerGetsItsErrorAndIsClosedWithoutStallingOthers() throws {
         let running = try RunningServer { $0.limits.maxQueuedBytes = 64 * 1_024 }
-        let slow = try running.client()
-        _ = try slow.request(#"{"op":"observe","prefix":""}"#)
+        let slow = try running.client(receiveBufferBytes: 4_096)
+        _ = try slow.request(#"{"op":"observe","prefix":"k."}"#)
         let fast = try running.client()
-        _ = try fast.request(#"{"op":"observe","key":"k0"}"#)
+        _ = try fast.request(#"{"op":"observe","key":"pulse"}"#)
         let writer = try running.client()
         let big = String(repeating: "x", count: 4_000)
-        // The slow client never reads: the kernel buffers fill, then the server's queue.
-        for round in 0..<400 {
-            let reply = try writer.request(#"{"op":"set","key":"k\#(round % 100)","value":"\#(big)\#(round)"}"#)
+        // The slow client never reads. Every key is new, so coalescing cannot shrink
+        // the backlog: the kernel's buffers fill, then the server's queue overflows.
+        let rounds = 2 * (kernelSendBufferCeiling() + 64 * 1_024) / big.count
+        for round in 0..<rounds {
+            let reply = try writer.request(#"{"op":"set","key":"k.\#(round)","value":"\#(big)"}"#)
             #expect(reply["ok"] == true)
             if round % 100 == 0 {
-                #expect(try fast.next()["event"] == "update")
+                _ = try writer.request(#"{"op":"set","key":"pulse","value":\#(round)}"#)
+                #expect(try fast.next()["new"] == .integer(Int64(round)))
             }
         }
+        // A pause twice the grace time: a client that stopped for a while still learns why.
+        Thread.sleep(forTimeInterval: 1)
+        // The client reads again: the events the kernel held, then the error, then the close.
         let received = try slow.readUntilClosed(timeout: 10)
         let last = try #require(received.last)
         #expect(last["ok"] == false)
         #expect(last["id"] == .null)
         #expect(code(last) == "slow_consumer")
+        #expect(received.count < rounds)
         #expect(try writer.request(#"{"op":"ping","id":9}"#)["id"] == 9)
     }
 
     @Test func coalescedEventsCarryTheLatestValue() throws {
         let running = try RunningServer { $0.limits.maxQueuedBytes = 16 * 1_024 }
-        let slow = try running.client()
+        let slow = try running.client(receiveBufferBytes: 4_096)
         _ = try slow.request(#"{"op":"observe","key":"hot"}"#)
         let writer = try running.client()
         let padding = String(repeating: "p", count: 2_000)

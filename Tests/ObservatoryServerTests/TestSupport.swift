@@ -37,3 +37,12 @@ func testConfiguration(_ adjust: (inout ServerConfiguration) -> Void = { _ in })
     adjust(&configuration)
     return configuration
 }
+
+/// The most bytes the kernel lets one TCP sender buffer (the last field of
+/// `tcp_wmem`; 4 MiB if unreadable): a flood meant to outgrow every buffer in front
+/// of a client that does not read must be larger than this on any machine.
+func kernelSendBufferCeiling() -> Int {
+    let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8)
+    let last = text?.split(whereSeparator: \.isWhitespace).last
+    return last.flatMap { Int($0) } ?? 4 << 20
+}

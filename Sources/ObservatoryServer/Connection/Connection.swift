@@ -238,17 +238,27 @@ final class Connection: Sendable {
             return true
         }
         guard isFirst else { return }
-        armClosingDeadline(sentSoFar: output.withQueue { $0.sentByteCount })
+        let (sent, isSlowConsumer) = output.withQueue { ($0.sentByteCount, $0.isFailed) }
+        let wait = isSlowConsumer && !context.isShuttingDown
+            ? max(closeGraceMilliseconds, Self.slowConsumerPatienceMilliseconds)
+            : closeGraceMilliseconds
+        armClosingDeadline(sentSoFar: sent, after: wait)
     }
 
-    /// Closes after the grace time, unless the client took bytes meanwhile and more
-    /// remain: a client that keeps reading gets everything, one that stopped does not
-    /// hold the connection open.
-    private func armClosingDeadline(sentSoFar: Int) {
-        queue.asyncAfter(deadline: .now() + .milliseconds(closeGraceMilliseconds)) { [self] in
+    /// How long a connection closed as a slow consumer waits for its client to
+    /// read again. The `slow_consumer` error queues behind the events the kernel
+    /// already holds, so a client that paused for a while must still be able to
+    /// learn why it is cut off; only its socket and one small frame are kept.
+    static let slowConsumerPatienceMilliseconds = 30_000
+
+    /// Closes after `milliseconds`, unless the client took bytes meanwhile and more
+    /// remain (then it waits the grace time again): a client that keeps reading
+    /// gets everything, one that stopped does not hold the connection open.
+    private func armClosingDeadline(sentSoFar: Int, after milliseconds: Int) {
+        queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
             let (sent, isEmpty) = output.withQueue { ($0.sentByteCount, $0.isEmpty) }
             if sent != sentSoFar && !isEmpty && !io.withLock({ $0.isClosed }) {
-                armClosingDeadline(sentSoFar: sent)
+                armClosingDeadline(sentSoFar: sent, after: closeGraceMilliseconds)
             } else {
                 close()
             }

@@ -29,12 +29,21 @@ public struct StreamSocket: Sendable, Hashable {
     }
 
     /// Connects to `host:port`, waiting at most `timeoutMilliseconds`; the result is non-blocking.
-    public static func connect(host: String, port: Int, timeoutMilliseconds: Int32 = 5_000) throws -> StreamSocket {
+    ///
+    /// `receiveBufferBytes` fixes the kernel's receive buffer before connecting (it
+    /// then no longer grows by itself): a client that means to read slowly uses it
+    /// to keep the bytes in flight small.
+    public static func connect(
+        host: String, port: Int, timeoutMilliseconds: Int32 = 5_000, receiveBufferBytes: Int32? = nil
+    ) throws -> StreamSocket {
         let address = try SocketAddress(host: host, port: port)
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let descriptor = socket(address.family, type, 0)
         guard descriptor >= 0 else { throw SocketError.lastError("socket") }
         let socket = StreamSocket(descriptor: descriptor)
+        if var size = receiveBufferBytes {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         let status = address.withSocketAddress { Glibc.connect(descriptor, $0, $1) }
         if status != 0 && errno != EINPROGRESS {
             let error = SocketError.lastError("connect \(host):\(port)")
