@@ -39,7 +39,7 @@ import Testing
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        if exited.wait(timeout: .now() + 10) == .timedOut {
+        if exited.wait(timeout: .now() + 30) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             throw RunFailure(description: "observatory \(arguments) did not exit within 10 s")

@@ -20,7 +20,7 @@ import Testing
         #expect(hello.contains("\"op\":\"hello\""))
         #expect(hello.contains("\"name\":\"probe\""))
         peer.send(#"{"ok":true,"id":1,"server":"fake","protocol":1,"session":"s1","author":"probe"}"# + "\n")
-        try await client.waitUntilSynchronized(timeout: .seconds(5))
+        try await client.waitUntilSynchronized(timeout: .seconds(20))
         let ping = try #require(await peer.receiveLine())
         #expect(ping == #"{"id":2,"op":"ping"}"#)
         #expect(await eventually { client.currentState == .disconnected(.pingTimeout) })
@@ -31,16 +31,22 @@ import Testing
         var configuration = ClientConfiguration(port: peer.port, name: "probe")
         configuration.reconnects = false
         configuration.pingInterval = .milliseconds(50)
-        configuration.pingTimeout = .milliseconds(300)
+        // Generous, so a loaded machine does not miss it; the pings below span longer.
+        configuration.pingTimeout = .seconds(2)
         let client = ObservatoryClient(configuration: configuration)
         defer { client.close() }
         try await peer.accept()
         _ = try #require(await peer.receiveLine())
         peer.send(#"{"ok":true,"id":1,"server":"fake","protocol":1,"session":"s1","author":"probe"}"# + "\n")
-        for identifier in 2...6 {
+        // Answer pings for longer than the timeout: a client that ignored the
+        // answers would have given up by the end.
+        let started = ContinuousClock.now
+        var identifier = 2
+        while ContinuousClock.now - started < .seconds(3), identifier < 500 {
             let ping = try #require(await peer.receiveLine())
             #expect(ping == "{\"id\":\(identifier),\"op\":\"ping\"}")
             peer.send("{\"ok\":true,\"id\":\(identifier)}\n")
+            identifier += 1
         }
         #expect(client.currentState == .connected)
     }

@@ -7,6 +7,10 @@ import Glibc
 /// A raw TCP server on 127.0.0.1 with an ephemeral port that accepts one
 /// connection, for testing the client socket without the real server.
 final class LoopbackPeer: Sendable {
+    /// How long a wait for the client lasts. It bounds a hang, it does not
+    /// measure speed: a loaded CI machine can stall for seconds.
+    static let patience: Double = 20
+
     let port: Int
     private let listener: Int32
     private let accepted = Locked<Int32>(-1)
@@ -42,7 +46,7 @@ final class LoopbackPeer: Sendable {
         try await offCooperativePool { try self.acceptBlocking() }
     }
 
-    /// Reads one line (without its LF), waiting up to 5 s; nil on timeout or close.
+    /// Reads one line (without its LF), waiting up to `patience`; nil on timeout or close.
     func receiveLine() async -> String? {
         await offCooperativePool { self.receiveLineBlocking() }
     }
@@ -61,7 +65,7 @@ final class LoopbackPeer: Sendable {
 
     private func acceptBlocking() throws {
         var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, 5000) == 1 else { throw PeerError.acceptFailed(errno) }
+        guard poll(&poller, 1, Int32(Self.patience * 1_000)) == 1 else { throw PeerError.acceptFailed(errno) }
         let connection = Glibc.accept(listener, nil, nil)
         guard connection >= 0 else { throw PeerError.acceptFailed(errno) }
         accepted.withLock { $0 = connection }
@@ -74,7 +78,7 @@ final class LoopbackPeer: Sendable {
         }
     }
 
-    /// Reads until `count` bytes arrived or 5 s passed.
+    /// Reads until `count` bytes arrived or `patience` passed.
     func receive(count: Int) async -> String {
         await offCooperativePool { self.receiveBlocking(count: count) }
     }
@@ -82,7 +86,7 @@ final class LoopbackPeer: Sendable {
     private func receiveBlocking(count: Int) -> String {
         let descriptor = accepted.withLock { $0 }
         var received: [UInt8] = []
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(Self.patience)
         while received.count < count && Date() < deadline {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 100) == 1 else { continue }
@@ -97,7 +101,7 @@ final class LoopbackPeer: Sendable {
     private func receiveLineBlocking() -> String? {
         let descriptor = accepted.withLock { $0 }
         var received: [UInt8] = []
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(Self.patience)
         while Date() < deadline {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 100) == 1 else { continue }

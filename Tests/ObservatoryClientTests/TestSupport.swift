@@ -26,18 +26,18 @@ final class TestServer: Sendable {
         var configuration = ClientConfiguration(host: "127.0.0.1", port: port, name: name)
         configuration.backoff = ReconnectBackoff(initial: .milliseconds(20), maximum: .milliseconds(200), jitter: 0.5)
         configuration.pingInterval = .milliseconds(500)
-        configuration.pingTimeout = .seconds(2)
+        configuration.pingTimeout = .seconds(10)
         return configuration
     }
 
     /// A connected, synchronized client.
     func client(_ name: String) async throws -> ObservatoryClient {
-        try await ObservatoryClient.connect(clientConfiguration(name: name), timeout: .seconds(5))
+        try await ObservatoryClient.connect(clientConfiguration(name: name), timeout: .seconds(20))
     }
 }
 
 /// Polls `condition` every 5 ms until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }

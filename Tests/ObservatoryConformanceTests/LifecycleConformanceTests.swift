@@ -84,7 +84,7 @@ import Testing
                 // The reading observer gets all eleven events of the batch within seconds.
                 var keys: [String] = []
                 while keys.last != "flood.marker", keys.count < 11 {
-                    keys.append(try prompt.nextEvent(timeout: .seconds(3)).string("key") ?? "?")
+                    keys.append(try prompt.nextEvent().string("key") ?? "?")
                 }
                 let expectedKeys = (0..<10).map { "flood.\(batch).\($0)" } + ["flood.marker"]
                 #expect(keys == expectedKeys)
@@ -125,7 +125,7 @@ import Testing
             while previousVersion < lastVersion, events <= writes {
                 let event: Frame
                 do {
-                    event = try slow.nextEvent(timeout: .seconds(5))
+                    event = try slow.nextEvent()
                 } catch {
                     let last = try slow.frames(arrivingWithin: .seconds(1)).last
                     Issue.record("\(error) after \(events) events; last frame: \(last?.text.prefix(200) ?? "none")")

@@ -26,7 +26,7 @@ final class WireClient {
 
     /// How long a read waits unless told otherwise: long enough for a loaded
     /// machine, short enough that a missing reply fails the test quickly.
-    static let defaultTimeout = Duration.seconds(5)
+    static let defaultTimeout = Duration.seconds(20)
 
     private let descriptor: Int32
     private var received: [UInt8] = []

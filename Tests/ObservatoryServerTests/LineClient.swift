@@ -5,6 +5,10 @@ import ObservatoryWire
 
 /// A test client over a real loopback socket: sends lines, reads lines with a deadline.
 final class LineClient {
+    /// How long a read waits for what should come. Generous, because it bounds a
+    /// hang rather than measuring speed: a loaded CI machine can stall for seconds.
+    static let patience: Double = 20
+
     let socket: StreamSocket
     private var buffer: [UInt8] = []
     private var isAtEnd = false
@@ -37,7 +41,7 @@ final class LineClient {
     }
 
     /// The next line, or `nil` once the server closed; throws after `timeout` seconds of silence.
-    func nextLine(timeout: Double = 5) throws -> [UInt8]? {
+    func nextLine(timeout: Double = LineClient.patience) throws -> [UInt8]? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let newline = buffer.firstIndex(of: 10) {
@@ -65,7 +69,7 @@ final class LineClient {
     }
 
     /// The next message, parsed; throws if the server closed instead.
-    func next(timeout: Double = 5) throws -> JSONValue {
+    func next(timeout: Double = LineClient.patience) throws -> JSONValue {
         guard let line = try nextLine(timeout: timeout) else {
             throw TestFailure(description: "the server closed the connection")
         }
@@ -79,7 +83,7 @@ final class LineClient {
     }
 
     /// Reads messages until the server closes; throws if it does not within `timeout`.
-    func readUntilClosed(timeout: Double = 5) throws -> [JSONValue] {
+    func readUntilClosed(timeout: Double = LineClient.patience) throws -> [JSONValue] {
         var messages: [JSONValue] = []
         while let line = try nextLine(timeout: timeout) {
             messages.append(try JSONValue.parse(line))

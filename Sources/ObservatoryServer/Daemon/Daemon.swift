@@ -49,6 +49,8 @@ public enum Daemon {
     }
 
     private static func serve(_ configuration: ServerConfiguration, logger: ServerLogger) -> Int32 {
+        // Before the server starts its threads: a SIGTERM from now on waits for the handler.
+        let signals = ShutdownSignals()
         logFileLimit(FileDescriptorLimit.raiseToMaximum(), logger: logger)
         if configuration.fsync != .none {
             logger.warning(
@@ -63,7 +65,7 @@ public enum Daemon {
             logger.error("cannot start: \(error)")
             return exitFailure
         }
-        let signals = ShutdownSignals { number in
+        signals.handle { number in
             logger.info("received \(ShutdownSignals.name(of: number))")
             server.stop()
         }

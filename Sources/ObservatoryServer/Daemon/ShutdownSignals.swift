@@ -1,35 +1,65 @@
-import Dispatch
+import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Turns SIGTERM and SIGINT into a call of a handler on a Dispatch queue, so the
-/// daemon can shut down gracefully instead of dying mid-write.
+/// Turns SIGTERM and SIGINT into a call of a handler, so the daemon can shut down
+/// gracefully instead of dying mid-write, and never misses one.
 ///
-/// The default disposition of each signal is set to ignore first, as Dispatch signal
-/// sources require; the source then sees every delivery. Keep the value alive for as
-/// long as signals should be handled.
-public final class ShutdownSignals {
-    private let sources: [any DispatchSourceSignal]
+/// Creating the value blocks the signals in the calling thread, and so in every
+/// thread started from it afterwards; `handle(_:)` then starts one thread that
+/// takes them with `sigtimedwait`. A blocked signal stays pending until it is
+/// taken, so a SIGTERM that arrives while the daemon is still starting is handled
+/// as soon as the handler is in place. (Dispatch signal sources lost such a
+/// signal: they ignore it first and are armed a moment later.)
+///
+///     let signals = ShutdownSignals()        // first, on the main thread
+///     let server = try Server(configuration: configuration)
+///     try server.start()
+///     signals.handle { _ in server.stop() }
+///
+/// ## Locking
+/// Only the cancellation flag is shared between threads; it is an `Atomic`.
+public final class ShutdownSignals: Sendable {
+    /// The signals handled.
+    public let signals: [Int32]
+    private let isCancelled = Atomic<Bool>(false)
 
-    /// Starts handling `signals`; `handler` gets the signal number, on `queue`.
-    public init(
-        signals: [Int32] = [SIGTERM, SIGINT],
-        queue: DispatchQueue = .global(),
-        handler: @escaping @Sendable (Int32) -> Void
-    ) {
-        sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { handler(number) }
-            source.resume()
-            return source
-        }
+    /// Blocks `signals` in this thread and the threads it starts from now on.
+    /// Create it on the main thread before anything starts threads.
+    public init(signals: [Int32] = [SIGTERM, SIGINT]) {
+        self.signals = signals
+        var set = Self.set(of: signals)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    /// Stops handling; the signals stay ignored.
+    /// Starts the thread that calls `handler` with each signal taken, including
+    /// any that arrived since `init`. Call it once.
+    public func handle(_ handler: @escaping @Sendable (Int32) -> Void) {
+        let waiter = Thread { [self] in
+            var set = Self.set(of: signals)
+            // Wakes up now and then to notice `cancel()`.
+            var interval = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+            while !isCancelled.load(ordering: .acquiring) {
+                let number = sigtimedwait(&set, nil, &interval)
+                if number > 0 { handler(number) }
+            }
+        }
+        waiter.name = "observatoryd signals"
+        waiter.start()
+    }
+
+    /// Stops handling within a tenth of a second; the signals stay blocked.
     public func cancel() {
-        for source in sources { source.cancel() }
+        isCancelled.store(true, ordering: .releasing)
+    }
+
+    private static func set(of signals: [Int32]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in signals { sigaddset(&set, number) }
+        return set
     }
 
     /// The name of a signal for log lines (`SIGTERM`), or its number.
