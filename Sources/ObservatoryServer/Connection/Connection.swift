@@ -219,7 +219,7 @@ final class Connection: Sendable {
         }
     }
 
-    /// Stops reading, sends what is queued, and closes; closes anyway after the grace time.
+    /// Stops reading, sends what is queued, and closes; closes anyway once the client stops taking bytes.
     private func closeAfterFlush() {
         beginClosing()
         flush()
@@ -238,27 +238,26 @@ final class Connection: Sendable {
             return true
         }
         guard isFirst else { return }
-        let (sent, isSlowConsumer) = output.withQueue { ($0.sentByteCount, $0.isFailed) }
-        let wait = isSlowConsumer && !context.isShuttingDown
-            ? max(closeGraceMilliseconds, Self.slowConsumerPatienceMilliseconds)
-            : closeGraceMilliseconds
-        armClosingDeadline(sentSoFar: sent, after: wait)
+        armClosingDeadline(sentSoFar: output.withQueue { $0.sentByteCount })
     }
 
-    /// How long a connection closed as a slow consumer waits for its client to
-    /// read again. The `slow_consumer` error queues behind the events the kernel
-    /// already holds, so a client that paused for a while must still be able to
-    /// learn why it is cut off; only its socket and one small frame are kept.
-    static let slowConsumerPatienceMilliseconds = 30_000
+    /// How long a closing connection waits for its client to take more of what is
+    /// queued: its last replies after it hung up its sending side, the error that
+    /// ends it, or the events ahead of a `slow_consumer` error. A client that paused
+    /// for a moment must not lose them; one that is gone costs only a socket and
+    /// a few bytes meanwhile. A shutdown waits its grace time instead.
+    static let closingPatienceMilliseconds = 30_000
 
-    /// Closes after `milliseconds`, unless the client took bytes meanwhile and more
-    /// remain (then it waits the grace time again): a client that keeps reading
-    /// gets everything, one that stopped does not hold the connection open.
-    private func armClosingDeadline(sentSoFar: Int, after milliseconds: Int) {
-        queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
+    /// Closes once the patience passes without the client taking a byte; a client
+    /// that keeps reading gets everything, one that stopped does not hold the
+    /// connection open.
+    private func armClosingDeadline(sentSoFar: Int) {
+        let patience = context.isShuttingDown
+            ? closeGraceMilliseconds : max(closeGraceMilliseconds, Self.closingPatienceMilliseconds)
+        queue.asyncAfter(deadline: .now() + .milliseconds(patience)) { [self] in
             let (sent, isEmpty) = output.withQueue { ($0.sentByteCount, $0.isEmpty) }
             if sent != sentSoFar && !isEmpty && !io.withLock({ $0.isClosed }) {
-                armClosingDeadline(sentSoFar: sent, after: closeGraceMilliseconds)
+                armClosingDeadline(sentSoFar: sent)
             } else {
                 close()
             }
