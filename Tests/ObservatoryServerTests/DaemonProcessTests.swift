@@ -34,6 +34,21 @@ import Testing
         return (process, output, errors)
     }
 
+    /// Launches the daemon on a free port and waits for its startup line; returns
+    /// the process, its standard error, the port it listens on, and the log so far.
+    private func launchListening(_ arguments: [String]) throws -> (Process, Pipe, port: Int, log: String) {
+        let (process, _, errors) = try launch(["--port", "0"] + arguments)
+        do {
+            let log = try readUntil("listening on 127.0.0.1:", in: errors)
+            let portDigits = log.split(separator: "listening on 127.0.0.1:").last?.prefix { $0.isNumber } ?? ""
+            guard let port = Int(portDigits) else { throw TestFailure(description: "no port in: \(log)") }
+            return (process, errors, port, log)
+        } catch {
+            stopIfRunning(process)
+            throw error
+        }
+    }
+
     /// Reads `pipe` until a line contains `needle` or `timeout` passes; returns the text read.
     private func readUntil(_ needle: String, in pipe: Pipe, timeout: Double = 10) throws -> String {
         let reader = StreamSocket(descriptor: pipe.fileHandleForReading.fileDescriptor)
@@ -71,12 +86,8 @@ import Testing
     }
 
     @Test func sigtermSendsShutdownAndExitsZero() throws {
-        let (process, _, errors) = try launch(["--port", "0", "--log-level", "debug"])
+        let (process, errors, port, log) = try launchListening(["--log-level", "debug"])
         defer { stopIfRunning(process) }
-        let log = try readUntil("listening on 127.0.0.1:", in: errors)
-        let portDigits = log.split(separator: "listening on 127.0.0.1:").last?.prefix { $0.isNumber }
-        let portText = try #require(portDigits)
-        let port = try #require(Int(portText))
         let client = try LineClient(port: port)
         #expect(try client.request(#"{"op":"set","key":"k","value":1,"id":1}"#)["ok"] == true)
         #expect(kill(process.processIdentifier, SIGTERM) == 0)
@@ -86,6 +97,29 @@ import Testing
         let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(rest.contains("received SIGTERM"))
         #expect(log.contains(" INFO ") && log.contains("Z "))
+    }
+
+    /// The daemon runs in its own process so that each side stays within the
+    /// usual open-file limit (20,000 here) with 10,000 sockets.
+    @Test func tenThousandConcurrentConnectionsAllObserveAndReceive() throws {
+        let (process, _, port, _) = try launchListening([])
+        defer { stopIfRunning(process) }
+        let limit = FileDescriptorLimit.raiseToMaximum().after
+        try #require(limit > 10_100, "this test needs an open-file limit above 10,100, not \(limit)")
+        var clients: [LineClient] = []
+        // In batches, each answered before the next connects, so the listen
+        // backlog never overflows into slow SYN retries.
+        for _ in 0..<20 {
+            let batch = try (0..<500).map { _ in try LineClient(port: port) }
+            for client in batch { try client.send(#"{"op":"observe","key":"broadcast"}"#) }
+            for client in batch { #expect(try client.next()["values"] == []) }
+            clients += batch
+        }
+        let writer = try LineClient(port: port)
+        #expect(try writer.request(#"{"op":"set","key":"broadcast","value":"hi"}"#)["ok"] == true)
+        var received = 0
+        for client in clients where try client.next()["new"] == "hi" { received += 1 }
+        #expect(received == 10_000)
     }
 
     @Test func badConfigurationExitsTwoNamingTheSetting() throws {
