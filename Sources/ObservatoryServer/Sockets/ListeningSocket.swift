@@ -45,6 +45,7 @@ struct ListeningSocket {
                 _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL, 0) | O_NONBLOCK)
                 _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
                 StreamSocket.setNoDelay(connection)
+                StreamSocket.enableKeepAlive(connection)
                 return connection
             }
             switch errno {

@@ -148,6 +148,25 @@ public struct StreamSocket: Sendable, Hashable {
         _ = Glibc.close(descriptor)
     }
 
+    /// Has the kernel probe a connection that stays silent, so a client that
+    /// vanished without closing (a cut cable, a crashed machine) ends in an error
+    /// instead of holding its connection and observations forever: the first
+    /// probe after `idleSeconds` of silence, then one every `intervalSeconds`,
+    /// and the connection fails after `probes` unanswered ones.
+    static func enableKeepAlive(
+        _ descriptor: Int32, idleSeconds: Int32 = 60, intervalSeconds: Int32 = 10, probes: Int32 = 3
+    ) {
+        let size = socklen_t(MemoryLayout<Int32>.size)
+        var one: Int32 = 1
+        var idle = idleSeconds
+        var interval = intervalSeconds
+        var count = probes
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_KEEPALIVE, &one, size)
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_KEEPIDLE, &idle, size)
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_KEEPINTVL, &interval, size)
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_KEEPCNT, &count, size)
+    }
+
     /// Turns off Nagle's algorithm: frames are small and latency matters more than packets.
     static func setNoDelay(_ descriptor: Int32) {
         var one: Int32 = 1
