@@ -91,33 +91,27 @@ import Testing
 
     @Test(arguments: [UInt64(1), 2, 3, 1_234, 99_999])
     func mangledFramesInRandomChunksEachGetOneReply(seed: UInt64) throws {
-        var dice = Dice(seed: seed)
-        let harness = SessionHarness(context: ServerContext(configuration: testConfiguration()))
-        var stream: [UInt8] = []
-        for _ in 0..<400 {
+        try fuzz(seed: seed) { dice in
             let frame = dice.pick(Self.validFrames)
-            stream += dice.below(3) == 0 ? Array(frame.utf8) : mangled(frame, with: &dice)
-            stream.append(10)
+            return dice.below(3) == 0 ? Array(frame.utf8) : mangled(frame, with: &dice)
         }
-        try expectOneReplyPerLine(stream, harness: harness, dice: &dice, seed: seed)
     }
 
     @Test(arguments: [UInt64(7), 8, 9, 4_242, 31_337])
     func randomBytesInRandomChunksEachLineGetsOneReply(seed: UInt64) throws {
+        try fuzz(seed: seed) { dice in randomBytes(with: &dice) }
+    }
+
+    /// Sends 400 lines made by `line` to a new session in chunks of 1 to 300
+    /// bytes, then a ping, and checks the replies.
+    private func fuzz(seed: UInt64, line: (inout Dice) -> [UInt8]) throws {
         var dice = Dice(seed: seed)
         let harness = SessionHarness(context: ServerContext(configuration: testConfiguration()))
         var stream: [UInt8] = []
         for _ in 0..<400 {
-            stream += randomBytes(with: &dice)
+            stream += line(&dice)
             stream.append(10)
         }
-        try expectOneReplyPerLine(stream, harness: harness, dice: &dice, seed: seed)
-    }
-
-    /// Feeds `stream` in chunks of 1 to 300 bytes, then a ping, and checks the replies.
-    private func expectOneReplyPerLine(
-        _ stream: [UInt8], harness: SessionHarness, dice: inout Dice, seed: UInt64
-    ) throws {
         var messages: [JSONValue] = []
         var offset = 0
         while offset < stream.count {
