@@ -42,7 +42,7 @@ public struct StreamSocket: Sendable, Hashable {
         guard descriptor >= 0 else { throw SocketError.lastError("socket") }
         let socket = StreamSocket(descriptor: descriptor)
         if var size = receiveBufferBytes {
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         let status = address.withSocketAddress { Glibc.connect(descriptor, $0, $1) }
         if status != 0 && errno != EINPROGRESS {
