@@ -66,10 +66,11 @@ import Testing
         let capture = Capture()
         #expect(await CommandLineTool.run(arguments: ["fly"], output: capture.output) == .usage)
         #expect(capture.err.first == "observatory: unknown command 'fly'")
-        let closedPort = try LoopbackPeer().port
-        let (code, refused) = await run(["get", "k"], port: closedPort)
+        let closed = try LoopbackPeer(listening: false)
+        defer { withExtendedLifetime(closed) {} }
+        let (code, refused) = await run(["get", "k"], port: closed.port)
         #expect(code == .connection)
-        #expect(refused.err.first?.contains("cannot reach 127.0.0.1:\(closedPort)") == true)
+        #expect(refused.err.first?.contains("cannot reach 127.0.0.1:\(closed.port)") == true)
         #expect(refused.err.first?.contains("Connection refused") == true)
     }
 

@@ -86,8 +86,9 @@ import Testing
     }
 
     @Test func connectFailsClearlyWhenNothingListensAndReconnectIsOff() async throws {
-        let port = try LoopbackPeer().port
-        var configuration = ClientConfiguration(port: port)
+        let closed = try LoopbackPeer(listening: false)
+        defer { withExtendedLifetime(closed) {} }
+        var configuration = ClientConfiguration(port: closed.port)
         configuration.reconnects = false
         do {
             _ = try await ObservatoryClient.connect(configuration, timeout: .seconds(5))

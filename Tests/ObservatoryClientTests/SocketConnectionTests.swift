@@ -71,14 +71,15 @@ import Glibc
     }
 
     @Test func refusedConnectionCarriesErrno() throws {
-        let port = try LoopbackPeer().port  // listener closed again at once
+        let closed = try LoopbackPeer(listening: false)
+        defer { withExtendedLifetime(closed) {} }
         do {
-            _ = try SocketConnection.connect(host: "127.0.0.1", port: port, timeout: .seconds(2), sendTimeout: .seconds(1))
+            _ = try SocketConnection.connect(host: "127.0.0.1", port: closed.port, timeout: .seconds(2), sendTimeout: .seconds(1))
             Issue.record("connect to a closed port succeeded")
         } catch {
             #expect(error.code == .connectFailed)
             #expect(error.errorNumber == ECONNREFUSED)
-            #expect(error.description.contains("connect to 127.0.0.1:\(port) failed"))
+            #expect(error.description.contains("connect to 127.0.0.1:\(closed.port) failed"))
             #expect(error.description.contains("errno \(ECONNREFUSED)"))
         }
     }
