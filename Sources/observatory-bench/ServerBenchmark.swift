@@ -442,6 +442,7 @@ extension ServerBenchmark {
             if options.inProcess {
                 var configuration = ServerConfiguration()
                 configuration.port = 0
+                configuration.fsync = .none
                 let server = try Server(configuration: configuration)
                 try server.start()
                 self.server = server
@@ -501,6 +502,7 @@ extension ServerBenchmark {
         private static func freePort() throws -> Int {
             var configuration = ServerConfiguration()
             configuration.port = 0
+            configuration.fsync = .none
             let probe = try Server(configuration: configuration)
             try probe.start()
             let port = probe.port

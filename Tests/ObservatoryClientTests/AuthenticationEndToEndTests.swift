@@ -9,6 +9,7 @@ import Testing
     private func startServer() throws -> Server {
         var configuration = ServerConfiguration()
         configuration.port = 0
+        configuration.fsync = .none
         configuration.shutdownGraceMilliseconds = 200
         configuration.tokens = [AccessToken(token: "kitchen-secret", author: "kitchen", read: [""], write: ["kitchen."])]
         let server = try Server(configuration: configuration)

@@ -32,6 +32,8 @@ func withServer<Result>(
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
+    // In memory unless a test gives a data directory.
+    configuration.fsync = .none
     // Short grace: stop() must not wait long for test clients that never read.
     configuration.shutdownGraceMilliseconds = 300
     configure(&configuration)

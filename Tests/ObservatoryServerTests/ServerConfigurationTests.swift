@@ -12,11 +12,13 @@ import Testing
         #expect(throws: expected) { try decode(text).validate() }
     }
 
-    @Test func defaultsServeLoopbackPort7070InMemory() {
+    @Test func defaultsServeLoopbackPort7070StoringEverySecondInData() {
         let configuration = ServerConfiguration()
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.port == 7070)
-        #expect(configuration.fsync == .none)
+        #expect(configuration.fsync == .everysec)
+        #expect(configuration.dataDirectory == "data")
+        #expect(configuration.compactionLogBytes == 64 << 20)
         #expect(configuration.logLevel == .info)
         #expect(configuration.limits.maxFrameBytes == 1_048_576)
         #expect(configuration.limits.maxValueBytes == 524_288)

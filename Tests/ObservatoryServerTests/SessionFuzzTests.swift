@@ -106,7 +106,7 @@ import Testing
     /// bytes, then a ping, and checks the replies.
     private func fuzz(seed: UInt64, line: (inout Dice) -> [UInt8]) throws {
         var dice = Dice(seed: seed)
-        let harness = SessionHarness(context: ServerContext(configuration: testConfiguration()))
+        let harness = SessionHarness(context: try ServerContext(configuration: testConfiguration()))
         var stream: [UInt8] = []
         for _ in 0..<400 {
             stream += line(&dice)
@@ -124,6 +124,7 @@ import Testing
         let replies = checkedReplies(messages, seed: seed)
         #expect(replies.count == nonEmptyLineCount(stream), "seed \(seed)")
         let ping = try harness.send(#"{"op":"ping","id":"last"}"#).filter { $0["event"] == nil }
-        #expect(ping == [try json(#"{"ok":true,"id":"last"}"#)], "seed \(seed)")
+        #expect(ping.map { $0["id"] } == ["last"], "seed \(seed)")
+        #expect(ping.first?["ok"] == true, "seed \(seed)")
     }
 }

@@ -128,9 +128,10 @@ private final class RecordingObserver: Observer {
         try store.set("b", to: 3, by: bob)
         let observer = RecordingObserver()
         let snapshot = store.observe(.prefix("a."), by: observer, subscribe: true) { _ in }
-        #expect(snapshot.map(\.key) == ["a.a", "a.b"])
+        #expect(snapshot.values.map(\.key) == ["a.a", "a.b"])
+        #expect(snapshot.revision == store.revision)
         let missingSnapshot = store.observe(.key("missing"), by: observer, subscribe: true) { _ in }
-        #expect(missingSnapshot.isEmpty)
+        #expect(missingSnapshot.values.isEmpty)
         #expect(store.list(prefix: "").map(\.key) == ["a.a", "a.b", "b"])
         #expect(store.list(prefix: "a.") == [KeyVersion(key: "a.a", version: 2), KeyVersion(key: "a.b", version: 1)])
     }

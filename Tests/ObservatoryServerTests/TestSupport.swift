@@ -28,10 +28,12 @@ extension ConnectionOutput {
     }
 }
 
-/// Builds a configuration for tests: loopback, free port, short grace.
+/// Builds a configuration for tests: loopback, free port, short grace, in memory
+/// (fsync `none`; storage tests give their own data directory).
 func testConfiguration(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
     var configuration = ServerConfiguration()
     configuration.port = 0
+    configuration.fsync = .none
     configuration.shutdownGraceMilliseconds = 500
     configuration.ioThreads = 2
     adjust(&configuration)

@@ -5,8 +5,8 @@ import Testing
     private let entry = ValueEntry(key: "sky.color", value: "blue", version: 12, author: "alice", session: "s3")
 
     @Test(arguments: [
-        (Reply.success(id: .integer(1), .hello(server: "observatoryd 1.0", protocolVersion: 1, session: "s3", author: "alice")),
-         #"{"ok":true,"id":1,"server":"observatoryd 1.0","protocol":1,"session":"s3","author":"alice"}"#),
+        (Reply.success(id: .integer(1), .hello(server: "observatoryd 1.0", protocolVersion: 1, session: "s3", author: "alice", revision: 42, epoch: "e1")),
+         #"{"ok":true,"id":1,"server":"observatoryd 1.0","protocol":1,"session":"s3","author":"alice","revision":42,"epoch":"e1"}"#),
         (Reply.success(id: .string("g"), .get(ValueEntry(key: "sky.color", value: ["rgb": [0, 0.5, 1]], version: 12, author: "alice", session: "s3"))),
          #"{"ok":true,"id":"g","key":"sky.color","value":{"rgb":[0,0.5,1]},"version":12,"author":"alice","session":"s3"}"#),
         (Reply.success(id: .integer(7), .set(key: "a", version: 3, changed: true)),
@@ -15,18 +15,18 @@ import Testing
          #"{"ok":true,"id":7,"key":"a","version":3,"changed":false}"#),
         (Reply.success(id: nil, .delete(key: "a", version: 4)),
          #"{"ok":true,"id":null,"key":"a","version":4}"#),
-        (Reply.success(id: .integer(8), .observe(values: [])),
-         #"{"ok":true,"id":8,"values":[]}"#),
+        (Reply.success(id: .integer(8), .observe(values: [], revision: 0)),
+         #"{"ok":true,"id":8,"values":[],"revision":0}"#),
         (Reply.success(id: .integer(8), .observe(values: [
             ValueEntry(key: "a", value: 1, version: 2, author: "bob", session: "s1"),
             ValueEntry(key: "b", value: nil, version: 5, author: "eve", session: "s2"),
-        ])),
-         #"{"ok":true,"id":8,"values":[{"key":"a","value":1,"version":2,"author":"bob","session":"s1"},{"key":"b","value":null,"version":5,"author":"eve","session":"s2"}]}"#),
+        ], revision: 7)),
+         #"{"ok":true,"id":8,"values":[{"key":"a","value":1,"version":2,"author":"bob","session":"s1"},{"key":"b","value":null,"version":5,"author":"eve","session":"s2"}],"revision":7}"#),
         (Reply.success(id: .integer(9), .unobserve), #"{"ok":true,"id":9}"#),
         (Reply.success(id: .integer(10), .list(keys: [KeyVersion(key: "a", version: 2), KeyVersion(key: "b", version: 5)])),
          #"{"ok":true,"id":10,"keys":[{"key":"a","version":2},{"key":"b","version":5}]}"#),
         (Reply.success(id: .integer(11), .list(keys: [])), #"{"ok":true,"id":11,"keys":[]}"#),
-        (Reply.success(id: .string("p"), .ping), #"{"ok":true,"id":"p"}"#),
+        (Reply.success(id: .string("p"), .ping(revision: 3, epoch: "e1")), #"{"ok":true,"id":"p","revision":3,"epoch":"e1"}"#),
     ])
     func successRepliesEncodeExactlyAsTheProtocolShows(_ reply: Reply, _ expected: String) {
         #expect(text(reply.encoded()) == expected)
@@ -56,13 +56,13 @@ import Testing
 
     @Test func encodeIntoAppends() {
         var buffer: [UInt8] = Array("x".utf8)
-        Reply.success(id: .integer(1), .ping).encode(into: &buffer)
+        Reply.success(id: .integer(1), .unobserve).encode(into: &buffer)
         #expect(text(buffer) == #"x{"ok":true,"id":1}"#)
     }
 
     @Test func everyReplyIsOneJSONObjectThatParses() throws {
         let replies: [Reply] = [
-            .success(id: .integer(1), .get(entry)), .success(id: nil, .observe(values: [entry, entry])),
+            .success(id: .integer(1), .get(entry)), .success(id: nil, .observe(values: [entry, entry], revision: 12)),
             .failure(id: .string("x"), .valueTooLarge(size: 10, limit: 5)),
         ]
         for reply in replies {
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func idIsReadableFromBothCases() {
-        #expect(Reply.success(id: .integer(1), .ping).id == .integer(1))
+        #expect(Reply.success(id: .integer(1), .unobserve).id == .integer(1))
         #expect(Reply.failure(id: .string("a"), .notFound(key: "k")).id == .string("a"))
     }
 }

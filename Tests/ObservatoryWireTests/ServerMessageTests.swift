@@ -19,14 +19,14 @@ import Testing
     private static let entry = ValueEntry(key: "a.b", value: ["x": [1, 2.5, "😀"]], version: 4, author: "alice", session: "s1")
 
     @Test(arguments: [
-        (OperationKind.hello, Reply.success(id: .integer(1), .hello(server: "observatoryd", protocolVersion: 1, session: "s1", author: "anonymous"))),
+        (OperationKind.hello, Reply.success(id: .integer(1), .hello(server: "observatoryd", protocolVersion: 1, session: "s1", author: "anonymous", revision: 4, epoch: "e"))),
         (.get, .success(id: .string("g"), .get(entry))),
         (.set, .success(id: .integer(2), .set(key: "a", version: 9, changed: false))),
         (.delete, .success(id: .integer(3), .delete(key: "a", version: 10))),
-        (.observe, .success(id: .integer(4), .observe(values: [entry, entry]))),
+        (.observe, .success(id: .integer(4), .observe(values: [entry, entry], revision: 4))),
         (.unobserve, .success(id: .integer(5), .unobserve)),
         (.list, .success(id: .integer(6), .list(keys: [KeyVersion(key: "a", version: 1)]))),
-        (.ping, .success(id: nil, .ping)),
+        (.ping, .success(id: nil, .ping(revision: 4, epoch: "e"))),
         (.set, .failure(id: .integer(7), .conflict(key: "a", expected: 1, current: 2))),
         (.get, .failure(id: nil, .badFrame("got an array"))),
     ])

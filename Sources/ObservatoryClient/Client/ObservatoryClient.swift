@@ -273,7 +273,7 @@ public final class ObservatoryClient: Sendable {
         }
         let failure: DisconnectReason
         do throws(WireError) {
-            guard case .hello(_, _, let session, let author) = try reply.payload(for: .hello) else {
+            guard case .hello(_, _, let session, let author, _, _) = try reply.payload(for: .hello) else {
                 throw WireError(code: .badFrame, message: "hello answered with another reply")
             }
             let peer = state.withLock { state in
@@ -382,7 +382,7 @@ public final class ObservatoryClient: Sendable {
     private func applySnapshot(_ result: Result<ReceivedReply, ClientError>, key: String, to mirrors: [any MirrorEndpoint], epoch: Int) {
         guard case .success(let reply) = result else { return }
         do {
-            guard case .observe(let values) = try reply.payload(for: .observe) else { return }
+            guard case .observe(let values, _) = try reply.payload(for: .observe) else { return }
             let entry = values.first { $0.key == key }
             let author = entry.map { entry in
                 state.withLock { $0.peer(session: entry.session, name: entry.author) }

@@ -3,6 +3,8 @@
 public enum DaemonCommand: Sendable, Equatable {
     /// Run the server with these flag overrides.
     case run(ConfigurationOverrides)
+    /// Check the data directory (from these overrides, the environment or the file) and exit.
+    case check(ConfigurationOverrides)
     /// Print `DaemonCommand.usage` and exit 0.
     case help
     /// Print `DaemonCommand.version` and exit 0.
@@ -22,13 +24,16 @@ public enum DaemonCommand: Sendable, Equatable {
           --host ADDRESS       listen address (OBSERVATORY_HOST); default 127.0.0.1
           --port N             listen port, 0 = any free port (OBSERVATORY_PORT); default 7070
           --data DIR           data directory (OBSERVATORY_DATA); default ./data
-          --fsync POLICY       always | everysec | none (OBSERVATORY_FSYNC); default none (in memory)
+          --fsync POLICY       always | everysec | none (OBSERVATORY_FSYNC); default everysec;
+                               none keeps everything in memory (no files, a new epoch at every start)
           --log-level LEVEL    debug | info | warning | error (OBSERVATORY_LOG_LEVEL); default info
+          --check              check the data directory without changing it, print what it holds, exit
           --help               print this text
           --version            print the version
 
         exit status: 0 after a clean shutdown (SIGTERM, SIGINT), 2 on a bad configuration,
-        1 when the server cannot start.
+        1 when the server cannot start (address in use, data directory locked, unwritable or damaged).
+        --check exits 0 when the directory would load, 1 when it would not.
         """
 
     /// Parses the arguments after the program name. `--flag value` and `--flag=value`
@@ -40,7 +45,12 @@ public enum DaemonCommand: Sendable, Equatable {
         if arguments.contains("--version") { return .version }
         var overrides = ConfigurationOverrides()
         var remaining = arguments[...]
+        var isCheck = false
         while let argument = remaining.popFirst() {
+            if argument == "--check" {
+                isCheck = true
+                continue
+            }
             let (flag, inlineValue) = split(argument)
             guard let field = fields[flag] else { throw ConfigurationError.unknownFlag(argument) }
             guard let text = inlineValue ?? remaining.popFirst() else {
@@ -48,7 +58,7 @@ public enum DaemonCommand: Sendable, Equatable {
             }
             overrides[keyPath: field] = ConfigurationOverrides.Value(text, source: flag)
         }
-        return .run(overrides)
+        return isCheck ? .check(overrides) : .run(overrides)
     }
 
     // Computed, not stored: key paths are not Sendable, so a static table would be shared mutable state.

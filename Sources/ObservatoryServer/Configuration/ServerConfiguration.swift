@@ -3,7 +3,8 @@ import Foundation
 /// Every setting of the server, each with its default.
 ///
 /// `ServerConfiguration()` is what `observatoryd` runs with when given nothing:
-/// 127.0.0.1:7070, in memory, no authentication. The daemon builds one with
+/// 127.0.0.1:7070, changes stored in `./data` with fsync `everysec`, no
+/// authentication. Set `fsync` to `none` to keep everything in memory. The daemon builds one with
 /// `resolve(flags:environment:readFile:)` (flag > environment > file > default);
 /// programs embedding the server set the fields directly.
 public struct ServerConfiguration: Sendable, Equatable, Decodable {
@@ -11,10 +12,12 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
     public var host = "127.0.0.1"
     /// The TCP port; `0` picks a free port (see `Server.port`).
     public var port = 7070
-    /// The data directory for the change log. Not used while `fsync` is `none`.
+    /// The data directory for the change log and snapshots. Not used while `fsync` is `none`.
     public var dataDirectory = "data"
     /// When changes reach the disk; `none` keeps everything in memory.
-    public var fsync = FsyncPolicy.none
+    public var fsync = FsyncPolicy.everysec
+    /// Log bytes written since the last snapshot beyond which storage compacts (64 MiB).
+    public var compactionLogBytes = 64 << 20
     /// The lowest level the daemon logs.
     public var logLevel = LogLevel.info
     /// Serial queues doing socket I/O; `0` picks one per two cores, at least 1 and at most 4.
@@ -30,7 +33,8 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
     public init() {}
 
     static let settingNames = [
-        "host", "port", "data", "fsync", "logLevel", "ioThreads", "shutdownGraceMilliseconds", "limits", "tokens",
+        "host", "port", "data", "fsync", "compactionLogBytes", "logLevel", "ioThreads", "shutdownGraceMilliseconds",
+        "limits", "tokens",
     ]
 
     /// Reads a configuration file's object strictly, keeping defaults for absent settings.
@@ -43,6 +47,8 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
         if let text = try settings.read("fsync", as: String.self, expected: "a string") {
             fsync = try Self.fsyncPolicy(text, setting: "fsync")
         }
+        compactionLogBytes =
+            try settings.read("compactionLogBytes", as: Int.self, expected: "an integer") ?? compactionLogBytes
         if let text = try settings.read("logLevel", as: String.self, expected: "a string") {
             logLevel = try Self.logLevel(text, setting: "logLevel")
         }
@@ -63,6 +69,7 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
         if dataDirectory.isEmpty {
             throw ConfigurationError.invalidValue(setting: "data", value: "", allowed: "a directory path")
         }
+        try ServerLimits.check("compactionLogBytes", compactionLogBytes, 4_096...(1 << 40))
         try ServerLimits.check("ioThreads", ioThreads, 0...64)
         try ServerLimits.check("shutdownGraceMilliseconds", shutdownGraceMilliseconds, 0...600_000)
         try limits.validate()

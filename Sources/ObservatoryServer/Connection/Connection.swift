@@ -25,6 +25,9 @@ final class Connection: Sendable {
         var isClosing = false
         var isClosed = false
         var cancelledSources = 0
+        /// The revision storage will call back for (see `waitForStorage`), so a
+        /// connection waits on it once, not once per flush attempt.
+        var awaitedRevision: Int64?
     }
 
     /// The client's socket.
@@ -145,9 +148,17 @@ final class Connection: Sendable {
         if output.withQueue({ $0.isFailed }) {
             beginClosing()
         }
+        let acknowledgement = storageAcknowledgement()
         while true {
-            let bytes = output.withQueue { $0.nextBytes() }
-            if bytes.isEmpty { break }
+            let bytes = output.withQueue { $0.nextBytes(acknowledging: acknowledgement) }
+            if bytes.isEmpty {
+                if let revision = output.withQueue({ $0.waitingForRevision }) {
+                    setWriteActive(false)
+                    waitForStorage(revision)
+                    return
+                }
+                break
+            }
             let sent: Int
             do {
                 sent = try bytes.withUnsafeBytes { try socket.send($0) }
@@ -165,6 +176,32 @@ final class Connection: Sendable {
         }
         setWriteActive(false)
         afterDrained()
+    }
+
+    /// How far storage lets replies to writes and events go now.
+    private func storageAcknowledgement() -> OutboundQueue.Acknowledgement {
+        guard let storage = context.store.storage else { return .everything }
+        return OutboundQueue.Acknowledgement(revision: storage.acknowledgedRevision) { revision, id in
+            guard storage.isLost(revision) else { return nil }
+            var frame = Reply.failure(id: id, storage.lostChangeError()).encoded()
+            frame.append(UInt8(ascii: "\n"))
+            return frame
+        }
+    }
+
+    /// Flushes again once storage acknowledges `revision` (or gives up on it).
+    private func waitForStorage(_ revision: Int64) {
+        guard let storage = context.store.storage else { return }
+        let isNew = io.withLock { io in
+            if let awaited = io.awaitedRevision, awaited <= revision { return false }
+            io.awaitedRevision = revision
+            return true
+        }
+        guard isNew else { return }
+        storage.whenAcknowledged(revision) { [self] in
+            io.withLock { $0.awaitedRevision = nil }
+            worker.scheduleFlush(of: self)
+        }
     }
 
     private func afterDrained() {

@@ -48,11 +48,17 @@ final class ConnectionOutput: Sendable {
         if needsFlush { requestFlush() }
     }
 
-    /// Queues a reply (the caller flushes).
+    /// Queues a reply (the caller flushes). The reply to a change waits for storage
+    /// to acknowledge the change's revision (its `version`).
     func append(_ reply: Reply) {
         var frame = reply.encoded()
         frame.append(UInt8(ascii: "\n"))
-        appendFrame(frame)
+        switch reply {
+        case .success(let id, .set(_, let version, _)), .success(let id, .delete(_, let version)):
+            state.withLock { $0.queue.appendWriteReply(frame, revision: version, id: id) }
+        default:
+            appendFrame(frame)
+        }
     }
 
     /// Queues an event that is not a store change, such as `shutdown` (the caller flushes).

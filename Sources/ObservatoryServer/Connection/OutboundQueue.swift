@@ -15,7 +15,22 @@ import ObservatoryWire
 ///   (`isFailed`): the connection is closed once that error is out.
 /// - While `holdEvents()` is in effect, events wait aside, so a reply (an `observe`
 ///   snapshot) goes out before events that arrived while it was being made.
+/// - With storage, a write's reply and a change's event wait at the head of the
+///   queue until storage acknowledges their revision (`nextBytes(acknowledging:)`),
+///   and everything behind them waits too, so order holds. A write whose fsync
+///   failed gets the error its `Acknowledgement` says instead of its reply.
 struct OutboundQueue {
+    /// How far storage lets replies to writes and events go, for one refill.
+    struct Acknowledgement: Sendable {
+        /// Changes up to this revision may be acknowledged.
+        let revision: Int64
+        /// The failure frame for a write whose change was lost, or `nil` if it is only waiting.
+        let failureForLostWrite: @Sendable (_ revision: Int64, _ id: RequestID?) -> [UInt8]?
+
+        /// No storage, or nothing to wait for: everything goes.
+        static let everything = Acknowledgement(revision: .max) { _, _ in nil }
+    }
+
     /// What happened to an event handed to the queue.
     enum EventOutcome: Equatable {
         /// It is queued (possibly merged into a pending event of its key).
@@ -27,10 +42,12 @@ struct OutboundQueue {
     private enum Item {
         case frame([UInt8])
         case change(StoreChange)
+        /// The reply to a write, sent once its change at `revision` is acknowledged.
+        case write([UInt8], revision: Int64, id: RequestID?)
 
         var byteCount: Int {
             switch self {
-            case .frame(let bytes): bytes.count
+            case .frame(let bytes), .write(let bytes, _, _): bytes.count
             case .change(let change): change.frame.count
             }
         }
@@ -54,6 +71,9 @@ struct OutboundQueue {
     private(set) var isFailed = false
     /// Bytes sent so far, to tell a client that still reads from one that stopped.
     private(set) var sentByteCount = 0
+    /// The revision the head of the queue waits for storage to acknowledge, after a
+    /// refill that stopped there.
+    private(set) var waitingForRevision: Int64?
 
     /// Creates an empty queue.
     ///
@@ -84,6 +104,13 @@ struct OutboundQueue {
     mutating func appendFrame(_ frame: [UInt8]) {
         guard !isFailed else { return }
         items.append(.frame(frame))
+        pendingBytes += frame.count
+    }
+
+    /// Queues the reply to a write, held back until storage acknowledges `revision`.
+    mutating func appendWriteReply(_ frame: [UInt8], revision: Int64, id: RequestID?) {
+        guard !isFailed else { return }
+        items.append(.write(frame, revision: revision, id: id))
         pendingBytes += frame.count
     }
 
@@ -169,13 +196,14 @@ struct OutboundQueue {
         isFailed = true
     }
 
-    /// The bytes to send next, up to one chunk, or an empty slice when nothing is queued.
+    /// The bytes to send next, up to one chunk, or an empty slice when nothing is
+    /// queued or the head waits for storage (then `waitingForRevision` says for what).
     ///
     /// Returns a slice that shares storage with the write buffer; send it, then call
     /// `markSent(_:)` with the count the socket took.
-    mutating func nextBytes() -> ArraySlice<UInt8> {
+    mutating func nextBytes(acknowledging acknowledgement: Acknowledgement = .everything) -> ArraySlice<UInt8> {
         if writeOffset == writeBuffer.count {
-            refillWriteBuffer()
+            refillWriteBuffer(acknowledgement)
         }
         return writeBuffer[writeOffset...]
     }
@@ -186,9 +214,10 @@ struct OutboundQueue {
         sentByteCount += count
     }
 
-    private mutating func refillWriteBuffer() {
+    private mutating func refillWriteBuffer(_ acknowledgement: Acknowledgement) {
         writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
         writeOffset = 0
+        waitingForRevision = nil
         while head < items.count, writeBuffer.count < chunkBytes {
             guard let item = items[head] else {
                 head += 1
@@ -198,8 +227,21 @@ struct OutboundQueue {
             case .frame(let bytes):
                 writeBuffer.append(contentsOf: bytes)
             case .change(let change):
+                guard change.version <= acknowledgement.revision else {
+                    waitingForRevision = change.version
+                    return compactItems()
+                }
                 writeBuffer.append(contentsOf: change.frame)
                 if coalescingIndex?[change.key] == head { coalescingIndex?[change.key] = nil }
+            case .write(let bytes, let revision, let id):
+                if revision <= acknowledgement.revision {
+                    writeBuffer.append(contentsOf: bytes)
+                } else if let failure = acknowledgement.failureForLostWrite(revision, id) {
+                    writeBuffer.append(contentsOf: failure)
+                } else {
+                    waitingForRevision = revision
+                    return compactItems()
+                }
             }
             pendingBytes -= item.byteCount
             items[head] = nil

@@ -39,6 +39,12 @@ public enum Daemon {
             case .run(let flags):
                 configuration = try ServerConfiguration.resolve(
                     flags: flags, environment: ConfigurationOverrides(environment: environment))
+            case .check(let flags):
+                let resolved = try ServerConfiguration.resolve(
+                    flags: flags, environment: ConfigurationOverrides(environment: environment))
+                let outcome = DataDirectoryCheck.run(directory: resolved.dataDirectory)
+                print(outcome.report)
+                return outcome.isLoadable ? exitSuccess : exitFailure
             }
         } catch {
             printError("observatoryd: \(error)")
@@ -52,17 +58,18 @@ public enum Daemon {
         // Before the server starts its threads: a SIGTERM from now on waits for the handler.
         let signals = ShutdownSignals()
         logFileLimit(FileDescriptorLimit.raiseToMaximum(), logger: logger)
-        if configuration.fsync != .none {
-            logger.warning(
-                "fsync '\(configuration.fsync.rawValue)' asks for storage in '\(configuration.dataDirectory)', "
-                    + "which this version does not have yet: values are kept in memory only")
-        }
         let server: Server
         do {
             server = try Server(configuration: configuration, logger: logger)
+        } catch {
+            logger.error("cannot start: \(error)")
+            return exitFailure
+        }
+        do {
             try server.start()
         } catch {
             logger.error("cannot start: \(error)")
+            server.stop()
             return exitFailure
         }
         signals.handle { number in

@@ -45,12 +45,18 @@ public final class Server: Sendable {
     private let listenerClosed = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
 
-    /// Creates a server; nothing is bound until `start()`.
+    /// Creates a server and reads its data directory back (unless `fsync` is
+    /// `none`); nothing is bound until `start()`.
     ///
-    /// - Throws: `ConfigurationError` if the configuration is invalid.
-    public init(configuration: ServerConfiguration, logger: ServerLogger = .silent) throws {
+    /// - Parameter storageOptions: overrides the storage options derived from the
+    ///   configuration (tests pass failing file operations this way).
+    /// - Throws: `ConfigurationError` if the configuration is invalid;
+    ///   `StorageError` if the data directory is in use, unwritable or damaged.
+    public init(
+        configuration: ServerConfiguration, logger: ServerLogger = .silent, storageOptions: StorageOptions? = nil
+    ) throws {
         try configuration.validate()
-        context = ServerContext(configuration: configuration, logger: logger)
+        context = try ServerContext(configuration: configuration, logger: logger, storageOptions: storageOptions)
         // Dispatch adds its own manager thread for readiness events, so "auto" takes
         // half the cores: on small machines fewer thread handoffs beat parallelism.
         let threads = configuration.ioThreads > 0
@@ -173,7 +179,9 @@ public final class Server: Sendable {
     /// Shuts down gracefully and returns when done: stops accepting, answers further
     /// requests with `shutting_down`, sends `{"event":"shutdown"}` to every
     /// connection, waits up to `shutdownGraceMilliseconds` for them to take it, then
-    /// closes whatever is left. Safe to call more than once and from any thread.
+    /// closes whatever is left, and flushes and fsyncs storage. Safe to call more
+    /// than once and from any thread; also for a server never started, to release
+    /// its data directory.
     public func stop() {
         guard context.beginShutdown() else {
             waitUntilStopped()
@@ -204,6 +212,7 @@ public final class Server: Sendable {
                 for connection in stragglers { connection.queue.async { connection.close() } }
             }
         }
+        context.store.storage?.close()
         state.withLock { $0.phase = .stopped }
         context.logger.info("stopped")
         stopped.signal()

@@ -1,8 +1,11 @@
+import Dispatch
+import Foundation
+import Observatory
 import ObservatoryWire
 import Synchronization
 
 /// What every session of one server shares: the store, the configuration, the
-/// logger, the shutdown flag and the session counter.
+/// logger, the shutdown flag and the session numbers.
 public final class ServerContext: Sendable {
     /// The shared values.
     public let store: SharedStore
@@ -13,14 +16,59 @@ public final class ServerContext: Sendable {
     /// The limits used to decode requests (value size, nesting depth).
     let requestLimits: RequestLimits
     private let shuttingDown = Atomic<Bool>(false)
-    private let sessionCounter = Atomic<Int>(0)
+    private let sessionCounter: Atomic<Int64>
+    /// Session numbers up to this one are recorded as possibly used (with storage).
+    private let sessionLease: Locked<Int64>
+    /// How many session numbers one lease record reserves.
+    private static let sessionLeaseBlock: Int64 = 1_024
 
-    /// Creates the shared state of a server with an empty store.
-    public init(configuration: ServerConfiguration, logger: ServerLogger = .silent) {
+    /// Creates the shared state of a server: an empty in-memory store with `fsync`
+    /// `none`, otherwise the store read back from the data directory.
+    ///
+    /// - Parameter storageOptions: overrides the storage options derived from the
+    ///   configuration (tests pass failing file operations this way).
+    /// - Throws: `StorageError` when the data directory cannot be used.
+    public init(
+        configuration: ServerConfiguration, logger: ServerLogger = .silent, storageOptions: StorageOptions? = nil
+    ) throws {
         self.configuration = configuration
         self.logger = logger
-        store = SharedStore(maxKeys: configuration.limits.maxKeys)
         requestLimits = RequestLimits(maxValueBytes: configuration.limits.maxValueBytes)
+        let options = storageOptions ?? StorageOptions(
+            fsync: configuration.fsync, compactionLogBytes: configuration.compactionLogBytes)
+        guard options.fsync != .none else {
+            store = SharedStore(maxKeys: configuration.limits.maxKeys)
+            sessionCounter = Atomic(0)
+            sessionLease = Locked(.max)
+            logger.info("storage: none, everything is kept in memory (epoch \(store.epoch))")
+            return
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (storage, recovered) = try Storage.open(
+            directory: configuration.dataDirectory, options: options, logger: logger)
+        store = SharedStore(maxKeys: configuration.limits.maxKeys, storage: storage, recovered: recovered)
+        sessionCounter = Atomic(recovered.sessionLease)
+        sessionLease = Locked(recovered.sessionLease)
+        Self.logRecovery(recovered, options: options, directory: configuration.dataDirectory, since: started, logger: logger)
+    }
+
+    private static func logRecovery(
+        _ recovered: RecoveredState, options: StorageOptions, directory: String, since started: UInt64,
+        logger: ServerLogger
+    ) {
+        for warning in recovered.warnings { logger.warning("storage: \(warning)") }
+        for file in recovered.files {
+            if let torn = file.tornTail {
+                logger.warning("storage: cut a torn record (an interrupted write) off \(directory)/\(file.name) at \(torn)")
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let origin = recovered.isNew
+            ? "a new data directory \(directory)"
+            : "\(directory) (\(recovered.files.count) files, \(recovered.replayedChanges) changes replayed)"
+        logger.info(
+            "storage: fsync \(options.fsync.rawValue), loaded \(recovered.entries.count) keys at revision "
+                + "\(recovered.revision) (epoch \(recovered.epoch)) from \(origin) in \(String(format: "%.2f", seconds)) s")
     }
 
     /// Whether shutdown has begun: requests are then answered with `shutting_down`.
@@ -33,9 +81,23 @@ public final class ServerContext: Sendable {
         !shuttingDown.exchange(true, ordering: .acquiringAndReleasing)
     }
 
-    /// A new session id: `s1`, `s2`, …
+    /// A new session id: `s1`, `s2`, … never repeated within an epoch.
+    ///
+    /// With storage, numbers are reserved in blocks by a lease record, so a
+    /// restart continues above every number this process may have handed out.
     func nextSessionID() -> String {
-        "s\(sessionCounter.add(1, ordering: .relaxed).newValue)"
+        let number = sessionCounter.add(1, ordering: .relaxed).newValue
+        sessionLease.withLock { lease in
+            guard number > lease, let storage = store.storage else { return }
+            let reserved = number + Self.sessionLeaseBlock
+            do throws(StorageError) {
+                try storage.reserveSessions(through: reserved)
+                lease = reserved
+            } catch {
+                logger.error("storage: cannot record used session numbers: \(error.message)")
+            }
+        }
+        return "s\(number)"
     }
 
     /// The token entry for `secret`, if any.

@@ -128,14 +128,14 @@ final class Session: Observer {
             return .delete(key: key, version: try store.delete(key, ifVersion: ifVersion, by: identity))
         case .observe(let target):
             try checkRead(target)
-            return .observe(values: try observe(target))
+            return try observe(target)
         case .unobserve(let target):
             unobserve(target)
             return .unobserve
         case .list(let prefix):
             return .list(keys: store.list(prefix: prefix).filter { accessToken?.mayRead($0.key) ?? true })
         case .ping:
-            return .ping
+            return .ping(revision: store.revision, epoch: store.epoch)
         }
     }
 
@@ -154,10 +154,11 @@ final class Session: Observer {
         }
         identity = SessionIdentity(name: author, session: identity.session)
         return .hello(
-            server: DaemonCommand.versionText, protocolVersion: 1, session: identity.session, author: author)
+            server: DaemonCommand.versionText, protocolVersion: 1, session: identity.session, author: author,
+            revision: context.store.revision, epoch: context.store.epoch)
     }
 
-    private func observe(_ target: Target) throws(WireError) -> [ValueEntry] {
+    private func observe(_ target: Target) throws(WireError) -> ReplyPayload {
         let isNew = try output.updateObservations { observations throws(WireError) in try observations.add(target) }
         let subscribe: Bool
         let route: ObservationSet.Route
@@ -171,9 +172,10 @@ final class Session: Observer {
             route = .prefix
         }
         let output = self.output
-        return context.store.observe(target, by: self, subscribe: subscribe) { change in
+        let (values, revision) = context.store.observe(target, by: self, subscribe: subscribe) { change in
             output.deliver(change, via: route)
         }
+        return .observe(values: values, revision: revision)
     }
 
     private func unobserve(_ target: Target) {

@@ -9,13 +9,18 @@ import ObservatoryWire
 /// so a change is routed to that key's observers in O(1); a connection observing
 /// prefixes observes the messenger of every change and filters it.
 ///
+/// With storage, every change is appended to the log before it is applied and
+/// announced, so what observers see is already in the log; a change the log
+/// refuses is not made and its writer gets `internal`.
+///
 /// ## Locking
-/// One `Locked` box guards the data and the feeds. A change is applied and sent while
-/// the lock is held, so events leave in revision order, and registering an
-/// observation and taking its snapshot happen in one step: no change falls between
-/// snapshot and events. Handlers therefore run under this lock and must only queue
-/// bytes (they take their connection's output lock, never this one).
-public final class SharedStore: Sendable {
+/// One `Locked` box guards the data and the feeds. A change is stored, applied and
+/// sent while the lock is held, so the log and the events are in revision order,
+/// and registering an observation and taking its snapshot happen in one step: no
+/// change falls between snapshot and events. Handlers therefore run under this lock
+/// and must only queue bytes (they take their connection's output lock, never this
+/// one). Storage's own lock is taken after this one, never before.
+public final class SharedStore: Sendable, SnapshotSource {
     private struct KeyFeed {
         let messenger = Messenger<StoreChange>()
         var observerCount = 0
@@ -23,15 +28,31 @@ public final class SharedStore: Sendable {
 
     private struct Guarded {
         var data: StoreState
-        var keyFeeds: [String: KeyFeed] = [:]
+        var keyFeeds: [StoreKey: KeyFeed] = [:]
     }
 
     private let guarded: Locked<Guarded>
     private let everyChange = Messenger<StoreChange>()
+    /// Where changes are stored; `nil` keeps the store in memory only.
+    let storage: Storage?
+    /// The name of this store's history (PROTOCOL.md's epoch): kept with storage,
+    /// new at every start without.
+    public let epoch: String
 
-    /// Creates an empty store that holds at most `maxKeys` keys.
+    /// Creates an empty in-memory store that holds at most `maxKeys` keys, with a new epoch.
     public init(maxKeys: Int) {
         guarded = Locked(Guarded(data: StoreState(maxKeys: maxKeys)))
+        storage = nil
+        epoch = RecoveredState.newEpoch()
+    }
+
+    /// Creates a store holding what `recovered` read back, whose changes go to `storage`.
+    init(maxKeys: Int, storage: Storage, recovered: RecoveredState) {
+        guarded = Locked(
+            Guarded(data: StoreState(maxKeys: maxKeys, entries: recovered.entries, revision: recovered.revision)))
+        self.storage = storage
+        epoch = recovered.epoch
+        storage.attach(self)
     }
 
     /// The entry of `key`, if it exists.
@@ -52,13 +73,13 @@ public final class SharedStore: Sendable {
     /// Writes `value` to `key` as `author` and notifies observers if it changed.
     ///
     /// - Returns: the key's version and whether the value changed.
-    /// - Throws: `conflict` or `limit_exceeded` (`WireError`).
+    /// - Throws: `conflict`, `limit_exceeded`, or `internal` when storage refuses the change (`WireError`).
     @discardableResult
     public func set(_ key: String, to value: JSONValue, ifVersion: Int64? = nil, by author: SessionIdentity)
         throws(WireError) -> (version: Int64, changed: Bool)
     {
         try guarded.withLock { guarded throws(WireError) in
-            let outcome = try guarded.data.set(key, to: value, ifVersion: ifVersion, by: author)
+            let outcome = try guarded.data.set(key, to: value, ifVersion: ifVersion, by: author, persist: persist)
             if let change = outcome.change {
                 announce(change, from: author, keyFeeds: guarded.keyFeeds)
             }
@@ -69,17 +90,27 @@ public final class SharedStore: Sendable {
     /// Deletes `key` as `author` and notifies observers.
     ///
     /// - Returns: the revision of the delete.
-    /// - Throws: `not_found` or `conflict` (`WireError`).
+    /// - Throws: `not_found`, `conflict`, or `internal` when storage refuses the change (`WireError`).
     @discardableResult
     public func delete(_ key: String, ifVersion: Int64? = nil, by author: SessionIdentity) throws(WireError) -> Int64 {
         try guarded.withLock { guarded throws(WireError) in
-            let change = try guarded.data.delete(key, ifVersion: ifVersion, by: author)
+            let change = try guarded.data.delete(key, ifVersion: ifVersion, by: author, persist: persist)
             announce(change, from: author, keyFeeds: guarded.keyFeeds)
             return change.version
         }
     }
 
-    /// The keys starting with `prefix`, sorted, with their versions.
+    /// Appends a change to the log before it is applied.
+    private func persist(_ change: StoreChange) throws(WireError) {
+        guard let storage, let record = change.storageRecord else { return }
+        do {
+            try storage.append(record)
+        } catch {
+            throw WireError(code: .internalError, message: "storage: \(error.message); the change was not made")
+        }
+    }
+
+    /// The keys starting with `prefix`, sorted by their bytes, with their versions.
     public func list(prefix: String) -> [KeyVersion] {
         guarded.withLock { guarded in
             guarded.data.entries(withPrefix: prefix).map { KeyVersion(key: $0.key, version: $0.version) }
@@ -92,7 +123,8 @@ public final class SharedStore: Sendable {
     }
 
     /// Takes the snapshot of `target` and, if `subscribe` is true, starts `observer`
-    /// receiving its later changes through `receive`, in one step.
+    /// receiving its later changes through `receive`, in one step; returns the
+    /// snapshot with the revision it was taken at.
     ///
     /// For a key, `receive` gets that key's changes; for a prefix, it gets every
     /// change and is expected to filter (one prefix subscription per observer is
@@ -103,30 +135,32 @@ public final class SharedStore: Sendable {
         by observer: some Observer,
         subscribe: Bool,
         receive: @escaping (StoreChange) -> Void
-    ) -> [ValueEntry] {
+    ) -> (values: [ValueEntry], revision: Int64) {
         guarded.withLock { guarded in
             if subscribe {
                 switch target {
                 case .key(let key):
-                    var feed = guarded.keyFeeds[key] ?? KeyFeed()
+                    let feedKey = StoreKey(key)
+                    var feed = guarded.keyFeeds[feedKey] ?? KeyFeed()
                     feed.observerCount += 1
                     observer.observe(feed.messenger, receive: receive)
-                    guarded.keyFeeds[key] = feed
+                    guarded.keyFeeds[feedKey] = feed
                 case .prefix:
                     observer.observe(everyChange, receive: receive)
                 }
             }
-            return Self.snapshot(target, of: guarded.data)
+            return (Self.snapshot(target, of: guarded.data), guarded.data.revision)
         }
     }
 
     /// Stops `observer` receiving the changes of `key`.
     public func stopObserving(key: String, by observer: some Observer) {
         guarded.withLock { guarded in
-            guard var feed = guarded.keyFeeds[key] else { return }
+            let feedKey = StoreKey(key)
+            guard var feed = guarded.keyFeeds[feedKey] else { return }
             observer.stopObserving(feed.messenger)
             feed.observerCount -= 1
-            guarded.keyFeeds[key] = feed.observerCount > 0 ? feed : nil
+            guarded.keyFeeds[feedKey] = feed.observerCount > 0 ? feed : nil
         }
     }
 
@@ -140,8 +174,14 @@ public final class SharedStore: Sendable {
         guarded.withLock { $0.keyFeeds.count }
     }
 
-    private func announce(_ change: StoreChange, from author: SessionIdentity, keyFeeds: [String: KeyFeed]) {
-        keyFeeds[change.key]?.messenger.send(change, from: author)
+    func withFrozenState<Result>(
+        _ body: (EntryTable, Int64) throws(StorageError) -> Result
+    ) throws(StorageError) -> Result {
+        try guarded.withLock { guarded throws(StorageError) in try body(guarded.data.entries, guarded.data.revision) }
+    }
+
+    private func announce(_ change: StoreChange, from author: SessionIdentity, keyFeeds: [StoreKey: KeyFeed]) {
+        keyFeeds[StoreKey(change.key)]?.messenger.send(change, from: author)
         everyChange.send(change, from: author)
     }
 

@@ -5,8 +5,8 @@ import ObservatoryWire
 /// Carries the event already encoded as a frame (with its LF): a change observed by
 /// a thousand connections is encoded once, not a thousand times. A class, so that
 /// handing it to each of them costs one reference count, not a copy of its fields.
-/// It is also the unit a persistent log would append: it holds everything needed to
-/// replay it.
+/// It is also what the storage log appends (`storageRecord`): it holds everything
+/// needed to replay it.
 public final class StoreChange: Sendable, Equatable {
     /// The event sent to observers.
     public let event: Event
@@ -66,6 +66,19 @@ public final class StoreChange: Sendable, Equatable {
     /// Changes are equal when their events are (the frame follows from the event).
     public static func == (lhs: StoreChange, rhs: StoreChange) -> Bool {
         lhs.event == rhs.event
+    }
+
+    /// The record the storage log keeps for this change: the entry as it stands after it, or the delete.
+    /// (`nil` only for `shutdown`, which is never a store change.)
+    var storageRecord: StorageRecord? {
+        switch event {
+        case .update(let key, _, let new, let version, let author, let session):
+            .set(ValueEntry(key: key, value: new, version: version, author: author, session: session))
+        case .delete(let key, _, let version, let author, let session):
+            .delete(key: key, version: version, author: author, session: session)
+        case .shutdown:
+            nil
+        }
     }
 
     /// The value before this change, if the key existed.

@@ -4,8 +4,8 @@ import ObservatoryWire
 /// revision, compare-and-set and the key limit.
 ///
 /// `SharedStore` keeps one behind a lock and announces the changes it returns.
-/// Every mutation goes through `set` or `delete` and yields a `StoreChange`, the
-/// record a persistent log would append and replay.
+/// Every mutation goes through `set` or `delete`, which hand the change to
+/// `persist` before they apply it: a change that cannot be stored is not made.
 struct StoreState {
     /// The result of a `set`: the key's version afterwards, and the change if the value changed.
     struct SetOutcome: Equatable {
@@ -13,13 +13,18 @@ struct StoreState {
         let change: StoreChange?
     }
 
-    private(set) var entries: [String: ValueEntry] = [:]
+    /// Stores a change before it is applied (the storage log), or throws to refuse it.
+    typealias Persist = (StoreChange) throws(WireError) -> Void
+
+    private(set) var entries: EntryTable
     /// The revision of the last change; the next change takes `revision + 1`.
-    private(set) var revision: Int64 = 0
+    private(set) var revision: Int64
     let maxKeys: Int
 
-    init(maxKeys: Int) {
+    init(maxKeys: Int, entries: EntryTable = EntryTable(), revision: Int64 = 0) {
         self.maxKeys = maxKeys
+        self.entries = entries
+        self.revision = revision
     }
 
     /// The entry of `key`, if it exists.
@@ -30,10 +35,10 @@ struct StoreState {
     /// Writes `value` to `key`. An equal value changes nothing (no version, no change).
     ///
     /// - Throws: `conflict` when `ifVersion` does not match (0 means "must not exist"),
-    ///   `limit_exceeded` when creating a key would pass `maxKeys`.
-    mutating func set(_ key: String, to value: JSONValue, ifVersion: Int64?, by author: SessionIdentity)
-        throws(WireError) -> SetOutcome
-    {
+    ///   `limit_exceeded` when creating a key would pass `maxKeys`, or what `persist` throws.
+    mutating func set(
+        _ key: String, to value: JSONValue, ifVersion: Int64?, by author: SessionIdentity, persist: Persist
+    ) throws(WireError) -> SetOutcome {
         let existing = entries[key]
         try checkVersion(of: key, existing: existing, expected: ifVersion)
         if let existing, existing.value == value {
@@ -44,11 +49,12 @@ struct StoreState {
                 code: .limitExceeded,
                 message: "the store holds its maximum of \(maxKeys) keys; delete keys or raise limits.maxKeys")
         }
-        revision += 1
-        entries[key] = ValueEntry(
-            key: key, value: value, version: revision, author: author.name, session: author.session)
-        let change = StoreChange.update(key: key, old: existing?.value, new: value, version: revision, by: author)
-        return SetOutcome(version: revision, change: change)
+        let version = revision + 1
+        let change = StoreChange.update(key: key, old: existing?.value, new: value, version: version, by: author)
+        try persist(change)
+        revision = version
+        entries[key] = ValueEntry(key: key, value: value, version: version, author: author.name, session: author.session)
+        return SetOutcome(version: version, change: change)
     }
 
     /// Removes `key`.
@@ -57,23 +63,25 @@ struct StoreState {
     ///   `ifVersion`; `conflict` when `ifVersion` does not match, and when the
     ///   key does not exist, whatever `ifVersion` says: PROTOCOL.md answers a
     ///   conditional delete of a missing key with `conflict` (version 0),
-    ///   since there is nothing to delete even when `ifVersion` is 0.
-    mutating func delete(_ key: String, ifVersion: Int64?, by author: SessionIdentity) throws(WireError)
-        -> StoreChange
+    ///   since there is nothing to delete even when `ifVersion` is 0. Or what
+    ///   `persist` throws.
+    mutating func delete(_ key: String, ifVersion: Int64?, by author: SessionIdentity, persist: Persist)
+        throws(WireError) -> StoreChange
     {
         guard let existing = entries[key] else {
             throw ifVersion == nil ? WireError.notFound(key: key) : WireError.conflictDeletingMissing(key: key)
         }
         try checkVersion(of: key, existing: existing, expected: ifVersion)
-        revision += 1
+        let change = StoreChange.delete(key: key, old: existing.value, version: revision + 1, by: author)
+        try persist(change)
+        revision = change.version
         entries[key] = nil
-        return StoreChange.delete(key: key, old: existing.value, version: revision, by: author)
+        return change
     }
 
-    /// The entries whose keys start with `prefix`, sorted by key.
+    /// The entries whose keys start with `prefix`, sorted by the bytes of their keys.
     func entries(withPrefix prefix: String) -> [ValueEntry] {
-        let matching = prefix.isEmpty ? Array(entries.values) : entries.values.filter { $0.key.hasPrefix(prefix) }
-        return matching.sorted { $0.key < $1.key }
+        entries.entries(withPrefix: prefix)
     }
 
     private func checkVersion(of key: String, existing: ValueEntry?, expected: Int64?) throws(WireError) {

@@ -1,26 +1,27 @@
 /// The fields of a success reply, one case per op (PROTOCOL.md, "Ops").
 public enum ReplyPayload: Sendable, Equatable {
-    /// `server`, `protocol`, `session`, `author`.
-    case hello(server: String, protocolVersion: Int64, session: String, author: String)
+    /// `server`, `protocol`, `session`, `author`, `revision` (the last revision), `epoch` (the history's name).
+    case hello(server: String, protocolVersion: Int64, session: String, author: String, revision: Int64, epoch: String)
     /// `key`, `value`, `version`, `author`, `session`.
     case get(ValueEntry)
     /// `key`, `version`, `changed` (false when the value was already equal: no new version).
     case set(key: String, version: Int64, changed: Bool)
     /// `key`, `version` (the revision of the delete).
     case delete(key: String, version: Int64)
-    /// `values`: the snapshot of the observed entries (missing keys not listed).
-    case observe(values: [ValueEntry])
+    /// `values`: the snapshot of the observed entries (missing keys not listed);
+    /// `revision`: the last revision when the snapshot was taken.
+    case observe(values: [ValueEntry], revision: Int64)
     /// No fields.
     case unobserve
     /// `keys`: the keys under the prefix with their versions.
     case list(keys: [KeyVersion])
-    /// No fields.
-    case ping
+    /// `revision` (the last revision) and `epoch`.
+    case ping(revision: Int64, epoch: String)
 
     /// Appends the payload's fields, each preceded by a comma (they follow `"ok"` and `"id"`).
     func encodeFields(into buffer: inout [UInt8]) {
         switch self {
-        case .hello(let server, let protocolVersion, let session, let author):
+        case .hello(let server, let protocolVersion, let session, let author, let revision, let epoch):
             JSONWriter.writeLiteral(",\"server\":", into: &buffer)
             JSONWriter.write(server, into: &buffer)
             JSONWriter.writeLiteral(",\"protocol\":", into: &buffer)
@@ -29,6 +30,7 @@ public enum ReplyPayload: Sendable, Equatable {
             JSONWriter.write(session, into: &buffer)
             JSONWriter.writeLiteral(",\"author\":", into: &buffer)
             JSONWriter.write(author, into: &buffer)
+            Self.writeRevisionAndEpoch(revision, epoch, into: &buffer)
         case .get(let entry):
             buffer.append(UInt8(ascii: ","))
             entry.encodeFields(into: &buffer)
@@ -38,7 +40,7 @@ public enum ReplyPayload: Sendable, Equatable {
             JSONWriter.writeLiteral(changed ? "true" : "false", into: &buffer)
         case .delete(let key, let version):
             Self.writeKeyAndVersion(key, version, into: &buffer)
-        case .observe(let values):
+        case .observe(let values, let revision):
             JSONWriter.writeLiteral(",\"values\":[", into: &buffer)
             for (index, entry) in values.enumerated() {
                 JSONWriter.writeLiteral(index == 0 ? "{" : ",{", into: &buffer)
@@ -46,6 +48,8 @@ public enum ReplyPayload: Sendable, Equatable {
                 buffer.append(UInt8(ascii: "}"))
             }
             buffer.append(UInt8(ascii: "]"))
+            JSONWriter.writeLiteral(",\"revision\":", into: &buffer)
+            JSONWriter.write(revision, into: &buffer)
         case .list(let keys):
             JSONWriter.writeLiteral(",\"keys\":[", into: &buffer)
             for (index, pair) in keys.enumerated() {
@@ -53,9 +57,18 @@ public enum ReplyPayload: Sendable, Equatable {
                 pair.encode(into: &buffer)
             }
             buffer.append(UInt8(ascii: "]"))
-        case .unobserve, .ping:
+        case .ping(let revision, let epoch):
+            Self.writeRevisionAndEpoch(revision, epoch, into: &buffer)
+        case .unobserve:
             break
         }
+    }
+
+    private static func writeRevisionAndEpoch(_ revision: Int64, _ epoch: String, into buffer: inout [UInt8]) {
+        JSONWriter.writeLiteral(",\"revision\":", into: &buffer)
+        JSONWriter.write(revision, into: &buffer)
+        JSONWriter.writeLiteral(",\"epoch\":", into: &buffer)
+        JSONWriter.write(epoch, into: &buffer)
     }
 
     private static func writeKeyAndVersion(_ key: String, _ version: Int64, into buffer: inout [UInt8]) {
@@ -73,7 +86,9 @@ public enum ReplyPayload: Sendable, Equatable {
                 server: try fields.requiredString("server"),
                 protocolVersion: try fields.requiredInteger("protocol", minimum: 0),
                 session: try fields.requiredString("session"),
-                author: try fields.requiredString("author")
+                author: try fields.requiredString("author"),
+                revision: try fields.optionalInteger("revision", minimum: 0) ?? 0,
+                epoch: try fields.optionalString("epoch") ?? ""
             )
         case .get:
             return .get(try ValueEntry.decode(from: fields))
@@ -86,13 +101,17 @@ public enum ReplyPayload: Sendable, Equatable {
         case .delete:
             return .delete(key: try fields.requiredString("key"), version: try fields.requiredInteger("version", minimum: 0))
         case .observe:
-            return .observe(values: try elements(of: "values", in: fields, ValueEntry.decode))
+            return .observe(
+                values: try elements(of: "values", in: fields, ValueEntry.decode),
+                revision: try fields.optionalInteger("revision", minimum: 0) ?? 0)
         case .unobserve:
             return .unobserve
         case .list:
             return .list(keys: try elements(of: "keys", in: fields, KeyVersion.decode))
         case .ping:
-            return .ping
+            return .ping(
+                revision: try fields.optionalInteger("revision", minimum: 0) ?? 0,
+                epoch: try fields.optionalString("epoch") ?? "")
         }
     }
 

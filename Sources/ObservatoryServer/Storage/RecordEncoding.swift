@@ -1,0 +1,135 @@
+import ObservatoryWire
+
+/// The primitive encodings of record payloads: LEB128 varints (zig-zag for signed
+/// integers) and length-prefixed bytes.
+enum RecordEncoding {
+    static func write(_ value: Int64, into buffer: inout [UInt8]) {
+        writeUnsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63)), into: &buffer)
+    }
+
+    static func writeUnsigned(_ value: UInt64, into buffer: inout [UInt8]) {
+        var remaining = value
+        while remaining >= 0x80 {
+            buffer.append(UInt8(truncatingIfNeeded: remaining) | 0x80)
+            remaining >>= 7
+        }
+        buffer.append(UInt8(remaining))
+    }
+
+    static func write(_ text: String, into buffer: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            writeUnsigned(UInt64(bytes.count), into: &buffer)
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    /// A value as its compact JSON text, length first.
+    static func write(_ value: JSONValue, into buffer: inout [UInt8]) {
+        let lengthPosition = buffer.count
+        // Reserve a five-byte varint for the length (35 bits: more than any value the
+        // limits allow), write the text, then fill the length in, so the text is not
+        // copied twice.
+        buffer.append(contentsOf: [0x80, 0x80, 0x80, 0x80, 0x00])
+        let start = buffer.count
+        value.encode(into: &buffer)
+        var length = buffer.count - start
+        for index in 0..<5 {
+            let low = UInt8(length & 0x7F)
+            buffer[lengthPosition + index] = index < 4 ? low | 0x80 : low
+            length >>= 7
+        }
+    }
+}
+
+/// Why a record payload could not be decoded although its checksum matched:
+/// written by another format, or by a bug.
+struct RecordDecodingError: Error, Equatable, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Reads the primitives of `RecordEncoding` from a payload.
+struct RecordReader {
+    private let payload: UnsafeRawBufferPointer
+    private var position = 0
+
+    init(_ payload: UnsafeRawBufferPointer) {
+        self.payload = payload
+    }
+
+    var isAtEnd: Bool { position == payload.count }
+    var remaining: Int { payload.count - position }
+
+    mutating func byte() throws(RecordDecodingError) -> UInt8 {
+        guard position < payload.count else { throw RecordDecodingError("the record ends early") }
+        defer { position += 1 }
+        return payload[position]
+    }
+
+    mutating func unsigned() throws(RecordDecodingError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let next = try byte()
+            guard shift < 64 else { throw RecordDecodingError("a number is too long") }
+            result |= UInt64(next & 0x7F) << shift
+            if next & 0x80 == 0 { return result }
+            shift += 7
+        }
+    }
+
+    mutating func integer() throws(RecordDecodingError) -> Int64 {
+        let raw = try unsigned()
+        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+    }
+
+    mutating func field() throws(RecordDecodingError) -> UnsafeRawBufferPointer {
+        let length = try unsigned()
+        guard length <= UInt64(remaining) else { throw RecordDecodingError("a field runs past the record's end") }
+        let start = position
+        position += Int(length)
+        return UnsafeRawBufferPointer(rebasing: payload[start..<position])
+    }
+
+    mutating func string() throws(RecordDecodingError) -> String {
+        let field = try field()
+        guard let text = String(validating: field, as: UTF8.self) else {
+            throw RecordDecodingError("a string is not valid UTF-8")
+        }
+        return text
+    }
+
+    mutating func internedString(_ strings: inout StringInterner) throws(RecordDecodingError) -> String {
+        let field = try field()
+        guard let text = strings.intern(field) else { throw RecordDecodingError("a string is not valid UTF-8") }
+        return text
+    }
+
+    mutating func value() throws(RecordDecodingError) -> JSONValue {
+        let field = try field()
+        do {
+            return try JSONValue.parse(field)
+        } catch {
+            throw RecordDecodingError("a value is not valid JSON: \(error)")
+        }
+    }
+}
+
+/// Shares one `String` among records that repeat the same bytes (authors, sessions).
+struct StringInterner {
+    private var strings: [[UInt8]: String] = [:]
+    /// Beyond this many distinct strings, new ones are no longer remembered.
+    private let capacity = 65_536
+
+    mutating func intern(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let key = [UInt8](bytes)
+        if let known = strings[key] { return known }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        if strings.count < capacity { strings[key] = text }
+        return text
+    }
+}

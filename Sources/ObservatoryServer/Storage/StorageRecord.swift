@@ -1,0 +1,107 @@
+import ObservatoryWire
+
+/// One record of a data file: what the change log appends and a snapshot holds.
+///
+/// Every file starts with a `header`. A log then holds `set`, `delete` and
+/// `sessionLease` records in the order they happened; a snapshot holds one `set`
+/// per key and ends with `snapshotEnd`, so a snapshot cut short is never taken for
+/// a whole one. The encoding is binary and versioned by the header's `format`:
+/// integers as LEB128 varints, strings and values as a length and their UTF-8
+/// bytes (values as their JSON text, which round-trips exactly).
+enum StorageRecord: Equatable, Sendable {
+    /// The first record of every file.
+    case header(StorageHeader)
+    /// A key written: the whole entry as it stands after the change.
+    case set(ValueEntry)
+    /// A key deleted, by whom, at which revision.
+    case delete(key: String, version: Int64, author: String, session: String)
+    /// Session numbers up to this one may have been handed out; a restart continues above it.
+    case sessionLease(Int64)
+    /// The last record of a complete snapshot, with the number of entries before it.
+    case snapshotEnd(entryCount: Int64)
+
+    private enum Kind: UInt8 {
+        case header = 1, set = 2, delete = 3, sessionLease = 4, snapshotEnd = 5
+    }
+
+    /// The revision a change record took, or `nil` for the other records.
+    var revision: Int64? {
+        switch self {
+        case .set(let entry): entry.version
+        case .delete(_, let version, _, _): version
+        case .header, .sessionLease, .snapshotEnd: nil
+        }
+    }
+
+    /// Appends the record's payload (without framing) to `buffer`.
+    func encode(into buffer: inout [UInt8]) {
+        switch self {
+        case .header(let header):
+            buffer.append(Kind.header.rawValue)
+            header.encode(into: &buffer)
+        case .set(let entry):
+            buffer.append(Kind.set.rawValue)
+            RecordEncoding.write(entry.version, into: &buffer)
+            RecordEncoding.write(entry.key, into: &buffer)
+            RecordEncoding.write(entry.author, into: &buffer)
+            RecordEncoding.write(entry.session, into: &buffer)
+            RecordEncoding.write(entry.value, into: &buffer)
+        case .delete(let key, let version, let author, let session):
+            buffer.append(Kind.delete.rawValue)
+            RecordEncoding.write(version, into: &buffer)
+            RecordEncoding.write(key, into: &buffer)
+            RecordEncoding.write(author, into: &buffer)
+            RecordEncoding.write(session, into: &buffer)
+        case .sessionLease(let number):
+            buffer.append(Kind.sessionLease.rawValue)
+            RecordEncoding.write(number, into: &buffer)
+        case .snapshotEnd(let count):
+            buffer.append(Kind.snapshotEnd.rawValue)
+            RecordEncoding.write(count, into: &buffer)
+        }
+    }
+
+    /// The payload as a new array.
+    func encoded() -> [UInt8] {
+        var buffer: [UInt8] = []
+        encode(into: &buffer)
+        return buffer
+    }
+
+    /// Decodes a payload whose checksum has already been verified.
+    ///
+    /// - Parameter strings: interns author and session names, which repeat across
+    ///   many entries, so a million keys written by a few sessions share a few strings.
+    /// - Throws: `RecordDecodingError` when the bytes do not form a record of a known kind.
+    static func decode(_ payload: UnsafeRawBufferPointer, strings: inout StringInterner) throws(RecordDecodingError)
+        -> StorageRecord
+    {
+        var reader = RecordReader(payload)
+        let kindByte = try reader.byte()
+        guard let kind = Kind(rawValue: kindByte) else { throw RecordDecodingError("unknown record kind \(kindByte)") }
+        let record: StorageRecord
+        switch kind {
+        case .header:
+            record = .header(try StorageHeader.decode(&reader))
+        case .set:
+            let version = try reader.integer()
+            let key = try reader.string()
+            let author = try reader.internedString(&strings)
+            let session = try reader.internedString(&strings)
+            let value = try reader.value()
+            record = .set(ValueEntry(key: key, value: value, version: version, author: author, session: session))
+        case .delete:
+            let version = try reader.integer()
+            let key = try reader.string()
+            record = .delete(
+                key: key, version: version, author: try reader.internedString(&strings),
+                session: try reader.internedString(&strings))
+        case .sessionLease:
+            record = .sessionLease(try reader.integer())
+        case .snapshotEnd:
+            record = .snapshotEnd(entryCount: try reader.integer())
+        }
+        guard reader.isAtEnd else { throw RecordDecodingError("\(reader.remaining) unexpected bytes after the record") }
+        return record
+    }
+}

@@ -1,0 +1,41 @@
+/// A key as the store compares it: by its UTF-8 bytes.
+///
+/// Swift's `String ==` treats canonically equivalent strings as equal (`"é"` and
+/// `"e\u{301}"`), but PROTOCOL.md says keys that differ in bytes are different
+/// keys. Hashing and equality here look only at the bytes.
+struct StoreKey: Hashable, Sendable {
+    /// The key as sent.
+    let text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    static func == (lhs: StoreKey, rhs: StoreKey) -> Bool {
+        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A cheap hash of the bytes (FNV-1a) that picks the shard of `EntryTable`.
+    var shardHash: UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    /// Whether the key's bytes start with the bytes of `prefix`.
+    func hasBytePrefix(_ prefix: String) -> Bool {
+        text.utf8.starts(with: prefix.utf8)
+    }
+
+    /// Byte-wise order, as `list` returns keys.
+    static func byteOrder(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+}

@@ -1,0 +1,386 @@
+import Dispatch
+import Foundation
+import Observatory
+import ObservatoryWire
+import Testing
+
+@testable import ObservatoryServer
+
+/// Storage under the store, in this process: restarts are a close and an open of
+/// the same directory; a crash is `abandon()`, which stops writing at once and
+/// leaves the files as `kill -9` would (the kernel keeps what `write` took).
+@Suite(.timeLimit(.minutes(2))) struct StorageTests {
+    private let directory: TemporaryDirectory
+    private let alice = SessionIdentity(name: "alice", session: "s1")
+    private let bob = SessionIdentity(name: "bob", session: "s2")
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    private func open(
+        _ fsync: FsyncPolicy = .everysec, files: any StorageFiles = SystemFiles(), compactionLogBytes: Int = 64 << 20,
+        afterCompactionStep: @escaping @Sendable (CompactionStep) -> Bool = { _ in true }
+    ) throws -> ServerContext {
+        let configuration = testConfiguration {
+            $0.fsync = fsync
+            $0.dataDirectory = directory.path(of: "data")
+        }
+        let options = StorageOptions(
+            fsync: fsync, compactionLogBytes: compactionLogBytes, files: files,
+            afterCompactionStep: afterCompactionStep)
+        return try ServerContext(configuration: configuration, storageOptions: options)
+    }
+
+    private func storage(of context: ServerContext) throws -> Storage {
+        try #require(context.store.storage)
+    }
+
+    private func contents(of store: SharedStore) -> [ValueEntry] {
+        store.snapshot(.prefix(""))
+    }
+
+    // MARK: Restarts
+
+    @Test(arguments: [FsyncPolicy.everysec, .always])
+    func aRestartRestoresEveryKeyValueVersionAuthorRevisionAndEpoch(fsync: FsyncPolicy) throws {
+        let first = try open(fsync)
+        try first.store.set("sky.color", to: "blue", by: alice)
+        try first.store.set("sky.color", to: ["rgb": [0, 0.5, 1], "name": "é"], by: bob)
+        try first.store.set("sea.level", to: 3, by: alice)
+        try first.store.set("gone", to: true, by: alice)
+        try first.store.delete("gone", by: bob)
+        let before = contents(of: first.store)
+        let epoch = first.store.epoch
+        try storage(of: first).close()
+
+        let second = try open(fsync)
+        #expect(contents(of: second.store) == before)
+        #expect(second.store.get("sky.color")?.author == "bob")
+        #expect(second.store.get("sky.color")?.session == "s2")
+        #expect(second.store.get("gone") == nil)
+        #expect(second.store.revision == 5)
+        #expect(second.store.epoch == epoch)
+        #expect(try second.store.set("after", to: 1, by: alice).version == 6)
+    }
+
+    @Test func aCrashLosesNoWrittenChange() throws {
+        let first = try open(.everysec)
+        for index in 0..<500 {
+            try first.store.set("k.\(index % 50)", to: .integer(Int64(index)), by: alice)
+        }
+        let before = contents(of: first.store)
+        try storage(of: first).abandon()
+
+        let second = try open(.everysec)
+        #expect(contents(of: second.store) == before)
+        #expect(second.store.revision == 500)
+    }
+
+    @Test func theEpochIsKeptWithStorageAndNewAtEveryStartWithout() throws {
+        let first = try open(.everysec)
+        let kept = first.store.epoch
+        try storage(of: first).close()
+        #expect(try open(.everysec).store.epoch == kept)
+        let memoryEpochs = try (0..<3).map { _ in try ServerContext(configuration: testConfiguration()).store.epoch }
+        #expect(Set(memoryEpochs + [kept]).count == 4)
+        #expect(directory.names() == ["data"])
+    }
+
+    @Test func sessionNumbersNeverRepeatAcrossRestarts() throws {
+        var seen = Set<String>()
+        for _ in 0..<3 {
+            let context = try open(.everysec)
+            for _ in 0..<5 {
+                #expect(seen.insert(context.nextSessionID()).inserted)
+            }
+            try storage(of: context).abandon()
+        }
+        #expect(seen.count == 15)
+    }
+
+    @Test func aSecondOpenOfTheDirectoryIsRefusedNamingItAndTheHolder() throws {
+        let first = try open(.everysec)
+        defer { first.store.storage?.close() }
+        do {
+            _ = try open(.everysec)
+            Issue.record("a second open succeeded")
+        } catch let error as StorageError {
+            #expect(error.code == .directoryInUse)
+            #expect(error.message.contains(directory.path(of: "data")))
+            #expect(error.message.contains("pid \(getpid())"))
+        }
+    }
+
+    @Test func aDirectoryThatCannotBeCreatedStopsTheStartWithTheReason() throws {
+        try Data("x".utf8).write(to: URL(fileURLWithPath: directory.path(of: "file")))
+        var configuration = testConfiguration()
+        configuration.fsync = .everysec
+        configuration.dataDirectory = directory.path(of: "file/data")
+        do {
+            _ = try ServerContext(configuration: configuration)
+            Issue.record("started on a path below a file")
+        } catch let error as StorageError {
+            #expect(error.message.contains("Not a directory"))
+            #expect(error.message.contains(directory.path(of: "file")))
+        }
+        let files = FaultyFiles()
+        files.fail(.createDirectory, with: EACCES)
+        #expect(throws: StorageError.self) { try open(.everysec, files: files) }
+        files.heal(.createDirectory)
+        files.fail(.lock, with: EROFS)
+        do {
+            _ = try open(.everysec, files: files)
+            Issue.record("started on a read-only directory")
+        } catch let error as StorageError {
+            #expect(error.message.contains("Read-only file system"))
+        }
+    }
+
+    // MARK: Failures while running
+
+    @Test func aFailedWriteMakesNoChangeAndWritesWorkAgainOnceStorageDoes() throws {
+        let files = FaultyFiles()
+        let context = try open(.everysec, files: files)
+        try context.store.set("k", to: 1, by: alice)
+        files.fail(.write, with: ENOSPC)
+        #expect {
+            try context.store.set("k", to: 2, by: alice)
+        } throws: { error in
+            let wire = error as? WireError
+            return wire?.code == .internalError && wire?.message.contains("No space left on device") == true
+        }
+        #expect(throws: WireError.self) { try context.store.delete("k", by: alice) }
+        #expect(context.store.get("k")?.value == 1)
+        #expect(context.store.revision == 1)
+        files.heal(.write)
+        #expect(try context.store.set("k", to: 3, by: alice).version == 2)
+        try storage(of: context).close()
+
+        let reopened = try open(.everysec)
+        #expect(reopened.store.get("k")?.value == 3)
+        #expect(reopened.store.revision == 2)
+    }
+
+    @Test func aLogThatCannotBeCutBackRefusesChangesUntilASnapshotReplacesIt() throws {
+        let files = FaultyFiles()
+        let context = try open(.everysec, files: files)
+        try context.store.set("k", to: 1, by: alice)
+        files.fail(.write, with: EIO)
+        files.fail(.truncate, with: EIO)
+        #expect(throws: WireError.self) { try context.store.set("k", to: 2, by: alice) }
+        files.heal(.write)
+        files.heal(.truncate)
+        // Storage retries once a second; reads go on meanwhile.
+        #expect(context.store.get("k")?.value == 1)
+        let deadline = Date().addingTimeInterval(15)
+        var written = false
+        while !written && Date() < deadline {
+            written = (try? context.store.set("k", to: 3, by: alice)) != nil
+            if !written { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(written)
+        try storage(of: context).close()
+        let reopened = try open(.everysec)
+        #expect(reopened.store.get("k")?.value == 3)
+    }
+
+    @Test func aFailedFsyncUnderAlwaysLosesTheWaitingChangesToTheirWriters() throws {
+        let files = FaultyFiles()
+        let context = try open(.always, files: files)
+        let storage = try storage(of: context)
+        try context.store.set("k", to: 1, by: alice)
+        try waitUntil { storage.acknowledgedRevision == 1 }
+        files.fail(.synchronize, with: EIO)
+        try context.store.set("k", to: 2, by: alice)
+        try waitUntil { storage.isLost(2) }
+        #expect(storage.acknowledgedRevision == 1)
+        #expect(storage.lostChangeError().message.contains("Input/output error"))
+        #expect(throws: WireError.self) { try context.store.set("k", to: 3, by: alice) }
+        files.heal(.synchronize)
+        try waitUntil { (try? context.store.set("k", to: 4, by: alice)) != nil }
+        try waitUntil { storage.acknowledgedRevision >= 3 }
+        #expect(storage.isLost(2))
+        #expect(!storage.isLost(3))
+    }
+
+    @Test func underAlwaysChangesArriveDuringOneFsyncShareTheNext() throws {
+        let files = FaultyFiles()
+        let context = try open(.always, files: files)
+        let storage = try storage(of: context)
+        files.holdSynchronize()
+        try context.store.set("first", to: 0, by: alice)
+        #expect(files.synchronizeStarted.wait(timeout: .now() + 10) == .success)
+        let before = files.count(of: .synchronize)
+        let store = context.store
+        let writer = bob
+        DispatchQueue.concurrentPerform(iterations: 50) { index in
+            _ = try? store.set("k.\(index)", to: .integer(Int64(index)), by: writer)
+        }
+        #expect(storage.acknowledgedRevision == 0)
+        files.releaseSynchronize()
+        try waitUntil { storage.acknowledgedRevision == 51 }
+        // One fsync for the first change, then one (or two, if one had just started) for all fifty.
+        #expect(files.count(of: .synchronize) - before <= 2)
+    }
+
+    @Test func underEverysecAStuckFsyncStopsAcknowledgingUntilItCompletes() throws {
+        let files = FaultyFiles()
+        var configuration = testConfiguration()
+        configuration.fsync = .everysec
+        configuration.dataDirectory = directory.path(of: "data")
+        var options = StorageOptions(fsync: .everysec, files: files)
+        options.stalledSyncNanoseconds = 100_000_000
+        let context = try ServerContext(configuration: configuration, storageOptions: options)
+        let storage = try storage(of: context)
+        try context.store.set("k", to: 1, by: alice)
+        #expect(storage.acknowledgedRevision == 1)
+        files.holdSynchronize()
+        #expect(files.synchronizeStarted.wait(timeout: .now() + 10) == .success)
+        try context.store.set("k", to: 2, by: alice)
+        Thread.sleep(forTimeInterval: 0.2)
+        try context.store.set("k", to: 3, by: alice)
+        #expect(storage.acknowledgedRevision == 2)
+        files.releaseSynchronize()
+        try waitUntil { storage.acknowledgedRevision == 3 }
+    }
+
+    // MARK: Compaction
+
+    @Test func compactionReplacesTheLogsWithASnapshotAndLosesNothing() throws {
+        let context = try open(.everysec)
+        for index in 0..<1_000 {
+            try context.store.set("k.\(index % 300)", to: ["i": .integer(Int64(index))], by: alice)
+        }
+        try storage(of: context).compactNow()
+        try context.store.set("after", to: "compaction", by: bob)
+        let before = contents(of: context.store)
+        try storage(of: context).close()
+        #expect(directory.names().count == 1)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path(of: "data")).sorted()
+        #expect(names == ["LOCK", "log-0000000002.obs", "snapshot-0000000002.obs"])
+
+        let reopened = try open(.everysec)
+        #expect(contents(of: reopened.store) == before)
+        #expect(reopened.store.revision == 1_001)
+    }
+
+    @Test func compactionStartsByItselfPastTheThresholdWhileWritersGoOn() throws {
+        let context = try open(.everysec, compactionLogBytes: 16_384)
+        for index in 0..<2_000 {
+            try context.store.set("k.\(index % 100)", to: .integer(Int64(index)), by: alice)
+        }
+        let dataPath = directory.path(of: "data")
+        try waitUntil {
+            ((try? FileManager.default.contentsOfDirectory(atPath: dataPath)) ?? []).contains { $0.hasPrefix("snapshot-") }
+        }
+        let before = contents(of: context.store)
+        try storage(of: context).close()
+        #expect(contents(of: try open(.everysec).store) == before)
+    }
+
+    @Test(arguments: CompactionStep.allCases)
+    func aCrashAtAnyCompactionStepLosesNothing(step: CompactionStep) throws {
+        let context = try open(.everysec) { $0 != step }
+        for index in 0..<400 {
+            try context.store.set("k.\(index % 120)", to: .string("v\(index)"), by: index % 2 == 0 ? alice : bob)
+        }
+        try context.store.delete("k.7", by: alice)
+        let before = contents(of: context.store)
+        let revision = context.store.revision
+        let epoch = context.store.epoch
+        try? storage(of: context).compactNow()
+        // Writes after the crash point are refused: storage stopped as the process would.
+        #expect(throws: WireError.self) { try context.store.set("late", to: 1, by: alice) }
+
+        let reopened = try open(.everysec)
+        #expect(contents(of: reopened.store) == before)
+        #expect(reopened.store.revision == revision)
+        #expect(reopened.store.epoch == epoch)
+        #expect(try reopened.store.set("next", to: 1, by: alice).version == revision + 1)
+        try storage(of: reopened).compactNow()
+        try storage(of: reopened).close()
+        #expect(contents(of: try open(.everysec).store).count == before.count + 1)
+    }
+
+    // MARK: Damage
+
+    @Test func aTornTailIsCutWithAWarningAndEverythingBeforeItLoads() throws {
+        let first = try open(.everysec)
+        for index in 0..<10 { try first.store.set("k.\(index)", to: .integer(Int64(index)), by: alice) }
+        let log = directory.path(of: "data/log-0000000001.obs")
+        try storage(of: first).close()
+        let whole = try #require(FileManager.default.contents(atPath: log))
+        let recordBytes = RecordFraming.framed(.set(ValueEntry(key: "k.9", value: 9, version: 10, author: "alice", session: "s1"))).count
+        let lastStart = whole.count - recordBytes
+        for cut in (lastStart + 1)..<whole.count {
+            try whole.prefix(cut).write(to: URL(fileURLWithPath: log))
+            let recording = RecordingLogSink()
+            var configuration = testConfiguration()
+            configuration.fsync = .everysec
+            configuration.dataDirectory = directory.path(of: "data")
+            let context = try ServerContext(
+                configuration: configuration, logger: ServerLogger(level: .debug, sink: recording))
+            #expect(context.store.revision == 9, "cut at \(cut)")
+            #expect(context.store.get("k.9") == nil)
+            let warnings = recording.records.filter { $0.level == .warning }.map(\.message)
+            #expect(warnings.contains { $0.contains("log-0000000001.obs at offset \(lastStart)") }, "\(warnings)")
+            #expect(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int == lastStart)
+            context.store.storage?.close()
+            // Later starts see the cut file, and the new logs each start wrote: clean each time.
+            try FileManager.default.contentsOfDirectory(atPath: directory.path(of: "data"))
+                .filter { $0.hasPrefix("log-") && $0 != "log-0000000001.obs" }
+                .forEach { try FileManager.default.removeItem(atPath: directory.path(of: "data/\($0)")) }
+        }
+    }
+
+    @Test func aDamagedRecordInTheMiddleStopsTheStartNamingFileAndOffset() throws {
+        let first = try open(.everysec)
+        for index in 0..<10 { try first.store.set("k.\(index)", to: .integer(Int64(index)), by: alice) }
+        try storage(of: first).close()
+        let log = directory.path(of: "data/log-0000000001.obs")
+        var bytes = try #require(FileManager.default.contents(atPath: log))
+        let offset = bytes.count / 2
+        bytes[offset] ^= 0x5A
+        try bytes.write(to: URL(fileURLWithPath: log))
+        do {
+            _ = try open(.everysec)
+            Issue.record("started on a damaged log")
+        } catch let error as StorageError {
+            #expect(error.code == .damaged)
+            #expect(error.message.contains(log))
+            #expect(error.message.contains("truncate -s"))
+        }
+        let check = DataDirectoryCheck.run(directory: directory.path(of: "data"))
+        #expect(!check.isLoadable)
+        #expect(check.report.contains("damaged at offset"))
+        // Nothing was changed: the damaged file is as it was.
+        #expect(FileManager.default.contents(atPath: log) == bytes)
+    }
+
+    @Test func checkReportsKeysRevisionEpochAndFilesWithoutChangingThem() throws {
+        let first = try open(.everysec)
+        for index in 0..<5 { try first.store.set("k.\(index)", to: .integer(Int64(index)), by: alice) }
+        try first.store.delete("k.0", by: alice)
+        let epoch = first.store.epoch
+        try storage(of: first).abandon()
+        let before = directory.names()
+        let check = DataDirectoryCheck.run(directory: directory.path(of: "data"))
+        #expect(check.isLoadable)
+        #expect(check.report.contains("keys: 4"))
+        #expect(check.report.contains("revision: 6"))
+        #expect(check.report.contains("epoch: \(epoch)"))
+        #expect(check.report.contains("log-0000000001.obs"))
+        #expect(directory.names() == before)
+    }
+
+    // MARK: Helpers
+
+    private func waitUntil(_ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while !condition() {
+            guard Date() < deadline else { throw TestFailure(description: "condition not met within 20 s") }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+}
