@@ -249,11 +249,13 @@ enum CoreBenchmark {
 enum BenchmarkError: Error, CustomStringConvertible {
     case unknownProbe(String)
     case unknownSuite(String)
+    case badOption(String, String)
 
     var description: String {
         switch self {
         case .unknownProbe(let kind): "unknown memory probe '\(kind)'"
-        case .unknownSuite(let suite): "unknown benchmark '\(suite)': use core or server"
+        case .unknownSuite(let suite): "unknown benchmark '\(suite)': use core, server or storage"
+        case .badOption(let flag, let value): "\(flag) takes a positive whole number, not '\(value)'"
         }
     }
 }

@@ -377,10 +377,12 @@ public final class Storage: Sendable {
         }
     }
 
-    /// Compacts now (tests and the benchmark); returns when done.
+    /// Compacts now, whatever the log's size, and returns when done: for
+    /// maintenance, tests and the benchmark. Writers go on meanwhile.
     ///
-    /// - Throws: the error that stopped it.
-    func compactNow() throws(StorageError) {
+    /// - Throws: `unavailable` when a compaction is already under way, or the
+    ///   file operation that failed (the log then stays as it was).
+    public func compactNow() throws(StorageError) {
         let claimed = state.withLock { state -> Bool in
             guard !state.isCompacting else { return false }
             state.isCompacting = true
@@ -513,7 +515,7 @@ public final class Storage: Sendable {
 
     /// Flushes and fsyncs everything, then releases the directory. Waits for a
     /// compaction under way to stop. Idempotent.
-    func close() {
+    public func close() {
         let isFirst = state.withLock { state -> Bool in
             guard !state.isClosed else { return false }
             state.isClosed = true

@@ -4,12 +4,12 @@ import ObservatoryWire
 /// and cheap to keep while writers go on.
 ///
 /// Copying the table (for a snapshot) copies one array of shard references. The
-/// first write to a shard afterwards copies that shard alone: at a million keys, a
-/// few thousand entries, well under a millisecond. So compaction can take a
+/// first write to a shard afterwards copies that shard alone: at a million keys,
+/// about a thousand entries, a fraction of a millisecond. So compaction can take a
 /// consistent copy under the store's lock without stalling writers, which share
 /// the cost of the copy one shard at a time.
 struct EntryTable: Sendable {
-    private static let shardCount = 256
+    private static let shardCount = 1_024
     private var shards = [[StoreKey: ValueEntry]](repeating: [:], count: shardCount)
     /// The number of entries.
     private(set) var count = 0

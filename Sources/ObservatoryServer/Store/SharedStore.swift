@@ -34,7 +34,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     private let guarded: Locked<Guarded>
     private let everyChange = Messenger<StoreChange>()
     /// Where changes are stored; `nil` keeps the store in memory only.
-    let storage: Storage?
+    public let storage: Storage?
     /// The name of this store's history (PROTOCOL.md's epoch): kept with storage,
     /// new at every start without.
     public let epoch: String
