@@ -176,7 +176,7 @@ public final class Storage: Sendable {
             guard let revision = record.revision else { return ([], false) }
             state.writtenRevision = revision
             let wake = options.fsync == .everysec ? acknowledgeWritten(&state) : []
-            return (wake, claimCompaction(&state))
+            return (wake, claimCompactionIfDue(&state))
         }
         if options.fsync == .always { wakeSyncer.signal() }
         run(wake)
@@ -363,7 +363,8 @@ public final class Storage: Sendable {
 
     // MARK: Compaction
 
-    private func claimCompaction(_ state: inout State) -> Bool {
+    /// Claims a compaction when the logs have outgrown the threshold (under the lock).
+    private func claimCompactionIfDue(_ state: inout State) -> Bool {
         guard state.logBytesSinceSnapshot > options.compactionLogBytes, !state.isCompacting,
             DispatchTime.now().uptimeNanoseconds >= state.compactionNotBefore
         else { return false }
@@ -383,26 +384,23 @@ public final class Storage: Sendable {
     /// - Throws: `unavailable` when a compaction is already under way, or the
     ///   file operation that failed (the log then stays as it was).
     public func compactNow() throws(StorageError) {
-        let claimed = state.withLock { state -> Bool in
-            guard !state.isCompacting else { return false }
-            state.isCompacting = true
-            return true
-        }
-        guard claimed else {
+        guard claimCompaction() else {
             throw StorageError(code: .unavailable, message: "a compaction is already under way")
         }
         try runCompaction(isRecovery: false)
     }
 
-    private func compact(isRecovery: Bool, claimed: Bool = false) {
-        if !claimed {
-            let claimedNow = state.withLock { state -> Bool in
-                guard !state.isCompacting else { return false }
-                state.isCompacting = true
-                return true
-            }
-            guard claimedNow else { return }
+    /// Marks a compaction as under way; `false` if one already is.
+    private func claimCompaction() -> Bool {
+        state.withLock { state in
+            guard !state.isCompacting else { return false }
+            state.isCompacting = true
+            return true
         }
+    }
+
+    private func compact(isRecovery: Bool, claimed: Bool = false) {
+        guard claimed || claimCompaction() else { return }
         do {
             try runCompaction(isRecovery: isRecovery)
         } catch {
