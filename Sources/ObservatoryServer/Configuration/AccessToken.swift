@@ -42,11 +42,11 @@ public struct AccessToken: Sendable, Equatable, Decodable {
 
     /// Whether this token may read `key`.
     public func mayRead(_ key: String) -> Bool {
-        read.contains { key.hasPrefix($0) }
+        read.contains { key.utf8.starts(with: $0.utf8) }
     }
 
     /// Whether this token may write `key`.
     public func mayWrite(_ key: String) -> Bool {
-        write.contains { key.hasPrefix($0) }
+        write.contains { key.utf8.starts(with: $0.utf8) }
     }
 }

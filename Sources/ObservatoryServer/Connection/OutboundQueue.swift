@@ -64,7 +64,7 @@ struct OutboundQueue {
     private var writeBuffer: [UInt8] = []
     private var writeOffset = 0
     /// While coalescing: the position in `items` of the pending event of each key.
-    private var coalescingIndex: [String: Int]?
+    private var coalescingIndex: [StoreKey: Int]?
     private var heldEvents: [StoreChange] = []
     private var isHolding = false
     /// Set after a slow-consumer failure: only the error frame remains to be sent.
@@ -141,14 +141,14 @@ struct OutboundQueue {
     }
 
     private mutating func enqueue(_ change: StoreChange) -> EventOutcome {
-        if let position = coalescingIndex?[change.key], case .change(let pending)? = items[position] {
+        if let position = coalescingIndex?[StoreKey(change.key)], case .change(let pending)? = items[position] {
             let merged = pending.coalesced(with: change)
             pendingBytes += merged.frame.count - pending.frame.count
             items[position] = .change(merged)
         } else {
             items.append(.change(change))
             pendingBytes += change.frame.count
-            coalescingIndex?[change.key] = items.count - 1
+            coalescingIndex?[StoreKey(change.key)] = items.count - 1
         }
         guard queuedBytes > maxQueuedBytes else { return .queued }
         if coalescingIndex == nil {
@@ -162,16 +162,16 @@ struct OutboundQueue {
     /// Merges every pending event into the first pending event of its key.
     private mutating func coalescePendingEvents() {
         var merged: [Item?] = []
-        var index: [String: Int] = [:]
+        var index: [StoreKey: Int] = [:]
         for case let item? in items[head...] {
             guard case .change(let change) = item else {
                 merged.append(item)
                 continue
             }
-            if let position = index[change.key], case .change(let pending)? = merged[position] {
+            if let position = index[StoreKey(change.key)], case .change(let pending)? = merged[position] {
                 merged[position] = .change(pending.coalesced(with: change))
             } else {
-                index[change.key] = merged.count
+                index[StoreKey(change.key)] = merged.count
                 merged.append(item)
             }
         }
@@ -232,7 +232,7 @@ struct OutboundQueue {
                     return compactItems()
                 }
                 writeBuffer.append(contentsOf: change.frame)
-                if coalescingIndex?[change.key] == head { coalescingIndex?[change.key] = nil }
+                if coalescingIndex?[StoreKey(change.key)] == head { coalescingIndex?[StoreKey(change.key)] = nil }
             case .write(let bytes, let revision, let id):
                 if revision <= acknowledgement.revision {
                     writeBuffer.append(contentsOf: bytes)

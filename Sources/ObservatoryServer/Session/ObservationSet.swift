@@ -6,7 +6,8 @@ import ObservatoryWire
 /// A connection receives changes by two routes: per key (from the key's feed) and
 /// for prefixes (from the feed of every change, filtered here). A change of a key
 /// observed by key goes through the key route only; otherwise through the prefix
-/// route if a prefix matches. Observing the same target twice is a no-op.
+/// route if a prefix matches. Observing the same target twice is a no-op. Keys
+/// and prefixes compare by their UTF-8 bytes, as the store's keys do.
 struct ObservationSet {
     /// The route a change arrived on.
     enum Route {
@@ -16,8 +17,8 @@ struct ObservationSet {
         case prefix
     }
 
-    private(set) var keys: Set<String> = []
-    private(set) var prefixes: Set<String> = []
+    private(set) var keys: Set<StoreKey> = []
+    private(set) var prefixes: Set<StoreKey> = []
     /// The most distinct targets allowed.
     let limit: Int
 
@@ -40,8 +41,8 @@ struct ObservationSet {
             )
         }
         switch target {
-        case .key(let key): keys.insert(key)
-        case .prefix(let prefix): prefixes.insert(prefix)
+        case .key(let key): keys.insert(StoreKey(key))
+        case .prefix(let prefix): prefixes.insert(StoreKey(prefix))
         }
         return true
     }
@@ -49,24 +50,25 @@ struct ObservationSet {
     /// Removes `target`; returns whether it was observed.
     mutating func remove(_ target: Target) -> Bool {
         switch target {
-        case .key(let key): keys.remove(key) != nil
-        case .prefix(let prefix): prefixes.remove(prefix) != nil
+        case .key(let key): keys.remove(StoreKey(key)) != nil
+        case .prefix(let prefix): prefixes.remove(StoreKey(prefix)) != nil
         }
     }
 
     /// Whether `target` is observed.
     func contains(_ target: Target) -> Bool {
         switch target {
-        case .key(let key): keys.contains(key)
-        case .prefix(let prefix): prefixes.contains(prefix)
+        case .key(let key): keys.contains(StoreKey(key))
+        case .prefix(let prefix): prefixes.contains(StoreKey(prefix))
         }
     }
 
     /// Whether a change of `key` that arrived on `route` is to be sent.
     func accepts(_ key: String, via route: Route) -> Bool {
-        switch route {
-        case .key: keys.contains(key)
-        case .prefix: !keys.contains(key) && prefixes.contains { key.hasPrefix($0) }
+        let storeKey = StoreKey(key)
+        return switch route {
+        case .key: keys.contains(storeKey)
+        case .prefix: !keys.contains(storeKey) && prefixes.contains { storeKey.hasBytePrefix($0.text) }
         }
     }
 }

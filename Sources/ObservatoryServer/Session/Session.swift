@@ -72,7 +72,7 @@ final class Session: Observer {
         let observed = output.observations
         output.updateObservations { $0 = ObservationSet(limit: $0.limit) }
         for key in observed.keys {
-            context.store.stopObserving(key: key, by: self)
+            context.store.stopObserving(key: key.text, by: self)
         }
         if observesPrefixes {
             context.store.stopObservingPrefixes(by: self)
@@ -201,7 +201,7 @@ final class Session: Observer {
         case .key(let key):
             try checkRead(key)
         case .prefix(let prefix):
-            guard let accessToken, !accessToken.read.contains(where: { prefix.hasPrefix($0) }) else { return }
+            guard let accessToken, !accessToken.read.contains(where: { prefix.utf8.starts(with: $0.utf8) }) else { return }
             throw WireError(code: .forbidden, message: "this token may not read every key under \"\(prefix)\"")
         }
     }
