@@ -60,7 +60,7 @@ import Testing
         #expect(replies[2] == (try json(#"{"ok":true,"id":3,"key":"a.x","version":1,"changed":false}"#)))
         #expect(replies[3]["value"] == (try json(#"{"n":[1,2.5,"s",null,true]}"#)))
         #expect(replies[3]["version"] == 1)
-        #expect(replies[4] == (try json(#"{"ok":true,"id":5,"keys":[{"key":"a.x","version":1}]}"#)))
+        #expect(replies[4] == (try json(#"{"ok":true,"id":5,"keys":[{"key":"a.x","version":1}],"more":false}"#)))
         #expect(replies[5]["values"]?[0]?["key"] == "a.x")
         #expect(replies[6] == (try json(#"{"ok":true,"id":7}"#)))
         #expect(replies[7] == (try json(#"{"ok":true,"id":8,"key":"a.x","version":2}"#)))

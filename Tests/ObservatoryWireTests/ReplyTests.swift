@@ -23,9 +23,9 @@ import Testing
         ], revision: 7)),
          #"{"ok":true,"id":8,"values":[{"key":"a","value":1,"version":2,"author":"bob","session":"s1"},{"key":"b","value":null,"version":5,"author":"eve","session":"s2"}],"revision":7}"#),
         (Reply.success(id: .integer(9), .unobserve), #"{"ok":true,"id":9}"#),
-        (Reply.success(id: .integer(10), .list(keys: [KeyVersion(key: "a", version: 2), KeyVersion(key: "b", version: 5)])),
-         #"{"ok":true,"id":10,"keys":[{"key":"a","version":2},{"key":"b","version":5}]}"#),
-        (Reply.success(id: .integer(11), .list(keys: [])), #"{"ok":true,"id":11,"keys":[]}"#),
+        (Reply.success(id: .integer(10), .list(keys: [KeyVersion(key: "a", version: 2), KeyVersion(key: "b", version: 5)], more: true)),
+         #"{"ok":true,"id":10,"keys":[{"key":"a","version":2},{"key":"b","version":5}],"more":true}"#),
+        (Reply.success(id: .integer(11), .list(keys: [], more: false)), #"{"ok":true,"id":11,"keys":[],"more":false}"#),
         (Reply.success(id: .string("p"), .ping(revision: 3, epoch: "e1")), #"{"ok":true,"id":"p","revision":3,"epoch":"e1"}"#),
     ])
     func successRepliesEncodeExactlyAsTheProtocolShows(_ reply: Reply, _ expected: String) {

@@ -250,8 +250,19 @@ import Testing
     // MARK: list and ping
 
     @Test func listPrefixDefaultsToEmpty() {
-        #expect(request(#"{"op":"list"}"#)?.operation == .list(prefix: ""))
-        #expect(request(#"{"op":"list","prefix":"kitchen."}"#)?.operation == .list(prefix: "kitchen."))
+        #expect(request(#"{"op":"list"}"#)?.operation == .list(prefix: "", after: nil, limit: nil))
+        #expect(request(#"{"op":"list","prefix":"kitchen."}"#)?.operation == .list(prefix: "kitchen.", after: nil, limit: nil))
+        #expect(
+            request(#"{"op":"list","prefix":"k.","after":"k.b","limit":2}"#)?.operation
+                == .list(prefix: "k.", after: "k.b", limit: 2))
+        #expect(rejection(#"{"op":"list","limit":0,"id":1}"#)?.error.code == .badRequest)
+        #expect(rejection(#"{"op":"list","limit":"2","id":1}"#)?.error.code == .badRequest)
+        #expect(rejection(#"{"op":"list","after":"has space","id":1}"#)?.error.code == .invalidKey)
+        #expect(rejection(#"{"op":"hello","name":"","id":1}"#)?.error.code == .badRequest)
+        #expect(rejection(#"{"op":"hello","name":"a\u0007b","id":1}"#)?.error.code == .badRequest)
+        let longest = String(repeating: "é", count: 64)
+        #expect(request(#"{"op":"hello","name":"\#(longest)"}"#)?.operation == .hello(name: longest, token: nil, protocolVersion: 1))
+        #expect(rejection(#"{"op":"hello","name":"\#(longest)x","id":1}"#)?.error.code == .badRequest)
     }
 
     @Test func listWithABadPrefixIsRejected() {
@@ -286,7 +297,8 @@ import Testing
         (Request(id: .integer(6), operation: .observe(.key("k"))), #"{"id":6,"op":"observe","key":"k"}"#),
         (Request(id: .integer(7), operation: .observe(.prefix(""))), #"{"id":7,"op":"observe","prefix":""}"#),
         (Request(id: .integer(8), operation: .unobserve(.prefix("p."))), #"{"id":8,"op":"unobserve","prefix":"p."}"#),
-        (Request(id: .integer(9), operation: .list(prefix: "p.")), #"{"id":9,"op":"list","prefix":"p."}"#),
+        (Request(id: .integer(9), operation: .list(prefix: "p.", after: nil, limit: nil)), #"{"id":9,"op":"list","prefix":"p."}"#),
+        (Request(id: .integer(9), operation: .list(prefix: "p.", after: "p.a", limit: 3)), #"{"id":9,"op":"list","prefix":"p.","after":"p.a","limit":3}"#),
         (Request(id: .integer(10), operation: .ping), #"{"id":10,"op":"ping"}"#),
     ])
     func requestsEncodeToProtocolShapesAndDecodeBack(_ request: Request, _ expected: String) throws {

@@ -25,7 +25,7 @@ import Testing
         (.delete, .success(id: .integer(3), .delete(key: "a", version: 10))),
         (.observe, .success(id: .integer(4), .observe(values: [entry, entry], revision: 4))),
         (.unobserve, .success(id: .integer(5), .unobserve)),
-        (.list, .success(id: .integer(6), .list(keys: [KeyVersion(key: "a", version: 1)]))),
+        (.list, .success(id: .integer(6), .list(keys: [KeyVersion(key: "a", version: 1)], more: true))),
         (.ping, .success(id: nil, .ping(revision: 4, epoch: "e"))),
         (.set, .failure(id: .integer(7), .conflict(key: "a", expected: 1, current: 2))),
         (.get, .failure(id: nil, .badFrame("got an array"))),

@@ -67,10 +67,29 @@ extension ObservatoryClient {
         return version
     }
 
-    /// The keys that start with `prefix` ("" for all), with their versions.
+    /// The keys that start with `prefix` ("" for all), with their versions, in
+    /// the order of their bytes. Asks page after page, so it returns them all
+    /// whatever the server's cap on one reply.
     public func list(prefix: String = "") async throws(ClientError) -> [KeyVersion] {
-        guard case .list(let keys) = try await payload(of: .list(prefix: prefix)) else { throw unexpected(.list) }
-        return keys
+        var keys: [KeyVersion] = []
+        var after: String?
+        while true {
+            let page = try await listPage(prefix: prefix, after: after)
+            keys += page.keys
+            guard page.more, let last = page.keys.last else { return keys }
+            after = last.key
+        }
+    }
+
+    /// One page of `list`: the keys under `prefix` after the key `after`, at most
+    /// `limit` (and at most the server's cap), and whether more follow; ask for the
+    /// next page with `after` set to the last key returned.
+    public func listPage(
+        prefix: String = "", after: String? = nil, limit: Int64? = nil
+    ) async throws(ClientError) -> (keys: [KeyVersion], more: Bool) {
+        guard case .list(let keys, let more) = try await payload(of: .list(prefix: prefix, after: after, limit: limit))
+        else { throw unexpected(.list) }
+        return (keys, more)
     }
 
     /// A round trip to the server.

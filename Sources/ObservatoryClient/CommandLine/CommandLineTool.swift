@@ -72,11 +72,19 @@ public enum CommandLineTool {
             let reply = try await client.send(.delete(key: key, ifVersion: nil))
             output.standardOutput(raw ? frame(reply) : "\(key) deleted (v\(reply["version"]?.integerValue ?? 0))")
         case .list(let prefix):
-            let reply = try await client.send(.list(prefix: prefix))
-            if raw { return output.standardOutput(frame(reply)) }
-            for entry in reply["keys"]?.arrayValue ?? [] {
-                output.standardOutput("\(entry["key"]?.stringValue ?? "?") (v\(entry["version"]?.integerValue ?? 0))")
-            }
+            var after: String?
+            repeat {
+                let reply = try await client.send(.list(prefix: prefix, after: after, limit: nil))
+                let entries = reply["keys"]?.arrayValue ?? []
+                if raw {
+                    output.standardOutput(frame(reply))
+                } else {
+                    for entry in entries {
+                        output.standardOutput("\(entry["key"]?.stringValue ?? "?") (v\(entry["version"]?.integerValue ?? 0))")
+                    }
+                }
+                after = reply["more"] == true ? entries.last?["key"]?.stringValue : nil
+            } while after != nil
         case .watch(let target):
             try await watch(target, on: client, raw: raw, output: output)
         }

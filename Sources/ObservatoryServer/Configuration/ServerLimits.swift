@@ -16,13 +16,16 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
     /// Unsent bytes queued for one connection before its events are coalesced,
     /// and if that is not enough, before it is closed with `slow_consumer`.
     public var maxQueuedBytes = 8_388_608
+    /// Keys one `list` reply holds at most, whatever its `limit`; `more` tells the
+    /// client to ask for the next page.
+    public var maxListKeys = 10_000
 
     /// The defaults.
     public init() {}
 
     static let settingNames = [
         "maxConnections", "maxFrameBytes", "maxValueBytes", "maxKeys",
-        "maxObservationsPerConnection", "maxQueuedBytes",
+        "maxObservationsPerConnection", "maxQueuedBytes", "maxListKeys",
     ]
 
     /// Reads the `limits` object strictly, keeping defaults for absent fields.
@@ -37,6 +40,7 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
             try settings.read("maxObservationsPerConnection", as: Int.self, expected: integer)
             ?? maxObservationsPerConnection
         maxQueuedBytes = try settings.read("maxQueuedBytes", as: Int.self, expected: integer) ?? maxQueuedBytes
+        maxListKeys = try settings.read("maxListKeys", as: Int.self, expected: integer) ?? maxListKeys
     }
 
     /// Throws `outOfRange` naming the first limit that cannot work.
@@ -47,6 +51,7 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
         try Self.check("limits.maxKeys", maxKeys, 1...Int(Int32.max))
         try Self.check("limits.maxObservationsPerConnection", maxObservationsPerConnection, 1...1_000_000)
         try Self.check("limits.maxQueuedBytes", maxQueuedBytes, 1_024...Int(Int32.max))
+        try Self.check("limits.maxListKeys", maxListKeys, 1...1_000_000)
     }
 
     static func check(_ setting: String, _ value: Int, _ range: ClosedRange<Int>) throws {

@@ -132,8 +132,12 @@ final class Session: Observer {
         case .unobserve(let target):
             unobserve(target)
             return .unobserve
-        case .list(let prefix):
-            return .list(keys: store.list(prefix: prefix).filter { accessToken?.mayRead($0.key) ?? true })
+        case .list(let prefix, let after, let limit):
+            let cap = context.configuration.limits.maxListKeys
+            let page = store.list(prefix: prefix, after: after, limit: min(Int(clamping: limit ?? .max), cap)) {
+                accessToken?.mayRead($0) ?? true
+            }
+            return .list(keys: page.keys, more: page.more)
         case .ping:
             return .ping(revision: store.revision, epoch: store.epoch)
         }
@@ -144,7 +148,7 @@ final class Session: Observer {
             throw WireError(
                 code: .badRequest, message: "protocol \(protocolVersion) is not supported; this server speaks 1")
         }
-        var author = name.flatMap { $0.isEmpty ? nil : $0 } ?? SessionIdentity.anonymousName
+        var author = name ?? SessionIdentity.anonymousName
         if context.configuration.requiresAuthentication {
             guard let token, let entry = context.accessToken(token) else {
                 throw WireError(code: .unauthenticated, message: "missing or unknown token; the connection is closed")

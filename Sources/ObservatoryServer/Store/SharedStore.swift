@@ -112,9 +112,22 @@ public final class SharedStore: Sendable, SnapshotSource {
 
     /// The keys starting with `prefix`, sorted by their bytes, with their versions.
     public func list(prefix: String) -> [KeyVersion] {
-        guarded.withLock { guarded in
-            guarded.data.entries(withPrefix: prefix).map { KeyVersion(key: $0.key, version: $0.version) }
+        list(prefix: prefix, after: nil, limit: .max).keys
+    }
+
+    /// One page of `list`: the keys under `prefix` that come after `after` and
+    /// that `isIncluded` lets through, at most `limit` of them, and whether more follow.
+    public func list(
+        prefix: String, after: String?, limit: Int, where isIncluded: (String) -> Bool = { _ in true }
+    ) -> (keys: [KeyVersion], more: Bool) {
+        let entries = guarded.withLock { $0.data.entries(withPrefix: prefix) }
+        var keys: [KeyVersion] = []
+        for entry in entries where isIncluded(entry.key) {
+            if let after, !StoreKey.byteOrder(after, entry.key) { continue }
+            guard keys.count < limit else { return (keys, true) }
+            keys.append(KeyVersion(key: entry.key, version: entry.version))
         }
+        return (keys, false)
     }
 
     /// The current entries of a key or prefix.

@@ -13,8 +13,9 @@ public enum ReplyPayload: Sendable, Equatable {
     case observe(values: [ValueEntry], revision: Int64)
     /// No fields.
     case unobserve
-    /// `keys`: the keys under the prefix with their versions.
-    case list(keys: [KeyVersion])
+    /// `keys`: the keys under the prefix with their versions, in byte order;
+    /// `more`: whether keys under the prefix follow the last one.
+    case list(keys: [KeyVersion], more: Bool)
     /// `revision` (the last revision) and `epoch`.
     case ping(revision: Int64, epoch: String)
 
@@ -50,13 +51,13 @@ public enum ReplyPayload: Sendable, Equatable {
             buffer.append(UInt8(ascii: "]"))
             JSONWriter.writeLiteral(",\"revision\":", into: &buffer)
             JSONWriter.write(revision, into: &buffer)
-        case .list(let keys):
+        case .list(let keys, let more):
             JSONWriter.writeLiteral(",\"keys\":[", into: &buffer)
             for (index, pair) in keys.enumerated() {
                 if index > 0 { buffer.append(UInt8(ascii: ",")) }
                 pair.encode(into: &buffer)
             }
-            buffer.append(UInt8(ascii: "]"))
+            JSONWriter.writeLiteral(more ? "],\"more\":true" : "],\"more\":false", into: &buffer)
         case .ping(let revision, let epoch):
             Self.writeRevisionAndEpoch(revision, epoch, into: &buffer)
         case .unobserve:
@@ -107,7 +108,9 @@ public enum ReplyPayload: Sendable, Equatable {
         case .unobserve:
             return .unobserve
         case .list:
-            return .list(keys: try elements(of: "keys", in: fields, KeyVersion.decode))
+            return .list(
+                keys: try elements(of: "keys", in: fields, KeyVersion.decode),
+                more: fields.optionalValue("more")?.boolValue ?? false)
         case .ping:
             return .ping(
                 revision: try fields.optionalInteger("revision", minimum: 0) ?? 0,

@@ -12,8 +12,9 @@ public enum Operation: Sendable, Equatable {
     case observe(Target)
     /// Stop observing a key or prefix.
     case unobserve(Target)
-    /// The keys under a prefix (`""` for all) with their versions.
-    case list(prefix: String)
+    /// The keys under a prefix (`""` for all) with their versions, in byte order:
+    /// those after the key `after`, at most `limit` of them.
+    case list(prefix: String, after: String?, limit: Int64?)
     /// An empty round trip.
     case ping
 
@@ -45,7 +46,7 @@ extension Operation {
         switch kind {
         case .hello:
             return .hello(
-                name: try fields.optionalString("name"),
+                name: try helloName(from: fields),
                 token: try fields.optionalString("token"),
                 protocolVersion: try fields.optionalInteger("protocol", minimum: 1) ?? 1
             )
@@ -66,10 +67,28 @@ extension Operation {
         case .list:
             let prefix = try fields.optionalString("prefix") ?? ""
             try KeyRules.validate(prefix: prefix)
-            return .list(prefix: prefix)
+            let after = try fields.optionalString("after")
+            if let after { try KeyRules.validate(key: after) }
+            return .list(prefix: prefix, after: after, limit: try fields.optionalInteger("limit", minimum: 1))
         case .ping:
             return .ping
         }
+    }
+
+    /// The longest author name, in UTF-8 bytes.
+    public static let maxNameBytes = 128
+
+    /// A `name` is 1–128 bytes of UTF-8 without control characters, or absent.
+    private static func helloName(from fields: FieldReader) throws(WireError) -> String? {
+        guard let name = try fields.optionalString("name") else { return nil }
+        guard (1...maxNameBytes).contains(name.utf8.count),
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw WireError(
+                code: .badRequest,
+                message: "field \"name\" must be 1 to \(maxNameBytes) bytes of UTF-8 without control characters")
+        }
+        return name
     }
 
     private static func key(from fields: FieldReader) throws(WireError) -> String {
@@ -134,8 +153,10 @@ extension Operation {
             case .key(let key): Self.writeField("key", .string(key), into: &buffer)
             case .prefix(let prefix): Self.writeField("prefix", .string(prefix), into: &buffer)
             }
-        case .list(let prefix):
+        case .list(let prefix, let after, let limit):
             Self.writeField("prefix", .string(prefix), into: &buffer)
+            if let after { Self.writeField("after", .string(after), into: &buffer) }
+            if let limit { Self.writeField("limit", .integer(limit), into: &buffer) }
         case .ping:
             break
         }
