@@ -16,7 +16,8 @@ struct DaemonLauncher {
         throw TestFailure(description: "observatoryd was not built next to the tests (run `swift build` first)")
     }
 
-    func launch(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+    /// Launches the daemon with `arguments`; `extraEnvironment` is added to this process's environment.
+    func launch(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = try daemonURL()
         process.arguments = arguments
@@ -27,7 +28,7 @@ struct DaemonLauncher {
         ] {
             environment[name] = nil
         }
-        process.environment = environment
+        process.environment = environment.merging(extraEnvironment) { $1 }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -38,8 +39,10 @@ struct DaemonLauncher {
 
     /// Launches the daemon on a free port and waits for its startup line; returns
     /// the process, its standard error, the port it listens on, and the log so far.
-    func launchListening(_ arguments: [String]) throws -> (Process, Pipe, port: Int, log: String) {
-        let (process, _, errors) = try launch(["--port", "0"] + arguments)
+    func launchListening(
+        _ arguments: [String], extraEnvironment: [String: String] = [:]
+    ) throws -> (Process, Pipe, port: Int, log: String) {
+        let (process, _, errors) = try launch(["--port", "0"] + arguments, extraEnvironment: extraEnvironment)
         do {
             let log = try readUntil("listening on 127.0.0.1:", in: errors)
             let portDigits = log.split(separator: "listening on 127.0.0.1:").last?.prefix { $0.isNumber } ?? ""

@@ -150,3 +150,35 @@ import Testing
         #expect(splitter.bufferedByteCount == 0)
     }
 }
+
+@Suite struct FrameSplitterMemoryTests {
+    @Test func theBufferShrinksBackAfterALargeFrame() throws {
+        var splitter = FrameSplitter()
+        let large = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20) + [10]
+        splitter.append(large)
+        #expect(try splitter.next()?.count == 1 << 20)
+        #expect(try splitter.next() == nil)
+        #expect(splitter.retainedByteCount <= 64 << 10)
+        splitter.append(Array("{\"op\":\"ping\"}\n".utf8))
+        #expect(try splitter.next() == Array("{\"op\":\"ping\"}".utf8))
+    }
+
+    @Test func aLargeFrameFollowedByAPartialOneKeepsThePartOnly() throws {
+        var splitter = FrameSplitter()
+        splitter.append([UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20) + [10] + Array("{\"op\"".utf8))
+        #expect(try splitter.next()?.count == 1 << 20)
+        #expect(try splitter.next() == nil)
+        #expect(splitter.retainedByteCount <= 64 << 10)
+        splitter.append(Array(":\"ping\"}\n".utf8))
+        #expect(try splitter.next() == Array("{\"op\":\"ping\"}".utf8))
+    }
+
+    @Test func releasingTheBufferFreesIt() {
+        var splitter = FrameSplitter()
+        splitter.append([UInt8](repeating: 1, count: 100_000))
+        #expect(splitter.retainedByteCount >= 100_000)
+        splitter.releaseBuffer()
+        #expect(splitter.retainedByteCount == 0)
+        #expect(splitter.bufferedByteCount == 0)
+    }
+}

@@ -28,6 +28,9 @@ final class Connection: Sendable {
         /// The revision storage will call back for (see `waitForStorage`), so a
         /// connection waits on it once, not once per flush attempt.
         var awaitedRevision: Int64?
+        /// The session stopped answering with frames still buffered: reading is
+        /// paused until the output drains, then the session answers the rest.
+        var isBacklogged = false
     }
 
     /// The client's socket.
@@ -123,11 +126,7 @@ final class Connection: Sendable {
                     // Copied into an array: a pointer to this stack buffer may not cross into the lock.
                     let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                     let action = session.withLock { $0.receive(bytes) }
-                    if action == .close {
-                        context.logger.debug("connection \(sessionID): closing after a fatal protocol error")
-                        closeAfterFlush()
-                        return
-                    }
+                    guard carryOut(action) else { return }
                     flush()
                     if pauseReadingIfBacklogged() { return }
                 }
@@ -204,6 +203,24 @@ final class Connection: Sendable {
         }
     }
 
+    /// Acts on what the session asked for; returns whether to go on reading.
+    private func carryOut(_ action: Session.Action) -> Bool {
+        switch action {
+        case .keepOpen:
+            return true
+        case .close:
+            context.logger.debug("connection \(sessionID): closing after a fatal protocol error")
+            closeAfterFlush()
+        case .backlogged:
+            context.logger.debug(
+                "connection \(sessionID): not read until its \(output.withQueue { $0.queuedBytes }) queued bytes drain")
+            io.withLock { $0.isBacklogged = true }
+            flush()
+            pauseReading()
+        }
+        return false
+    }
+
     private func afterDrained() {
         if output.withQueue({ $0.isFailed }) {
             context.logger.debug("connection \(sessionID): closed as a slow consumer")
@@ -212,7 +229,25 @@ final class Connection: Sendable {
             close()
             return
         }
+        if io.withLock({ $0.isBacklogged }) {
+            // Answer the frames that waited; asynchronously, so that a client reading as
+            // fast as we write does not make this recurse through flush().
+            queue.async { [self] in answerBufferedFrames() }
+            return
+        }
         resumeReadingIfPaused()
+    }
+
+    private func answerBufferedFrames() {
+        guard !io.withLock({ $0.isClosed }) else { return }
+        switch session.withLock({ $0.answerBufferedFrames() }) {
+        case .keepOpen:
+            io.withLock { $0.isBacklogged = false }
+            resumeReadingIfPaused()
+            flush()
+        case let action:
+            _ = carryOut(action)
+        }
     }
 
     /// Stops reading while more than `maxQueuedBytes` wait to be sent (a client that
@@ -222,12 +257,16 @@ final class Connection: Sendable {
         guard backlog > context.configuration.limits.maxQueuedBytes || output.withQueue({ $0.isFailed }) else {
             return false
         }
+        pauseReading()
+        return true
+    }
+
+    private func pauseReading() {
         io.withLock { io in
             guard !io.isReadPaused, let source = io.readSource else { return }
             source.suspend()
             io.isReadPaused = true
         }
-        return true
     }
 
     private func resumeReadingIfPaused() {
@@ -323,6 +362,9 @@ final class Connection: Sendable {
         }
         guard didClose else { return }
         session.withLock { $0.close() }
+        // Nothing more can be sent: free the buffers now, not when the last timer
+        // holding this connection has fired.
+        output.withQueue { $0.discardAll() }
         onClose(self)
     }
 

@@ -196,6 +196,19 @@ struct OutboundQueue {
         isFailed = true
     }
 
+    /// Drops everything queued and frees the buffers; the queue takes nothing more
+    /// (its connection is closed).
+    mutating func discardAll() {
+        items = []
+        head = 0
+        pendingBytes = 0
+        writeBuffer = []
+        writeOffset = 0
+        coalescingIndex = nil
+        heldEvents = []
+        isFailed = true
+    }
+
     /// The bytes to send next, up to one chunk, or an empty slice when nothing is
     /// queued or the head waits for storage (then `waitingForRevision` says for what).
     ///

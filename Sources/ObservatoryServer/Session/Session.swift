@@ -12,6 +12,13 @@ import ObservatoryWire
 /// registers the observation and takes the snapshot in one step, no change is lost
 /// between them.
 ///
+/// Replies and events together stay within `maxQueuedBytes`: once more than that
+/// waits to be sent, the session stops answering (`backlogged`) and keeps the
+/// frames it has not answered; the connection stops reading and calls
+/// `answerBufferedFrames()` once the client has taken its bytes. So a client that
+/// pipelines requests for large values without reading the replies costs one
+/// backlog of memory, not one reply per request.
+///
 /// Not thread-safe: its connection calls it from one queue at a time.
 final class Session: Observer {
     /// What the connection should do after a call.
@@ -20,6 +27,9 @@ final class Session: Observer {
         case keepOpen
         /// Send what is queued, then close (after `frame_too_large` or a failed `hello`).
         case close
+        /// Stop reading: the output holds more than `maxQueuedBytes`. Call
+        /// `answerBufferedFrames()` once it has drained.
+        case backlogged
     }
 
     /// The core library's handle on this session's observations.
@@ -43,13 +53,23 @@ final class Session: Observer {
         identity = SessionIdentity(name: SessionIdentity.anonymousName, session: context.nextSessionID())
     }
 
-    /// Takes received bytes and answers every complete frame among them.
+    /// Takes received bytes and answers the complete frames among them, until the
+    /// output is backlogged.
     func receive(_ bytes: UnsafeRawBufferPointer) -> Action {
         guard !isClosing else { return .close }
         splitter.append(bytes)
+        return answerBufferedFrames()
+    }
+
+    /// Answers the complete frames received and not answered yet, as long as the
+    /// output holds at most `maxQueuedBytes`.
+    func answerBufferedFrames() -> Action {
+        guard !isClosing else { return .close }
         output.holdEvents()
         defer { output.releaseEvents() }
+        let limit = context.configuration.limits.maxQueuedBytes
         while !isClosing {
+            if output.withQueue({ $0.queuedBytes }) > limit { return .backlogged }
             do throws(WireError) {
                 guard let frame = try splitter.next() else { break }
                 output.append(respond(to: frame))
@@ -61,14 +81,20 @@ final class Session: Observer {
         return isClosing ? .close : .keepOpen
     }
 
+    /// Bytes received and not answered yet.
+    var bufferedByteCount: Int {
+        splitter.bufferedByteCount
+    }
+
     /// Takes received bytes from an array (the connection copies each read into one).
     func receive(_ bytes: [UInt8]) -> Action {
         bytes.withUnsafeBytes { receive($0) }
     }
 
-    /// Ends every observation; called once when the connection closes.
+    /// Ends every observation and frees the input buffer; called once when the connection closes.
     func close() {
         isClosing = true
+        splitter.releaseBuffer()
         let observed = output.observations
         output.updateObservations { $0 = ObservationSet(limit: $0.limit) }
         for key in observed.keys {

@@ -16,7 +16,9 @@
 ///   splitter then drops its buffer and keeps throwing, because the stream has
 ///   lost its framing (the server closes the connection).
 /// - Memory: if ``next()`` is drained after each ``append(_:)``, the splitter holds
-///   at most one frame's limit plus one append's worth of bytes.
+///   at most one frame's limit plus one append's worth of bytes. After a large
+///   frame its buffer shrinks back, so an idle connection that once sent a
+///   megabyte does not keep a megabyte; ``releaseBuffer()`` frees it at close.
 /// - Time is linear in the bytes fed, however they are chunked: bytes already
 ///   searched for LF are never searched again, and consumed bytes are removed
 ///   only once they make up half the buffer, so each byte moves O(1) times.
@@ -50,6 +52,22 @@ public struct FrameSplitter: Sendable {
     /// The number of bytes held that do not belong to a frame returned yet.
     public var bufferedByteCount: Int {
         buffer.count - frameStart
+    }
+
+    /// The bytes of memory the buffer holds (its capacity), for memory accounting.
+    public var retainedByteCount: Int {
+        buffer.capacity
+    }
+
+    /// The most buffer capacity kept once the bytes held fit in less: a buffer
+    /// grown for a large frame is given back afterwards.
+    static let retainedCapacity = 64 << 10
+
+    /// Drops every byte held and frees the buffer (the connection is closing).
+    public mutating func releaseBuffer() {
+        buffer = []
+        frameStart = 0
+        searchedUpTo = 0
     }
 
     /// Adds received bytes. Bytes appended after a failure are dropped.
@@ -108,7 +126,11 @@ public struct FrameSplitter: Sendable {
     /// byte is moved a bounded number of times.
     private mutating func compact() {
         guard frameStart > 0, frameStart * 2 >= buffer.count else { return }
-        if frameStart == buffer.count {
+        let remaining = buffer.count - frameStart
+        if buffer.capacity > Self.retainedCapacity && remaining <= Self.retainedCapacity / 2 {
+            // Shrink after a large frame: copy what is left into a small buffer.
+            buffer = Array(buffer[frameStart...])
+        } else if remaining == 0 {
             buffer.removeAll(keepingCapacity: true)
         } else {
             buffer.removeSubrange(..<frameStart)

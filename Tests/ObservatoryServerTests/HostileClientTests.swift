@@ -1,0 +1,79 @@
+import Foundation
+import ObservatoryWire
+import Testing
+
+@testable import ObservatoryServer
+
+/// Clients that try to make the server hold memory, measured in a spawned
+/// daemon's resident set: the server must hold one backlog per connection, not
+/// one reply per request or one large buffer per idle connection.
+@Suite(.timeLimit(.minutes(2))) struct HostileClientTests {
+    private let launcher = DaemonLauncher()
+
+    /// The daemon's resident memory, from /proc.
+    private func residentBytes(of process: Process) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+        let kilobytes = try #require(Int(line.split(separator: " ").dropFirst().first ?? ""))
+        return kilobytes * 1_024
+    }
+
+    @Test func pipelinedRepliesThatAreNotReadStayWithinOneBacklog() throws {
+        let (process, errors, port, _) = try launcher.launchListening(["--fsync", "none", "--log-level", "debug"])
+        defer { launcher.stopIfRunning(process) }
+        let writer = try LineClient(port: port)
+        let large = String(repeating: "v", count: 200_000)
+        #expect(try writer.request(#"{"op":"set","key":"big","value":"\#(large)"}"#)["ok"] == true)
+        let before = try residentBytes(of: process)
+
+        let hostile = try LineClient(port: port, receiveBufferBytes: 4_096)
+        try hostile.sendBytes(Array(String(repeating: #"{"op":"get","key":"big"}"# + "\n", count: 3_000).utf8))
+        _ = try launcher.readUntil("queued bytes drain", in: errors)
+        #expect(try writer.request(#"{"op":"ping","id":"bystander"}"#)["id"] == "bystander")
+        let growth = try residentBytes(of: process) - before
+        // 3,000 replies of 200 KB would be 600 MB; one backlog is 8 MiB.
+        #expect(growth < 48 << 20, "grew \(growth / 1_048_576) MiB")
+    }
+
+    @Test func idleConnectionsThatOnceSentALargeFrameDoNotKeepItsBuffer() throws {
+        let (process, _, port, _) = try launcher.launchListening(["--fsync", "none"])
+        defer { launcher.stopIfRunning(process) }
+        let before = try residentBytes(of: process)
+        let padding = String(repeating: "p", count: 1_000_000)
+        var clients: [LineClient] = []
+        for index in 0..<100 {
+            let client = try LineClient(port: port)
+            #expect(try client.request(#"{"op":"ping","id":\#(index),"pad":"\#(padding)"}"#)["id"] == .integer(Int64(index)))
+            clients.append(client)
+        }
+        let growth = try residentBytes(of: process) - before
+        // 100 buffers of 1 MB would be 100 MB.
+        #expect(growth < 24 << 20, "grew \(growth / 1_048_576) MiB for \(clients.count) idle connections")
+    }
+
+    @Test func closedConnectionsFreeTheirUnfinishedLinesAtOnce() throws {
+        // A fixed mmap threshold makes glibc give every large block back to the
+        // system when it is freed, so the resident set shows what the server holds,
+        // not what the allocator keeps for later.
+        let (process, _, port, _) = try launcher.launchListening(
+            ["--fsync", "none"], extraEnvironment: ["MALLOC_MMAP_THRESHOLD_": "131072"])
+        defer { launcher.stopIfRunning(process) }
+        let before = try residentBytes(of: process)
+        let unfinished = Array((#"{"op":"ping","pad":""# + String(repeating: "u", count: 900_000)).utf8)
+        for _ in 0..<100 {
+            let client = try LineClient(port: port)
+            try client.sendBytes(unfinished)
+            client.close()
+        }
+        // The server answers in order on each connection, and frees a closed
+        // connection's buffers when it closes it: wait until it has closed them all.
+        let bystander = try LineClient(port: port)
+        let deadline = Date().addingTimeInterval(20)
+        var growth = Int.max
+        while growth >= 24 << 20, Date() < deadline {
+            #expect(try bystander.request(#"{"op":"ping"}"#)["ok"] == true)
+            growth = try residentBytes(of: process) - before
+        }
+        #expect(growth < 24 << 20, "still \(growth / 1_048_576) MiB more than before")
+    }
+}
