@@ -24,6 +24,12 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
     public var ioThreads = 0
     /// How long shutdown waits for clients to take their last bytes, in milliseconds.
     public var shutdownGraceMilliseconds = 2_000
+    /// With authentication on, how long a connection may stay without a successful
+    /// `hello` before it is closed, in milliseconds; `0` never closes it.
+    public var authTimeoutMilliseconds = 10_000
+    /// How long a connection may send nothing before it is closed, in milliseconds;
+    /// `0` (the default) never closes it. Clients that only observe should ping.
+    public var idleTimeoutMilliseconds = 0
     /// The limits per server and per connection.
     public var limits = ServerLimits()
     /// The accepted tokens; empty means no authentication.
@@ -34,6 +40,7 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
 
     static let settingNames = [
         "host", "port", "data", "fsync", "compactionLogBytes", "logLevel", "ioThreads", "shutdownGraceMilliseconds",
+        "authTimeoutMilliseconds", "idleTimeoutMilliseconds",
         "limits", "tokens",
     ]
 
@@ -56,6 +63,12 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
         shutdownGraceMilliseconds =
             try settings.read("shutdownGraceMilliseconds", as: Int.self, expected: "an integer")
             ?? shutdownGraceMilliseconds
+        authTimeoutMilliseconds =
+            try settings.read("authTimeoutMilliseconds", as: Int.self, expected: "an integer")
+            ?? authTimeoutMilliseconds
+        idleTimeoutMilliseconds =
+            try settings.read("idleTimeoutMilliseconds", as: Int.self, expected: "an integer")
+            ?? idleTimeoutMilliseconds
         limits = try settings.read("limits", as: ServerLimits.self, expected: "an object") ?? limits
         tokens = try settings.read("tokens", as: [AccessToken].self, expected: "an array of token objects") ?? tokens
     }
@@ -72,6 +85,8 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
         try ServerLimits.check("compactionLogBytes", compactionLogBytes, 4_096...(1 << 40))
         try ServerLimits.check("ioThreads", ioThreads, 0...64)
         try ServerLimits.check("shutdownGraceMilliseconds", shutdownGraceMilliseconds, 0...600_000)
+        try ServerLimits.check("authTimeoutMilliseconds", authTimeoutMilliseconds, 0...86_400_000)
+        try ServerLimits.check("idleTimeoutMilliseconds", idleTimeoutMilliseconds, 0...86_400_000)
         try limits.validate()
         var seen = Set<String>()
         for (index, entry) in tokens.enumerated() where !seen.insert(entry.token).inserted {

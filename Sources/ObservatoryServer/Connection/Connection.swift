@@ -31,6 +31,8 @@ final class Connection: Sendable {
         /// The session stopped answering with frames still buffered: reading is
         /// paused until the output drains, then the session answers the rest.
         var isBacklogged = false
+        /// When the client last sent bytes (uptime nanoseconds), for the idle timeout.
+        var lastReceivedAt: UInt64 = DispatchTime.now().uptimeNanoseconds
     }
 
     /// The client's socket.
@@ -85,6 +87,47 @@ final class Connection: Sendable {
             source.resume()
             io.readSource = source
         }
+        armTimeouts()
+    }
+
+    /// With authentication on, closes the connection if it has not authenticated
+    /// in time; with an idle timeout, closes it once the client has been silent
+    /// that long. Unauthenticated sockets must not hold `maxConnections` slots.
+    private func armTimeouts() {
+        let configuration = context.configuration
+        if configuration.requiresAuthentication && configuration.authTimeoutMilliseconds > 0 {
+            let timeout = configuration.authTimeoutMilliseconds
+            queue.asyncAfter(deadline: .now() + .milliseconds(timeout)) { [weak self] in
+                self?.closeIfUnauthenticated(after: timeout)
+            }
+        }
+        if configuration.idleTimeoutMilliseconds > 0 {
+            checkIdle(timeout: UInt64(configuration.idleTimeoutMilliseconds) * 1_000_000)
+        }
+    }
+
+    private func closeIfUnauthenticated(after timeout: Int) {
+        guard !io.withLock({ $0.isClosing }), !session.withLock({ $0.isAuthenticated }) else { return }
+        let error = WireError(
+            code: .unauthenticated,
+            message: "no successful hello within \(timeout) ms; the connection is closed")
+        context.logger.debug("connection \(sessionID): \(error.message)")
+        output.append(Reply.failure(id: nil, error))
+        closeAfterFlush()
+    }
+
+    private func checkIdle(timeout: UInt64) {
+        let (isClosing, lastReceivedAt) = io.withLock { ($0.isClosing, $0.lastReceivedAt) }
+        guard !isClosing else { return }
+        let silentFor = DispatchTime.now().uptimeNanoseconds - lastReceivedAt
+        guard silentFor < timeout else {
+            context.logger.debug("connection \(sessionID): closed after \(timeout / 1_000_000) ms without a request")
+            closeAfterFlush()
+            return
+        }
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(timeout - silentFor))) { [weak self] in
+            self?.checkIdle(timeout: timeout)
+        }
     }
 
     /// Queues the `shutdown` event and sends it; then, for half the grace time,
@@ -123,6 +166,7 @@ final class Connection: Sendable {
                     closeAfterFlush()
                     return
                 case .bytes(let count):
+                    io.withLock { $0.lastReceivedAt = DispatchTime.now().uptimeNanoseconds }
                     // Copied into an array: a pointer to this stack buffer may not cross into the lock.
                     let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                     let action = session.withLock { $0.receive(bytes) }

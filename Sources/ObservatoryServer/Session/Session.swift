@@ -81,6 +81,12 @@ final class Session: Observer {
         return isClosing ? .close : .keepOpen
     }
 
+    /// Whether this connection may act beyond what an unauthenticated one may:
+    /// authentication is off, or its `hello` presented a valid token.
+    var isAuthenticated: Bool {
+        !context.configuration.requiresAuthentication || accessToken != nil
+    }
+
     /// Bytes received and not answered yet.
     var bufferedByteCount: Int {
         splitter.bufferedByteCount
