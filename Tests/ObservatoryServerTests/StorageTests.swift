@@ -303,6 +303,26 @@ import Testing
         #expect(contents(of: try open(.everysec).store).count == before.count + 1)
     }
 
+    @Test func afterARestartListReturnsExactlyTheKeysInByteOrder() throws {
+        let first = try open(.everysec)
+        for key in ["m.1", "m.3", "m.5", "caf\u{E9}", "z"] { try first.store.set(key, to: 1, by: alice) }
+        try storage(of: first).compactNow()
+        for key in ["m.2", "a", "m.4", "cafe\u{301}"] { try first.store.set(key, to: 2, by: bob) }
+        try first.store.delete("m.3", by: alice)
+        try first.store.delete("z", by: alice)
+        try first.store.set("z", to: 3, by: alice)
+        try first.store.delete("m.4", by: bob)
+        let expected = first.store.list(prefix: "").map(\.key)
+        try storage(of: first).close()
+
+        let reopened = try open(.everysec)
+        let listed = reopened.store.list(prefix: "").map(\.key)
+        #expect(listed.map { Array($0.utf8) } == expected.map { Array($0.utf8) })
+        #expect(listed.count == 7)
+        #expect(listed.map { Array($0.utf8) } == listed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { Array($0.utf8) })
+        #expect(reopened.store.list(prefix: "m.").map(\.key) == ["m.1", "m.2", "m.5"])
+    }
+
     // MARK: Damage
 
     @Test func aTornTailIsCutWithAWarningAndEverythingBeforeItLoads() throws {

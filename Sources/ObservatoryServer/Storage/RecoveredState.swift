@@ -19,6 +19,12 @@ struct RecoveredState: Sendable {
 
     /// The entries by key.
     var entries = EntryTable()
+    /// The snapshot's keys, in the byte order it was written in.
+    var snapshotKeys: [String] = []
+    /// Keys the logs created (some may have been deleted again), in log order.
+    var createdKeys: [String] = []
+    /// Whether the logs deleted any key (else every snapshot key still exists).
+    var logsDeletedKeys = false
     /// The last revision.
     var revision: Int64 = 0
     /// The history's name; new when the directory was empty.
@@ -42,6 +48,42 @@ struct RecoveredState: Sendable {
 
     init(epoch: String) {
         self.epoch = epoch
+    }
+
+    /// The index of the keys that exist: the snapshot's keys (already in order)
+    /// merged with the keys the logs created, so that only those need sorting.
+    func keyIndex() -> OrderedKeyIndex {
+        let snapshot = snapshotKeys
+        let created = Self.sortedWithoutDuplicates(createdKeys)
+        var merged: [String] = []
+        merged.reserveCapacity(entries.count)
+        var (next, nextCreated) = (0, 0)
+        while next < snapshot.count || nextCreated < created.count {
+            let key: String
+            if nextCreated == created.count
+                || (next < snapshot.count && !StoreKey.byteOrder(created[nextCreated], snapshot[next]))
+            {
+                key = snapshot[next]
+                next += 1
+                // A key deleted and created again by the logs is in both lists: take it once.
+                if nextCreated < created.count, StoreKey(created[nextCreated]) == StoreKey(key) { nextCreated += 1 }
+            } else {
+                key = created[nextCreated]
+                nextCreated += 1
+            }
+            if !logsDeletedKeys || entries[key] != nil { merged.append(key) }
+        }
+        return OrderedKeyIndex(sortedKeys: merged)
+    }
+
+    private static func sortedWithoutDuplicates(_ keys: [String]) -> [String] {
+        let sorted = keys.sorted(by: StoreKey.byteOrder)
+        var unique: [String] = []
+        unique.reserveCapacity(sorted.count)
+        for key in sorted where unique.last.map({ StoreKey($0) != StoreKey(key) }) ?? true {
+            unique.append(key)
+        }
+        return unique
     }
 
     /// A new random epoch: 12 hexadecimal digits.

@@ -1,5 +1,6 @@
 /// Writes a copy of the store into a snapshot file: a header, one `set` record per
-/// key, and an end record that counts them, then flushes the file to disk.
+/// key in byte order of the keys (so loading it builds the key index without
+/// sorting), and an end record that counts them, then flushes the file to disk.
 ///
 /// Records are gathered into buffers of about a megabyte, so a million keys take a
 /// hundred writes, not a million.
@@ -18,13 +19,13 @@ struct SnapshotWriter {
     /// - Throws: the file operation that failed; the temporary file is then removed.
     @discardableResult
     func write(
-        _ table: EntryTable, header: StorageHeader, isCancelled: () -> Bool, afterWriting: () -> Bool
+        _ view: StoreView, header: StorageHeader, isCancelled: () -> Bool, afterWriting: () -> Bool
     ) throws(StorageError) -> Bool {
         let descriptor = try files.open(path, truncate: true)
         var isOpen = true
         defer { if isOpen { files.close(descriptor) } }
         do {
-            guard try writeRecords(of: table, header: header, to: descriptor, isCancelled: isCancelled) else {
+            guard try writeRecords(of: view, header: header, to: descriptor, isCancelled: isCancelled) else {
                 return false
             }
             guard afterWriting() else { return false }
@@ -39,26 +40,29 @@ struct SnapshotWriter {
     }
 
     private func writeRecords(
-        of table: EntryTable, header: StorageHeader, to descriptor: Int32, isCancelled: () -> Bool
+        of view: StoreView, header: StorageHeader, to descriptor: Int32, isCancelled: () -> Bool
     ) throws(StorageError) -> Bool {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(Self.bufferBytes + 4_096)
         RecordFraming.append(.header(header), to: &buffer)
         var failure: StorageError?
         var cancelled = false
-        table.forEach { entry in
-            guard failure == nil, !cancelled else { return }
+        var count: Int64 = 0
+        view.keys.forEach(withPrefix: "") { key in
+            guard let entry = view.entries[key] else { return true }
             RecordFraming.append(.set(entry), to: &buffer)
-            guard buffer.count >= Self.bufferBytes else { return }
+            count += 1
+            guard buffer.count >= Self.bufferBytes else { return true }
             if isCancelled() {
                 cancelled = true
-                return
+                return false
             }
             failure = flush(&buffer, to: descriptor)
+            return failure == nil
         }
         if let failure { throw failure }
         if cancelled { return false }
-        RecordFraming.append(.snapshotEnd(entryCount: Int64(table.count)), to: &buffer)
+        RecordFraming.append(.snapshotEnd(entryCount: count), to: &buffer)
         if let failure = flush(&buffer, to: descriptor) { throw failure }
         return true
     }

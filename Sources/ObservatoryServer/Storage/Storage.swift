@@ -9,7 +9,7 @@ protocol SnapshotSource: AnyObject, Sendable {
     /// Runs `body` with the entries and the revision while no change can be made,
     /// so that what `body` starts (a new log) begins exactly after that state.
     func withFrozenState<Result>(
-        _ body: (EntryTable, Int64) throws(StorageError) -> Result
+        _ body: (StoreView, Int64) throws(StorageError) -> Result
     ) throws(StorageError) -> Result
 }
 
@@ -42,7 +42,7 @@ protocol SnapshotSource: AnyObject, Sendable {
 /// ## Compaction
 /// When the logs since the last snapshot pass `compactionLogBytes`, a background
 /// thread starts a new log under the store's lock (with a copy of the store, which
-/// the sharded `EntryTable` makes cheap), writes the copy to a temporary file,
+/// `StoreView` makes cheap), writes the copy to a temporary file in key order,
 /// flushes it, renames it into place, flushes the directory and removes the files
 /// it replaces. A crash at any step leaves a directory that `StorageRecovery`
 /// reads back whole.
@@ -436,11 +436,11 @@ public final class Storage: Sendable {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let what = isRecovery ? "storage recovered: wrote" : "compacted into"
         logger.info(
-            "\(what) \(name): \(table.count) keys at revision \(revision) in \(String(format: "%.2f", seconds)) s")
+            "\(what) \(name): \(table.entries.count) keys at revision \(revision) in \(String(format: "%.2f", seconds)) s")
     }
 
     /// Under the store's lock: copies the store and starts the log that follows the copy.
-    private func startSnapshotLog() throws(StorageError) -> (EntryTable, Int64, Int64, Int64)? {
+    private func startSnapshotLog() throws(StorageError) -> (StoreView, Int64, Int64, Int64)? {
         guard let source = state.withLock({ $0.source }) else { return nil }
         return try source.withFrozenState { table, revision throws(StorageError) in
             try state.withLock { state throws(StorageError) in

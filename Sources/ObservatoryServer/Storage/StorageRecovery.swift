@@ -64,6 +64,7 @@ struct StorageRecovery {
                 switch item.record {
                 case .set(let entry) where !ended:
                     state.entries[entry.key] = entry
+                    state.snapshotKeys.append(entry.key)
                 case .snapshotEnd(let count) where !ended && count == state.entries.count:
                     ended = true
                 default:
@@ -131,12 +132,14 @@ struct StorageRecovery {
         }
         switch item.record {
         case .set(let entry):
+            if state.entries[entry.key] == nil { state.createdKeys.append(entry.key) }
             state.entries[entry.key] = entry
         case .delete(let key, _, _, _):
             guard state.entries[key] != nil else {
                 throw damaged(file, at: item.offset, "a delete of \"\(key)\", which does not exist at that point")
             }
             state.entries[key] = nil
+            state.logsDeletedKeys = true
         case .sessionLease(let number):
             state.sessionLease = max(state.sessionLease, number)
         case .header, .snapshotEnd:

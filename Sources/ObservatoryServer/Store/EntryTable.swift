@@ -45,17 +45,6 @@ struct EntryTable: Sendable {
         }
     }
 
-    /// The entries whose keys start with the bytes of `prefix`, in byte order of their keys.
-    func entries(withPrefix prefix: String) -> [ValueEntry] {
-        var matching: [ValueEntry] = []
-        for shard in shards {
-            for (key, entry) in shard where prefix.isEmpty || key.hasBytePrefix(prefix) {
-                matching.append(entry)
-            }
-        }
-        return matching.sorted { StoreKey.byteOrder($0.key, $1.key) }
-    }
-
     private static func shard(of key: StoreKey) -> Int {
         Int(truncatingIfNeeded: key.shardHash % UInt64(shardCount))
     }

@@ -49,7 +49,10 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// Creates a store holding what `recovered` read back, whose changes go to `storage`.
     init(maxKeys: Int, storage: Storage, recovered: RecoveredState) {
         guarded = Locked(
-            Guarded(data: StoreState(maxKeys: maxKeys, entries: recovered.entries, revision: recovered.revision)))
+            Guarded(
+                data: StoreState(
+                    maxKeys: maxKeys, entries: recovered.entries, keys: recovered.keyIndex(),
+                    revision: recovered.revision)))
         self.storage = storage
         epoch = recovered.epoch
         storage.attach(self)
@@ -117,22 +120,21 @@ public final class SharedStore: Sendable, SnapshotSource {
 
     /// One page of `list`: the keys under `prefix` that come after `after` and
     /// that `isIncluded` lets through, at most `limit` of them, and whether more follow.
+    ///
+    /// Walks a copy of the keys taken under the lock, after releasing it: writers
+    /// do not wait however many keys the page skips or holds.
     public func list(
         prefix: String, after: String?, limit: Int, where isIncluded: (String) -> Bool = { _ in true }
     ) -> (keys: [KeyVersion], more: Bool) {
-        let entries = guarded.withLock { $0.data.entries(withPrefix: prefix) }
-        var keys: [KeyVersion] = []
-        for entry in entries where isIncluded(entry.key) {
-            if let after, !StoreKey.byteOrder(after, entry.key) { continue }
-            guard keys.count < limit else { return (keys, true) }
-            keys.append(KeyVersion(key: entry.key, version: entry.version))
-        }
-        return (keys, false)
+        guarded.withLock { $0.data.view }.page(prefix: prefix, after: after, limit: limit, where: isIncluded)
     }
 
     /// The current entries of a key or prefix.
     public func snapshot(_ target: Target) -> [ValueEntry] {
-        guarded.withLock { Self.snapshot(target, of: $0.data) }
+        switch target {
+        case .key(let key): get(key).map { [$0] } ?? []
+        case .prefix(let prefix): guarded.withLock { $0.data.view }.entries(withPrefix: prefix)
+        }
     }
 
     /// Takes the snapshot of `target` and, if `subscribe` is true, starts `observer`
@@ -149,7 +151,9 @@ public final class SharedStore: Sendable, SnapshotSource {
         subscribe: Bool,
         receive: @escaping (StoreChange) -> Void
     ) -> (values: [ValueEntry], revision: Int64) {
-        guarded.withLock { guarded in
+        // Registered and captured in one step under the lock (no change falls between
+        // them); a prefix's snapshot is read from a copy after the lock is released.
+        let (captured, revision) = guarded.withLock { guarded in
             if subscribe {
                 switch target {
                 case .key(let key):
@@ -162,8 +166,22 @@ public final class SharedStore: Sendable, SnapshotSource {
                     observer.observe(everyChange, receive: receive)
                 }
             }
-            return (Self.snapshot(target, of: guarded.data), guarded.data.revision)
+            let captured: Captured = switch target {
+            case .key(let key): .entry(guarded.data.entry(key))
+            case .prefix(let prefix): .view(guarded.data.view, prefix: prefix)
+            }
+            return (captured, guarded.data.revision)
         }
+        switch captured {
+        case .entry(let entry): return (entry.map { [$0] } ?? [], revision)
+        case .view(let view, let prefix): return (view.entries(withPrefix: prefix), revision)
+        }
+    }
+
+    /// What `observe` takes under the lock: a key's entry, or a copy to read a prefix from.
+    private enum Captured {
+        case entry(ValueEntry?)
+        case view(StoreView, prefix: String)
     }
 
     /// Stops `observer` receiving the changes of `key`.
@@ -188,9 +206,9 @@ public final class SharedStore: Sendable, SnapshotSource {
     }
 
     func withFrozenState<Result>(
-        _ body: (EntryTable, Int64) throws(StorageError) -> Result
+        _ body: (StoreView, Int64) throws(StorageError) -> Result
     ) throws(StorageError) -> Result {
-        try guarded.withLock { guarded throws(StorageError) in try body(guarded.data.entries, guarded.data.revision) }
+        try guarded.withLock { guarded throws(StorageError) in try body(guarded.data.view, guarded.data.revision) }
     }
 
     private func announce(_ change: StoreChange, from author: SessionIdentity, keyFeeds: [StoreKey: KeyFeed]) {
@@ -198,10 +216,4 @@ public final class SharedStore: Sendable, SnapshotSource {
         everyChange.send(change, from: author)
     }
 
-    private static func snapshot(_ target: Target, of data: StoreState) -> [ValueEntry] {
-        switch target {
-        case .key(let key): data.entry(key).map { [$0] } ?? []
-        case .prefix(let prefix): data.entries(withPrefix: prefix)
-        }
-    }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A key as the store compares it: by its UTF-8 bytes.
 ///
 /// Swift's `String ==` treats canonically equivalent strings as equal (`"é"` and
@@ -36,6 +42,21 @@ struct StoreKey: Hashable, Sendable {
 
     /// Byte-wise order, as `list` returns keys.
     static func byteOrder(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        let contiguous = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in precedes(left, right) }
+        }
+        guard let contiguous, let result = contiguous else {
+            return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        }
+        return result
+    }
+
+    private static func precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        let shared = min(left.count, right.count)
+        if shared > 0, let leftBase = left.baseAddress, let rightBase = right.baseAddress {
+            let order = memcmp(leftBase, rightBase, shared)
+            if order != 0 { return order < 0 }
+        }
+        return left.count < right.count
     }
 }

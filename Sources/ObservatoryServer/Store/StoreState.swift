@@ -17,13 +17,16 @@ struct StoreState {
     typealias Persist = (StoreChange) throws(WireError) -> Void
 
     private(set) var entries: EntryTable
+    /// The keys in byte order, for `list` and prefix snapshots.
+    private(set) var keys: OrderedKeyIndex
     /// The revision of the last change; the next change takes `revision + 1`.
     private(set) var revision: Int64
     let maxKeys: Int
 
-    init(maxKeys: Int, entries: EntryTable = EntryTable(), revision: Int64 = 0) {
+    init(maxKeys: Int, entries: EntryTable = EntryTable(), keys: OrderedKeyIndex = OrderedKeyIndex(), revision: Int64 = 0) {
         self.maxKeys = maxKeys
         self.entries = entries
+        self.keys = keys
         self.revision = revision
     }
 
@@ -54,6 +57,7 @@ struct StoreState {
         try persist(change)
         revision = version
         entries[key] = ValueEntry(key: key, value: value, version: version, author: author.name, session: author.session)
+        if existing == nil { keys.insert(key) }
         return SetOutcome(version: version, change: change)
     }
 
@@ -76,12 +80,14 @@ struct StoreState {
         try persist(change)
         revision = change.version
         entries[key] = nil
+        keys.remove(key)
         return change
     }
 
-    /// The entries whose keys start with `prefix`, sorted by the bytes of their keys.
-    func entries(withPrefix prefix: String) -> [ValueEntry] {
-        entries.entries(withPrefix: prefix)
+    /// A copy of the keys and entries, cheap to take (see `OrderedKeyIndex` and
+    /// `EntryTable`), to read after the store's lock is released.
+    var view: StoreView {
+        StoreView(keys: keys, entries: entries)
     }
 
     private func checkVersion(of key: String, existing: ValueEntry?, expected: Int64?) throws(WireError) {

@@ -1,0 +1,66 @@
+import Testing
+
+@testable import ObservatoryServer
+
+@Suite struct OrderedKeyIndexTests {
+    private func keys(of index: OrderedKeyIndex, prefix: String = "", after: String? = nil) -> [String] {
+        var found: [String] = []
+        index.forEach(withPrefix: prefix, after: after) { found.append($0); return true }
+        return found
+    }
+
+    private func byteSorted(_ keys: some Sequence<String>) -> [String] {
+        keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    @Test func randomInsertsAndRemovesKeepByteOrderAcrossManyChunks() {
+        var dice = Dice(seed: 7)
+        var index = OrderedKeyIndex()
+        var reference = Set<[UInt8]>()
+        var texts: [[UInt8]: String] = [:]
+        for step in 0..<6_000 {
+            let key = "k.\(dice.below(3_000))" + (step % 3 == 0 ? "é" : "e\u{301}")
+            let bytes = Array(key.utf8)
+            if reference.contains(bytes) {
+                index.remove(key)
+                reference.remove(bytes)
+            } else {
+                index.insert(key)
+                reference.insert(bytes)
+                texts[bytes] = key
+            }
+        }
+        let expected = byteSorted(reference.compactMap { texts[$0] })
+        #expect(keys(of: index).map { Array($0.utf8) } == expected.map { Array($0.utf8) })
+        #expect(index.count == reference.count)
+    }
+
+    @Test func prefixAndAfterSelectAContiguousRange() {
+        let index = OrderedKeyIndex(["b.2", "a.1", "b.10", "b.1", "c", "b", "ba"])
+        #expect(keys(of: index, prefix: "b.") == ["b.1", "b.10", "b.2"])
+        #expect(keys(of: index, prefix: "b.", after: "b.10") == ["b.2"])
+        #expect(keys(of: index, prefix: "b.", after: "a") == ["b.1", "b.10", "b.2"])
+        #expect(keys(of: index, prefix: "b.", after: "c") == [])
+        #expect(keys(of: index, after: "b.2") == ["ba", "c"])
+        #expect(keys(of: index, prefix: "zz") == [])
+    }
+
+    @Test func equivalentKeysWithOtherBytesAreDistinct() {
+        var index = OrderedKeyIndex()
+        index.insert("caf\u{E9}")
+        index.insert("cafe\u{301}")
+        #expect(index.count == 2)
+        index.remove("caf\u{E9}")
+        #expect(keys(of: index).map { Array($0.utf8) } == [Array("cafe\u{301}".utf8)])
+    }
+
+    @Test func aCopyIsUnchangedByLaterWrites() {
+        var index = OrderedKeyIndex((0..<2_000).map { "k\($0)" })
+        let copy = index
+        index.insert("k-new")
+        index.remove("k5")
+        #expect(keys(of: copy).count == 2_000)
+        #expect(keys(of: copy).contains("k5"))
+        #expect(!keys(of: copy).contains("k-new"))
+    }
+}
