@@ -44,11 +44,32 @@ struct OutboundQueue {
         case change(StoreChange)
         /// The reply to a write, sent once its change at `revision` is acknowledged.
         case write([UInt8], revision: Int64, id: RequestID?)
+        /// Changes of one key coalesced for a slow consumer: the frame is built when
+        /// it is sent, on the connection's own queue, not by the writer that
+        /// delivered the change (which holds the store's lock).
+        case merged(first: StoreChange, latest: StoreChange)
 
         var byteCount: Int {
             switch self {
             case .frame(let bytes), .write(let bytes, _, _): bytes.count
             case .change(let change): change.frame.count
+            case .merged(let first, let latest): StoreChange.coalescedByteCount(first, latest)
+            }
+        }
+
+        /// The change an event item carries (merged ones count as their latest).
+        var latestChange: StoreChange? {
+            switch self {
+            case .change(let change), .merged(_, let change): change
+            case .frame, .write: nil
+            }
+        }
+
+        /// This event item followed by `later` of the same key.
+        func merging(_ later: StoreChange) -> Item? {
+            switch self {
+            case .change(let first), .merged(let first, _): .merged(first: first, latest: later)
+            case .frame, .write: nil
             }
         }
     }
@@ -141,10 +162,11 @@ struct OutboundQueue {
     }
 
     private mutating func enqueue(_ change: StoreChange) -> EventOutcome {
-        if let position = coalescingIndex?[StoreKey(change.key)], case .change(let pending)? = items[position] {
-            let merged = pending.coalesced(with: change)
-            pendingBytes += merged.frame.count - pending.frame.count
-            items[position] = .change(merged)
+        if let position = coalescingIndex?[StoreKey(change.key)], let pending = items[position],
+            let merged = pending.merging(change)
+        {
+            pendingBytes += merged.byteCount - pending.byteCount
+            items[position] = merged
         } else {
             items.append(.change(change))
             pendingBytes += change.frame.count
@@ -164,12 +186,14 @@ struct OutboundQueue {
         var merged: [Item?] = []
         var index: [StoreKey: Int] = [:]
         for case let item? in items[head...] {
-            guard case .change(let change) = item else {
+            guard let change = item.latestChange else {
                 merged.append(item)
                 continue
             }
-            if let position = index[StoreKey(change.key)], case .change(let pending)? = merged[position] {
-                merged[position] = .change(pending.coalesced(with: change))
+            if let position = index[StoreKey(change.key)], let pending = merged[position],
+                let combined = pending.merging(change)
+            {
+                merged[position] = combined
             } else {
                 index[StoreKey(change.key)] = merged.count
                 merged.append(item)
@@ -239,12 +263,16 @@ struct OutboundQueue {
             switch item {
             case .frame(let bytes):
                 writeBuffer.append(contentsOf: bytes)
-            case .change(let change):
+            case .change(let change), .merged(_, let change):
                 guard change.version <= acknowledgement.revision else {
                     waitingForRevision = change.version
                     return compactItems()
                 }
-                writeBuffer.append(contentsOf: change.frame)
+                if case .merged(let first, _) = item {
+                    writeBuffer.append(contentsOf: first.coalesced(with: change).frame)
+                } else {
+                    writeBuffer.append(contentsOf: change.frame)
+                }
                 if coalescingIndex?[StoreKey(change.key)] == head { coalescingIndex?[StoreKey(change.key)] = nil }
             case .write(let bytes, let revision, let id):
                 if revision <= acknowledgement.revision {

@@ -16,15 +16,27 @@ public final class StoreChange: Sendable, Equatable {
     public let version: Int64
     /// The encoded event line, ending in LF.
     public let frame: [UInt8]
+    /// Where the `,"old":…` member sits in `frame` (empty for a creation), so that
+    /// coalescing can splice bytes instead of encoding values again.
+    let oldMember: Range<Int>
 
     /// Creates the change for `event`, which must be an update or a delete.
     init(_ event: Event, key: String, version: Int64) {
         self.event = event
         self.key = key
         self.version = version
-        var frame = event.encoded()
+        var frame: [UInt8] = []
+        oldMember = event.encode(into: &frame)
         frame.append(UInt8(ascii: "\n"))
         self.frame = frame
+    }
+
+    private init(_ event: Event, key: String, version: Int64, frame: [UInt8], oldMember: Range<Int>) {
+        self.event = event
+        self.key = key
+        self.version = version
+        self.frame = frame
+        self.oldMember = oldMember
     }
 
     /// A created or changed key; `old` is `nil` for a creation.
@@ -47,20 +59,38 @@ public final class StoreChange: Sendable, Equatable {
     ///
     /// A key created and then deleted within the window has no first `old`; the
     /// delete then carries the value it deleted, since a delete event always has `old`.
+    ///
+    /// The frame is `later`'s with its `old` member replaced by this one's: bytes
+    /// are copied, no value is encoded again.
     func coalesced(with later: StoreChange) -> StoreChange {
         let firstOld = old
+        let event: Event
         switch later.event {
         case .update(let key, _, let new, let version, let author, let session):
-            return StoreChange(
-                .update(key: key, old: firstOld, new: new, version: version, author: author, session: session),
-                key: key, version: version)
+            event = .update(key: key, old: firstOld, new: new, version: version, author: author, session: session)
         case .delete(let key, let lastOld, let version, let author, let session):
-            return StoreChange(
-                .delete(key: key, old: firstOld ?? lastOld, version: version, author: author, session: session),
-                key: key, version: version)
+            event = .delete(key: key, old: firstOld ?? lastOld, version: version, author: author, session: session)
+            if firstOld == nil {
+                return StoreChange(event, key: key, version: version, frame: later.frame, oldMember: later.oldMember)
+            }
         case .shutdown:
             return later
         }
+        var frame: [UInt8] = []
+        frame.reserveCapacity(Self.coalescedByteCount(self, later))
+        frame.append(contentsOf: later.frame[..<later.oldMember.lowerBound])
+        frame.append(contentsOf: self.frame[oldMember])
+        frame.append(contentsOf: later.frame[later.oldMember.upperBound...])
+        let start = later.oldMember.lowerBound
+        return StoreChange(
+            event, key: later.key, version: later.version, frame: frame, oldMember: start..<(start + oldMember.count))
+    }
+
+    /// The size of `first.coalesced(with: later).frame`, without building it.
+    static func coalescedByteCount(_ first: StoreChange, _ later: StoreChange) -> Int {
+        if case .delete = later.event, first.old == nil { return later.frame.count }
+        if case .shutdown = later.event { return later.frame.count }
+        return later.frame.count - later.oldMember.count + first.oldMember.count
     }
 
     /// Changes are equal when their events are (the frame follows from the event).

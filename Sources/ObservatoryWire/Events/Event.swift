@@ -19,28 +19,41 @@ public enum Event: Sendable, Equatable {
     }
 
     /// Appends the event as in ``encoded()``, writing bytes directly.
-    public func encode(into buffer: inout [UInt8]) {
+    ///
+    /// - Returns: where the `,"old":…` member was written in `buffer` (for an update
+    ///   without `old`, the empty range where it would go), so that a server can
+    ///   splice the `old` of one event into another without encoding values again.
+    @discardableResult
+    public func encode(into buffer: inout [UInt8]) -> Range<Int> {
         switch self {
         case .update(let key, let old, let new, let version, let author, let session):
             JSONWriter.writeLiteral("{\"event\":\"update\",\"key\":", into: &buffer)
             JSONWriter.write(key, into: &buffer)
+            let oldStart = buffer.count
             if let old {
                 JSONWriter.writeLiteral(",\"old\":", into: &buffer)
                 JSONWriter.write(old, into: &buffer)
             }
+            let oldMember = oldStart..<buffer.count
             JSONWriter.writeLiteral(",\"new\":", into: &buffer)
             JSONWriter.write(new, into: &buffer)
             JSONWriter.writeChangeStamp(version: version, author: author, session: session, into: &buffer)
             buffer.append(UInt8(ascii: "}"))
+            return oldMember
         case .delete(let key, let old, let version, let author, let session):
             JSONWriter.writeLiteral("{\"event\":\"delete\",\"key\":", into: &buffer)
             JSONWriter.write(key, into: &buffer)
+            let oldStart = buffer.count
             JSONWriter.writeLiteral(",\"old\":", into: &buffer)
             JSONWriter.write(old, into: &buffer)
+            let oldMember = oldStart..<buffer.count
             JSONWriter.writeChangeStamp(version: version, author: author, session: session, into: &buffer)
             buffer.append(UInt8(ascii: "}"))
+            return oldMember
         case .shutdown:
+            let start = buffer.count
             JSONWriter.writeLiteral("{\"event\":\"shutdown\"}", into: &buffer)
+            return start..<start
         }
     }
 
