@@ -76,4 +76,30 @@ import Testing
         }
         #expect(growth < 24 << 20, "still \(growth / 1_048_576) MiB more than before")
     }
+
+    @Test func manyUnfinishedLargeLinesStayWithinTheInputCap() throws {
+        let directory = try TemporaryDirectory()
+        let configuration = directory.path(of: "observatory.json")
+        try Data(#"{"fsync":"none","logLevel":"debug","limits":{"maxBufferedInputBytes":16777216}}"#.utf8)
+            .write(to: URL(fileURLWithPath: configuration))
+        let (process, errors, port, _) = try launcher.launchListening(
+            ["--config", configuration], extraEnvironment: ["MALLOC_MMAP_THRESHOLD_": "131072"])
+        defer { launcher.stopIfRunning(process) }
+        let before = try residentBytes(of: process)
+        let unfinished = Array((#"{"op":"ping","pad":""# + String(repeating: "u", count: 900_000)).utf8)
+        var hogs: [LineClient] = []
+        for _ in 0..<100 {
+            let hog = try LineClient(port: port)
+            try hog.sendBytes(unfinished)
+            hogs.append(hog)
+        }
+        _ = try launcher.readUntil("input bytes are held", in: errors)
+        // Small requests still go through, and the server holds about the cap, not 90 MB.
+        let bystander = try LineClient(port: port)
+        for index in 0..<50 {
+            #expect(try bystander.request(#"{"op":"ping","id":\#(index)}"#)["id"] == .integer(Int64(index)))
+        }
+        let growth = try residentBytes(of: process) - before
+        #expect(growth < 60 << 20, "grew \(growth / 1_048_576) MiB with \(hogs.count) unfinished lines")
+    }
 }

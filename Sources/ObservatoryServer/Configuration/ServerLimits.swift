@@ -19,13 +19,16 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
     /// Keys one `list` reply holds at most, whatever its `limit`; `more` tells the
     /// client to ask for the next page.
     public var maxListKeys = 10_000
+    /// Bytes all connections together may hold in unfinished frames; beyond it the
+    /// connections with the largest partial frames are not read until it drains.
+    public var maxBufferedInputBytes = 256 << 20
 
     /// The defaults.
     public init() {}
 
     static let settingNames = [
         "maxConnections", "maxFrameBytes", "maxValueBytes", "maxKeys",
-        "maxObservationsPerConnection", "maxQueuedBytes", "maxListKeys",
+        "maxObservationsPerConnection", "maxQueuedBytes", "maxListKeys", "maxBufferedInputBytes",
     ]
 
     /// Reads the `limits` object strictly, keeping defaults for absent fields.
@@ -41,6 +44,8 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
             ?? maxObservationsPerConnection
         maxQueuedBytes = try settings.read("maxQueuedBytes", as: Int.self, expected: integer) ?? maxQueuedBytes
         maxListKeys = try settings.read("maxListKeys", as: Int.self, expected: integer) ?? maxListKeys
+        maxBufferedInputBytes =
+            try settings.read("maxBufferedInputBytes", as: Int.self, expected: integer) ?? maxBufferedInputBytes
     }
 
     /// Throws `outOfRange` naming the first limit that cannot work.
@@ -52,6 +57,7 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
         try Self.check("limits.maxObservationsPerConnection", maxObservationsPerConnection, 1...1_000_000)
         try Self.check("limits.maxQueuedBytes", maxQueuedBytes, 1_024...Int(Int32.max))
         try Self.check("limits.maxListKeys", maxListKeys, 1...1_000_000)
+        try Self.check("limits.maxBufferedInputBytes", maxBufferedInputBytes, 65_536...(1 << 40))
     }
 
     static func check(_ setting: String, _ value: Int, _ range: ClosedRange<Int>) throws {

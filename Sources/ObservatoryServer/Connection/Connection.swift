@@ -31,6 +31,12 @@ final class Connection: Sendable {
         /// The session stopped answering with frames still buffered: reading is
         /// paused until the output drains, then the session answers the rest.
         var isBacklogged = false
+        /// Too many bytes of unfinished frames are held server-wide, and this
+        /// connection holds a large share: not read until the `InputBudget` resumes it.
+        var isOverInputBudget = false
+        /// Whether the `InputBudget` counts bytes for this connection (else an empty
+        /// buffer needs no report: the common case costs no lock).
+        var isHoldingInput = false
         /// When the client last sent bytes (uptime nanoseconds), for the idle timeout.
         var lastReceivedAt: UInt64 = DispatchTime.now().uptimeNanoseconds
     }
@@ -172,7 +178,7 @@ final class Connection: Sendable {
                     let action = session.withLock { $0.receive(bytes) }
                     guard carryOut(action) else { return }
                     flush()
-                    if pauseReadingIfBacklogged() { return }
+                    if pauseReadingIfBacklogged() || pauseReadingIfOverInputBudget() { return }
                 }
             }
         }
@@ -313,9 +319,49 @@ final class Connection: Sendable {
         }
     }
 
+    /// Reports the bytes of unfinished frames held to the server's `InputBudget`;
+    /// stops reading when it says so, until it resumes this connection.
+    private func pauseReadingIfOverInputBudget() -> Bool {
+        let held = session.withLock { $0.bufferedByteCount }
+        let wasHolding = io.withLock { io in
+            defer { io.isHoldingInput = held > 0 }
+            return io.isHoldingInput
+        }
+        guard held > 0 || wasHolding else { return false }
+        let mustPause = context.inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
+            guard let self else { return }
+            queue.async {
+                self.io.withLock { $0.isOverInputBudget = false }
+                self.resumeReadingIfPaused()
+            }
+        }
+        guard mustPause else { return false }
+        context.logger.debug("connection \(sessionID): not read while \(context.inputBudget.total) input bytes are held")
+        io.withLock { $0.isOverInputBudget = true }
+        pauseReading()
+        watchForHangUpWhileOverInputBudget()
+        return true
+    }
+
+    /// A connection that is not read would not notice its client closing, and
+    /// would hold its bytes, and the budget, for good: look every 200 ms.
+    private func watchForHangUpWhileOverInputBudget() {
+        queue.asyncAfter(deadline: .now() + .milliseconds(200)) { [weak self] in
+            guard let self, self.io.withLock({ $0.isOverInputBudget && !$0.isClosed }) else { return }
+            if self.socket.hasPeerHungUp() {
+                self.context.logger.debug("connection \(self.sessionID): the client left while it was not read")
+                self.close()
+            } else {
+                self.watchForHangUpWhileOverInputBudget()
+            }
+        }
+    }
+
     private func resumeReadingIfPaused() {
         io.withLock { io in
-            guard io.isReadPaused, !io.isClosing, let source = io.readSource else { return }
+            guard io.isReadPaused, !io.isClosing, !io.isBacklogged, !io.isOverInputBudget,
+                let source = io.readSource
+            else { return }
             source.resume()
             io.isReadPaused = false
         }
@@ -409,6 +455,7 @@ final class Connection: Sendable {
         // Nothing more can be sent: free the buffers now, not when the last timer
         // holding this connection has fired.
         output.withQueue { $0.discardAll() }
+        context.inputBudget.remove(ObjectIdentifier(self))
         onClose(self)
     }
 

@@ -15,6 +15,8 @@ public final class ServerContext: Sendable {
     public let logger: ServerLogger
     /// The limits used to decode requests (value size, nesting depth).
     let requestLimits: RequestLimits
+    /// The bytes of unfinished frames all connections hold, against `limits.maxBufferedInputBytes`.
+    let inputBudget: InputBudget
     private let shuttingDown = Atomic<Bool>(false)
     private let sessionCounter: Atomic<Int64>
     /// Session numbers up to this one are recorded as possibly used (with storage).
@@ -34,6 +36,7 @@ public final class ServerContext: Sendable {
         self.configuration = configuration
         self.logger = logger
         requestLimits = RequestLimits(maxValueBytes: configuration.limits.maxValueBytes)
+        inputBudget = InputBudget(limit: configuration.limits.maxBufferedInputBytes)
         let options = storageOptions ?? StorageOptions(
             fsync: configuration.fsync, compactionLogBytes: configuration.compactionLogBytes)
         guard options.fsync != .none else {

@@ -120,6 +120,17 @@ public struct StreamSocket: Sendable, Hashable {
         }
     }
 
+    /// Whether the peer has closed its sending side or the connection failed,
+    /// even with unread bytes still waiting (Linux's `POLLRDHUP`): a connection
+    /// that is not being read can still notice its client went away.
+    public func hasPeerHungUp() -> Bool {
+        // POLLRDHUP (0x2000) is Linux's; the toolchain's Glibc module does not export it.
+        let readHangUp: Int16 = 0x2000
+        var request = pollfd(fd: descriptor, events: readHangUp, revents: 0)
+        guard poll(&request, 1, 0) > 0 else { return false }
+        return request.revents & (readHangUp | Int16(POLLHUP) | Int16(POLLERR)) != 0
+    }
+
     /// Stops sending: the peer reads end-of-file after the bytes already sent.
     public func shutdownWrite() {
         _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
