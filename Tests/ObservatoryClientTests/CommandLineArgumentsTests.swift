@@ -85,3 +85,11 @@ import ObservatoryWire
         #expect(throws: CommandLineUsageError(message)) { try CommandLineArguments.parse(arguments) }
     }
 }
+
+@Suite struct CommandLinePingArgumentsTests {
+    @Test func pingTakesNoArguments() throws {
+        #expect(try CommandLineArguments.parse(["ping"]).command == .ping)
+        #expect(try CommandLineArguments.parse(["ping", "--port", "7071"]).port == 7071)
+        #expect(throws: CommandLineUsageError.self) { try CommandLineArguments.parse(["ping", "extra"]) }
+    }
+}

@@ -1,6 +1,7 @@
 import Observatory
 import Foundation
 import ObservatoryClient
+import ObservatoryServer
 import ObservatoryWire
 import Testing
 
@@ -22,6 +23,24 @@ import Testing
         let capture = Capture()
         let code = await CommandLineTool.run(arguments: arguments + ["--port", String(port)], output: capture.output)
         return (code, capture)
+    }
+
+    @Test func pingPrintsServerRevisionAndEpochAndExitsZeroOrThree() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        _ = await run(["set", "a", "1"], port: server.port)
+        _ = await run(["set", "b", "2"], port: server.port)
+        let (code, ping) = await run(["ping"], port: server.port)
+        #expect(code == .success)
+        #expect(ping.out == ["\(DaemonCommand.versionText), revision 2, epoch \(server.server.store.epoch)"], "\(ping.out)")
+        let (jsonCode, json) = await run(["ping", "--json"], port: server.port)
+        #expect(jsonCode == .success)
+        #expect(json.out.first?.contains("\"revision\":2") == true)
+        let closed = try LoopbackPeer(listening: false)
+        defer { withExtendedLifetime(closed) {} }
+        let (refusedCode, refused) = await run(["ping"], port: closed.port)
+        #expect(refusedCode == .connection)
+        #expect(refused.err.first?.contains("cannot reach") == true)
     }
 
     @Test func setGetListDeletePrintReadableResults() async throws {

@@ -36,6 +36,7 @@ public struct CommandLineArguments: Sendable, Equatable {
           list [PREFIX]       list the keys that start with PREFIX, with their versions
           watch KEY|PREFIX*   print every change of KEY, or of every key under PREFIX,
                               as `key old → new by author (vN)`, until interrupted
+          ping                print the server, its last revision and its epoch (a health check)
 
         options:
           --host HOST         server host (default 127.0.0.1)
@@ -135,6 +136,11 @@ public struct CommandLineArguments: Sendable, Equatable {
                 throw CommandLineUsageError("list takes at most one PREFIX, got \(operands.count) arguments")
             }
             return .list(prefix: operands.first ?? "")
+        case "ping":
+            guard operands.isEmpty else {
+                throw CommandLineUsageError("ping takes no arguments, got \(operands.count)")
+            }
+            return .ping
         case "watch":
             let pattern = try single("KEY or PREFIX*", of: operands, for: name)
             guard pattern.hasSuffix("*") else { return .watch(.key(pattern)) }

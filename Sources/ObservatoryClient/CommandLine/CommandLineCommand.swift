@@ -12,6 +12,9 @@ public enum CommandLineCommand: Sendable, Equatable {
     case list(prefix: String)
     /// Print every change of one key, or of every key under a prefix, until interrupted.
     case watch(Target)
+    /// Print the server's name, its last revision and its epoch: a health check
+    /// (exit 0, or 3 when the server cannot be reached).
+    case ping
     /// Print the usage text.
     case help
 }

@@ -87,6 +87,14 @@ public enum CommandLineTool {
             } while after != nil
         case .watch(let target):
             try await watch(target, on: client, raw: raw, output: output)
+        case .ping:
+            // A second hello (same name and token) learns the server's name; ping, its revision and epoch.
+            let hello = try await client.send(.hello(name: arguments.name, token: arguments.token, protocolVersion: 1))
+            let ping = try await client.send(.ping)
+            if raw { return output.standardOutput(frame(hello) + "\n" + frame(ping)) }
+            let server = hello["server"]?.stringValue ?? "?"
+            let revision = ping["revision"]?.integerValue ?? 0
+            output.standardOutput("\(server), revision \(revision), epoch \(ping["epoch"]?.stringValue ?? "?")")
         }
     }
 
