@@ -73,7 +73,7 @@ final class Connection: Sendable {
             maxQueuedBytes: limits.maxQueuedBytes, maxObservations: limits.maxObservationsPerConnection,
             requestFlush: { flushRequest.fire() })
         self.output = output
-        let session = Session(context: context, output: output)
+        let session = Session(context: context, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
         sessionID = session.identity.session
         self.session = Locked(session)
         flushRequest.connect { [weak self] in

@@ -102,6 +102,7 @@ public final class Server: Sendable {
             throw SocketError(operation: "start", errorNumber: EALREADY, detail: "the server was already started")
         }
         context.logger.info("listening on \(configuration.host):\(listener.port)")
+        for warning in context.configurationWarnings { context.logger.warning(warning) }
     }
 
     private func acceptPending() {

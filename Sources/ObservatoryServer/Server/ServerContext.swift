@@ -18,6 +18,8 @@ public final class ServerContext: Sendable {
     /// The bytes of unfinished frames all connections hold, against `limits.maxBufferedInputBytes`.
     let inputBudget: InputBudget
     private let shuttingDown = Atomic<Bool>(false)
+    /// When a failed `hello` was last logged (uptime nanoseconds), and how many were not logged since.
+    private let failedHellos = Locked<(lastLogged: UInt64, suppressed: Int)>((0, 0))
     private let sessionCounter: Atomic<Int64>
     /// Session numbers up to this one are recorded as possibly used (with storage).
     private let sessionLease: Locked<Int64>
@@ -104,7 +106,57 @@ public final class ServerContext: Sendable {
     }
 
     /// The token entry for `secret`, if any.
+    ///
+    /// Compares the UTF-8 bytes of every token in constant time (no early exit, no
+    /// Unicode equivalence), so that neither timing nor another spelling of the
+    /// same characters helps a guesser.
     func accessToken(_ secret: String) -> AccessToken? {
-        configuration.tokens.first { $0.token == secret }
+        let offered = Array(secret.utf8)
+        var found: AccessToken?
+        for entry in configuration.tokens where Self.constantTimeEqual(Array(entry.token.utf8), offered) {
+            found = entry
+        }
+        return found
+    }
+
+    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        var difference = UInt8(lhs.count == rhs.count ? 0 : 1)
+        for index in 0..<max(lhs.count, rhs.count) {
+            difference |= (index < lhs.count ? lhs[index] : 0) ^ (index < rhs.count ? rhs[index] : 0)
+        }
+        return difference == 0
+    }
+
+    /// Logs a failed `hello` with the peer's address, at most once a second (a
+    /// client guessing tokens must not flood the log), counting the ones left out.
+    func logFailedHello(from peer: String, _ reason: String) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let suppressed = failedHellos.withLock { state -> Int? in
+            guard state.lastLogged == 0 || now - state.lastLogged >= 1_000_000_000 else {
+                state.suppressed += 1
+                return nil
+            }
+            defer { state = (now, 0) }
+            return state.suppressed
+        }
+        guard let suppressed else { return }
+        let more = suppressed > 0 ? " (and \(suppressed) more since the last one logged)" : ""
+        logger.warning("failed hello from \(peer): \(reason)\(more)")
+    }
+
+    /// Warnings about a configuration that works but is unsafe: short tokens, and
+    /// listening beyond loopback without authentication.
+    var configurationWarnings: [String] {
+        var warnings = configuration.tokens.filter { $0.token.utf8.count < 16 }.map {
+            "the token of \($0.author) is \($0.token.utf8.count) bytes; use at least 16 random bytes"
+        }
+        let loopback = ["127.0.0.1", "::1", "localhost"].contains(configuration.host)
+            || configuration.host.hasPrefix("127.")
+        if !loopback && !configuration.requiresAuthentication {
+            warnings.append(
+                "listening on \(configuration.host) without authentication: anyone who can reach the port "
+                    + "may read and write every key; configure tokens, or listen on 127.0.0.1")
+        }
+        return warnings
     }
 }

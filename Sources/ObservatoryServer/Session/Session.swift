@@ -45,10 +45,14 @@ final class Session: Observer {
     /// Whether this session is subscribed to every change (it observes at least one prefix).
     private var observesPrefixes = false
 
+    /// The client's address, for logs.
+    private let peer: String
+
     /// Creates a session with a fresh session id and the anonymous author.
-    init(context: ServerContext, output: ConnectionOutput) {
+    init(context: ServerContext, output: ConnectionOutput, peer: String = "unknown") {
         self.context = context
         self.output = output
+        self.peer = peer
         splitter = FrameSplitter(maxFrameBytes: context.configuration.limits.maxFrameBytes)
         identity = SessionIdentity(name: SessionIdentity.anonymousName, session: context.nextSessionID())
     }
@@ -152,11 +156,11 @@ final class Session: Observer {
             guard let entry = store.get(key) else { throw WireError.notFound(key: key) }
             return .get(entry)
         case .set(let key, let value, let ifVersion):
-            try checkWrite(key)
+            try checkWrite(key, ifVersion: ifVersion)
             let result = try store.set(key, to: value, ifVersion: ifVersion, by: identity)
             return .set(key: key, version: result.version, changed: result.changed)
         case .delete(let key, let ifVersion):
-            try checkWrite(key)
+            try checkWrite(key, ifVersion: ifVersion)
             return .delete(key: key, version: try store.delete(key, ifVersion: ifVersion, by: identity))
         case .observe(let target):
             try checkRead(target)
@@ -183,6 +187,7 @@ final class Session: Observer {
         var author = name ?? SessionIdentity.anonymousName
         if context.configuration.requiresAuthentication {
             guard let token, let entry = context.accessToken(token) else {
+                context.logFailedHello(from: peer, token == nil ? "no token" : "unknown token")
                 throw WireError(code: .unauthenticated, message: "missing or unknown token; the connection is closed")
             }
             accessToken = entry
@@ -242,8 +247,13 @@ final class Session: Observer {
         }
     }
 
-    private func checkWrite(_ key: String) throws(WireError) {
-        guard let accessToken, !accessToken.mayWrite(key) else { return }
-        throw WireError(code: .forbidden, message: "this token may not write \"\(key)\"")
+    /// A conditional write also needs read access: its `conflict` reply tells
+    /// whether the key exists and its version.
+    private func checkWrite(_ key: String, ifVersion: Int64?) throws(WireError) {
+        if let accessToken, !accessToken.mayWrite(key) {
+            throw WireError(code: .forbidden, message: "this token may not write \"\(key)\"")
+        }
+        guard ifVersion != nil else { return }
+        try checkRead(key)
     }
 }

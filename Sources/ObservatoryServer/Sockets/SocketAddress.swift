@@ -35,6 +35,42 @@ struct SocketAddress {
         }
     }
 
+    /// The address of the peer of a connected `descriptor`, as `host:port`
+    /// (`[host]:port` for IPv6), or `unknown` when the kernel cannot say.
+    static func peerDescription(of descriptor: Int32) -> String {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let status = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
+        }
+        guard status == 0 else { return "unknown" }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            return withUnsafePointer(to: &storage) { pointer in
+                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                    var host = address.pointee.sin_addr
+                    inet_ntop(AF_INET, &host, &text, socklen_t(text.count))
+                    return "\(Self.text(of: text)):\(UInt16(bigEndian: address.pointee.sin_port))"
+                }
+            }
+        case AF_INET6:
+            return withUnsafePointer(to: &storage) { pointer in
+                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    var host = address.pointee.sin6_addr
+                    inet_ntop(AF_INET6, &host, &text, socklen_t(text.count))
+                    return "[\(Self.text(of: text))]:\(UInt16(bigEndian: address.pointee.sin6_port))"
+                }
+            }
+        default:
+            return "unknown"
+        }
+    }
+
+    private static func text(of characters: [CChar]) -> String {
+        String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The port the kernel bound `descriptor` to (useful after binding port 0).
     static func localPort(of descriptor: Int32) throws -> Int {
         var storage = sockaddr_storage()
