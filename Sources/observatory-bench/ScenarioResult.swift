@@ -9,6 +9,8 @@ struct ScenarioResult {
     var p99: Double?
     /// Failed requests, missing events: printed next to the figures.
     var problems: [String] = []
+    /// The server's and the benchmark's CPU use while the load ran.
+    var cpu: CPUMeter.Reading?
 
     init(figure: Double, latency: LatencyHistogram? = nil) {
         self.figure = figure
@@ -21,5 +23,15 @@ struct ScenarioResult {
     /// Adds a problem, if `count` is not zero.
     mutating func note<Count: BinaryInteger>(_ count: Count, _ what: String) {
         if count != 0 { problems.append("\(count) \(what)") }
+    }
+
+    /// One line for the progress log: the figure, the percentiles, CPU use and problems.
+    func summary(_ unit: ServerScenario.Unit) -> String {
+        var parts = [ComparisonTable.format(figure, unit)]
+        if let p50, let p99 {
+            parts.append("p50 \(ComparisonTable.format(p50, .nanoseconds)), p99 \(ComparisonTable.format(p99, .nanoseconds))")
+        }
+        if let cpu { parts.append(String(format: "cpu: server %.0f%%, bench %.0f%%", cpu.server, cpu.bench)) }
+        return (parts + problems).joined(separator: "; ")
     }
 }

@@ -39,9 +39,9 @@ enum ServerBenchmark {
         var servers: [ServerProcess] = []
         defer { for server in servers { server.stop() } }
         for launch in launches { servers.append(try ServerProcess(launch: launch)) }
-        for (index, scenario) in scenarios.enumerated() {
+        for scenario in scenarios {
             for server in servers {
-                measure(scenario, on: server, options, tag: run * 100 + index, into: &table)
+                measure(scenario, on: server, options, run: run, into: &table)
             }
         }
     }
@@ -54,23 +54,21 @@ enum ServerBenchmark {
             for launch in launches {
                 let server = try ServerProcess(launch: launch)
                 defer { server.stop() }
-                measure(scenario, on: server, options, tag: run, into: &table)
+                measure(scenario, on: server, options, run: run, into: &table)
             }
         }
     }
 
     /// One measurement into the table; a failure is recorded in its row and the benchmark goes on.
     private static func measure(
-        _ scenario: ServerScenario, on server: ServerProcess, _ options: ServerBenchmarkOptions, tag: Int,
+        _ scenario: ServerScenario, on server: ServerProcess, _ options: ServerBenchmarkOptions, run: Int,
         into table: inout ComparisonTable
     ) {
         let name = server.launch.dialect.serverName
         do {
-            let result = try scenario.measure(on: server, seconds: options.seconds, tag: tag)
+            let result = try scenario.measure(on: server, seconds: options.seconds, run: run)
             table.add(result, scenario: scenario, server: name)
-            progress("\(scenario.name) \(name): \(ComparisonTable.format(result.figure, scenario.unit))"
-                + (result.p99.map { ", p50 \(ComparisonTable.format(result.p50 ?? 0, .nanoseconds)), p99 \(ComparisonTable.format($0, .nanoseconds))" } ?? "")
-                + result.problems.map { "; \($0)" }.joined())
+            progress("run \(run) \(scenario.name) \(name): \(result.summary(scenario.unit))")
         } catch {
             table.addFailure("\(error)", scenario: scenario, server: name)
             progress("\(scenario.name) \(name): failed: \(error)")

@@ -67,13 +67,14 @@ enum ServerScenario: Equatable, Sendable {
         return false
     }
 
-    /// Measures this scenario once on `server`; `tag` makes its keys unique.
-    func measure(on server: ServerProcess, seconds: Double, tag: Int) throws -> ScenarioResult {
-        switch self {
+    /// Measures this scenario once on `server`, in run number `run` (which makes its key unique).
+    func measure(on server: ServerProcess, seconds: Double, run: Int) throws -> ScenarioResult {
+        let key = "bench.\(name).\(run)"
+        return switch self {
         case .fanOut(let observers):
-            try Self.fanOut(server, observers: observers, rate: nil, seconds: seconds, tag: tag)
+            try Self.fanOut(server, key: key, observers: observers, rate: nil, seconds: seconds)
         case .paced(let observers, let rate):
-            try Self.fanOut(server, observers: observers, rate: Double(rate), seconds: seconds, tag: tag)
+            try Self.fanOut(server, key: key, observers: observers, rate: Double(rate), seconds: seconds)
         case .writes(let connections):
             try Self.writes(server, connections: connections, seconds: seconds)
         case .idleMemory(let connections):
@@ -82,10 +83,9 @@ enum ServerScenario: Equatable, Sendable {
     }
 
     private static func fanOut(
-        _ server: ServerProcess, observers: Int, rate: Double?, seconds: Double, tag: Int
+        _ server: ServerProcess, key: String, observers: Int, rate: Double?, seconds: Double
     ) throws -> ScenarioResult {
         let driver = try LoadDriver(dialect: server.launch.dialect)
-        let key = "bench.fanout.\(observers).\(tag)"
         let observerRange = try driver.connect(port: server.port, count: observers)
         let writer = try driver.connect(port: server.port, count: 1).lowerBound
         for index in observerRange { driver.send(on: index) { driver.dialect.appendObserve(key, to: &$0) } }
@@ -93,10 +93,12 @@ enum ServerScenario: Equatable, Sendable {
         let plan = FanOutWorkload.Plan(key: key, observers: observers, window: window, rate: rate, seconds: seconds)
         var workload = FanOutWorkload(plan: plan, writer: writer, start: MonotonicClock.now())
         let deadline = MonotonicClock.now() + MonotonicClock.nanoseconds(seconds + plan.drainSeconds + 1)
+        let meter = CPUMeter(serverPID: server.pid)
         _ = try driver.run(&workload, until: deadline)
         // Paced, the load is fixed and the p99 latency is the figure.
         let figure = rate == nil ? workload.deliveryRate : Double(workload.latency.percentile(0.99))
         var result = ScenarioResult(figure: figure, latency: workload.latency)
+        result.cpu = meter.read()
         result.note(workload.failedWrites, "failed writes")
         result.note(workload.missing, "events missing")
         return result
@@ -106,8 +108,10 @@ enum ServerScenario: Equatable, Sendable {
         let driver = try LoadDriver(dialect: server.launch.dialect)
         let range = try driver.connect(port: server.port, count: connections)
         var workload = RequestResponseWorkload(connections: range, start: MonotonicClock.now(), seconds: seconds)
+        let meter = CPUMeter(serverPID: server.pid)
         _ = try driver.run(&workload, until: MonotonicClock.now() + MonotonicClock.nanoseconds(seconds + 3))
         var result = ScenarioResult(figure: workload.rate, latency: workload.latency)
+        result.cpu = meter.read()
         result.note(workload.failures, "failed sets")
         return result
     }
