@@ -19,8 +19,10 @@ struct ComparisonTable {
         results[scenario.name, default: [:]][server, default: []].append(result)
     }
 
+    /// Records a failed measurement; its message goes into a table cell, so without pipes or line breaks.
     mutating func addFailure(_ message: String, scenario: ServerScenario, server: String) {
-        failures[scenario.name, default: [:]][server, default: []].append(message)
+        let cellText = message.map { $0 == "|" || $0.isNewline ? " " : String($0) }.joined()
+        failures[scenario.name, default: [:]][server, default: []].append(cellText)
     }
 
     var markdown: String {
@@ -40,11 +42,12 @@ struct ComparisonTable {
         var parts: [String] = []
         if !runs.isEmpty {
             let figures = Measurement(runs: runs.map(\.figure))
+            let (median, low, high) = (figures.median, figures.minimum, figures.maximum)
             parts.append(
-                "\(Self.format(figures.median, scenario.unit)) "
-                    + "(\(Self.format(figures.minimum, scenario.unit))–\(Self.format(figures.maximum, scenario.unit)))")
+                "\(Self.format(median, scenario.unit)) "
+                    + "(\(Self.format(low, scenario.unit))–\(Self.format(high, scenario.unit)))")
             if let p50 = Self.median(runs.compactMap(\.p50)), let p99 = Self.median(runs.compactMap(\.p99)) {
-                parts.append("p50 \(Self.format(p50, .nanoseconds)), p99 \(Self.format(p99, .nanoseconds))")
+                parts.append(Self.percentiles(p50, p99))
             }
             parts += runs.flatMap(\.problems)
         }
@@ -60,6 +63,11 @@ struct ComparisonTable {
 
     private static func median(_ values: [Double]) -> Double? {
         values.isEmpty ? nil : Measurement(runs: values).median
+    }
+
+    /// `p50 87 µs, p99 1.2 ms`.
+    static func percentiles(_ p50: Double, _ p99: Double) -> String {
+        "p50 \(format(p50, .nanoseconds)), p99 \(format(p99, .nanoseconds))"
     }
 
     /// `2.61M`, `412k`, `1.2 ms`, `87 µs`, `2.7 KB`.

@@ -28,7 +28,9 @@ final class LoadConnection {
     func flush() throws -> Bool {
         // Bounded: each pass sends something or stops.
         for _ in 0..<64 where hasOutput {
-            let sent = try output.withUnsafeBytes { try socket.send(UnsafeRawBufferPointer(rebasing: $0[outputStart...])) }
+            let sent = try output.withUnsafeBytes { bytes in
+                try socket.send(UnsafeRawBufferPointer(rebasing: bytes[outputStart...]))
+            }
             guard sent > 0 else { break }
             outputStart += sent
         }

@@ -50,7 +50,8 @@ enum RESPFrames {
             if index == 0 { kind = item } else if index == 2 { payload = item }
             position = item.next
         }
-        return WireDialect.Scanned(frame: classify(kind: kind, payload: count == 3 ? payload : nil, in: bytes), end: position)
+        let frame = classify(kind: kind, payload: count == 3 ? payload : nil, in: bytes)
+        return WireDialect.Scanned(frame: frame, end: position)
     }
 
     private static func classify(kind: Item?, payload: Item?, in bytes: UnsafeRawBufferPointer) -> WireDialect.Frame {
@@ -70,7 +71,8 @@ enum RESPFrames {
         let next: Int
 
         func `is`(_ word: [UInt8], in bytes: UnsafeRawBufferPointer) -> Bool {
-            contentEnd - contentStart == word.count && ByteScan.hasPrefix(word, in: bytes, at: contentStart, end: contentEnd)
+            contentEnd - contentStart == word.count
+                && ByteScan.hasPrefix(word, in: bytes, at: contentStart, end: contentEnd)
         }
     }
 

@@ -29,7 +29,7 @@ struct ScenarioResult {
     func summary(_ unit: ServerScenario.Unit) -> String {
         var parts = [ComparisonTable.format(figure, unit)]
         if let p50, let p99 {
-            parts.append("p50 \(ComparisonTable.format(p50, .nanoseconds)), p99 \(ComparisonTable.format(p99, .nanoseconds))")
+            parts.append(ComparisonTable.percentiles(p50, p99))
         }
         if let cpu { parts.append(String(format: "cpu: server %.0f%%, bench %.0f%%", cpu.server, cpu.bench)) }
         return (parts + problems).joined(separator: "; ")

@@ -13,6 +13,7 @@ import ObservatoryServer
 enum ServerBenchmark {
     /// Runs the benchmark and prints a Markdown table.
     static func run(arguments: [String]) throws {
+        guard !arguments.contains("--help") else { return print(ServerBenchmarkOptions.usage) }
         let options = try ServerBenchmarkOptions(arguments)
         let launches = try options.launches()
         let limit = FileDescriptorLimit.raiseToMaximum()

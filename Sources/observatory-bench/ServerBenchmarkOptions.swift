@@ -67,7 +67,9 @@ struct ServerBenchmarkOptions {
     private static func names(_ list: String, from known: [String]) throws -> [String] {
         let names = list.split(separator: ",").map(String.init)
         let expected = "expected some of \(known.joined(separator: ","))"
-        if let unknown = names.first(where: { !known.contains($0) }) { throw BenchError("unknown \(unknown); \(expected)") }
+        if let unknown = names.first(where: { !known.contains($0) }) {
+            throw BenchError("unknown \(unknown); \(expected)")
+        }
         guard !names.isEmpty else { throw BenchError(expected) }
         return names
     }

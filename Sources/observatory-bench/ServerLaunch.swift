@@ -38,7 +38,10 @@ struct ServerLaunch: Sendable {
 
     /// `name` itself if it contains a slash, else the first executable `name` on `PATH`.
     static func resolve(_ name: String) throws -> String {
-        if name.contains("/") { return name }
+        if name.contains("/") {
+            guard FileManager.default.isExecutableFile(atPath: name) else { throw BenchError("no executable \(name)") }
+            return name
+        }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(name)"
