@@ -61,6 +61,7 @@ final class LoadDriver {
     ///
     /// - Returns: whether the workload completed.
     func run<W: Workload>(_ workload: inout W, until deadline: UInt64) throws -> Bool {
+        // Bounded by `deadline`: every turn waits at most until then and returns once it has passed.
         while true {
             let now = MonotonicClock.now()
             let complete = workload.advance(at: now, driver: self)

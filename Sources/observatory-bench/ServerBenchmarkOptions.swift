@@ -51,9 +51,17 @@ struct ServerBenchmarkOptions {
     func launches() throws -> [ServerLaunch] {
         try servers.map { name in
             name == "redis"
-                ? .redis(executable: try ServerLaunch.resolve(redisPath), extraArguments: redisArguments)
+                ? .redis(executable: try redisExecutable(), extraArguments: redisArguments)
                 : .observatoryd(executable: try daemonPath ?? Self.daemonNextToThisExecutable(),
                                 extraArguments: observatorydArguments)
+        }
+    }
+
+    private func redisExecutable() throws -> String {
+        do {
+            return try ServerLaunch.resolve(redisPath)
+        } catch {
+            throw BenchError("\(error): install it, pass --redis-server PATH, or measure only --servers observatoryd")
         }
     }
 
