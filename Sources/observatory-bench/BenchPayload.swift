@@ -43,13 +43,19 @@ struct BenchPayload {
 }
 
 extension [UInt8] {
-    /// Appends `value` in decimal ASCII without going through `String`.
+    /// Appends `value` in decimal ASCII without going through `String`: digits are
+    /// written backwards into a small stack buffer (division by the constant 10 is a
+    /// multiplication), then appended at once. The driver does this for every write.
     mutating func appendDecimal(_ value: UInt64) {
-        var divisor: UInt64 = 1
-        while value / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 }
