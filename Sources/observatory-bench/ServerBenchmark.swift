@@ -27,7 +27,9 @@ enum ServerBenchmark {
             try measureOnSharedServers(shared, order, options, run: run, into: &table)
             try measureOnFreshServers(fresh, order, options, run: run, into: &table)
         }
-        print("open-file limit \(limit.after); \(options.seconds) s per measurement; median of \(options.runs) runs\n")
+        print("open-file limit \(limit.after); \(options.seconds) s per measurement; median of \(options.runs) runs")
+        for launch in launches { print("- \(launch.summary)") }
+        print()
         print(table.markdown)
     }
 

@@ -22,6 +22,11 @@ struct ServerLaunch: Sendable {
         ServerLaunch(dialect: .redis, executable: executable, extraArguments: extraArguments)
     }
 
+    /// The server's name, program and extra arguments, for the table's header.
+    var summary: String {
+        (["\(dialect.serverName): \(executable)"] + extraArguments).joined(separator: " ")
+    }
+
     /// The command line for a server that listens on `port` (observatoryd: 0, and it picks one).
     func arguments(port: Int) -> [String] {
         let own: [String] = switch dialect {
