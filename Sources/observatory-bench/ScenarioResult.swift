@@ -31,7 +31,10 @@ struct ScenarioResult {
         if let p50, let p99 {
             parts.append(ComparisonTable.percentiles(p50, p99))
         }
-        if let cpu { parts.append(String(format: "cpu: server %.0f%%, bench %.0f%%", cpu.server, cpu.bench)) }
+        if let cpu {
+            let format = "cpu: server %.0f%%, bench %.0f%%, others %.0f%%"
+            parts.append(String(format: format, cpu.server, cpu.bench, cpu.others))
+        }
         return (parts + problems).joined(separator: "; ")
     }
 }
