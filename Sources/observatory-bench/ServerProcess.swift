@@ -24,7 +24,12 @@ final class ServerProcess {
         process.arguments = launch.arguments(port: requestedPort)
         process.standardOutput = log
         process.standardError = log
-        try process.run()
+        do {
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(atPath: logPath)
+            throw BenchError("cannot start \(launch.executable): \(error)")
+        }
         pid = process.processIdentifier
         ChildProcesses.add(pid)
         do {
