@@ -35,10 +35,13 @@ let package = Package(
             dependencies: ["ObservatoryClient", "Observatory"],
             path: "Examples/SkyWatcher"
         ),
+        // Linux's <sys/epoll.h> and <sys/timerfd.h>, which the toolchain's Glibc module
+        // leaves out; headers only, for the server benchmark's load driver.
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // Release benchmarks; a separate module, so it calls the library as users do.
         .executableTarget(
             name: "observatory-bench",
-            dependencies: ["Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatoryClient"]
+            dependencies: ["Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatoryClient", "CEpoll"]
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
         .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),

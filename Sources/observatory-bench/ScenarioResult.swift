@@ -1,0 +1,40 @@
+/// One measurement of one scenario on one server: the figure its row compares
+/// (per second, nanoseconds or bytes, as the scenario says), the latency
+/// percentiles where the scenario has them, and anything that went wrong.
+struct ScenarioResult {
+    let figure: Double
+    /// Median latency in nanoseconds.
+    var p50: Double?
+    /// 99th-percentile latency in nanoseconds.
+    var p99: Double?
+    /// Failed requests, missing events: printed next to the figures.
+    var problems: [String] = []
+    /// The server's and the benchmark's CPU use while the load ran.
+    var cpu: CPUMeter.Reading?
+
+    init(figure: Double, latency: LatencyHistogram? = nil) {
+        self.figure = figure
+        if let latency, latency.count > 0 {
+            p50 = Double(latency.percentile(0.5))
+            p99 = Double(latency.percentile(0.99))
+        }
+    }
+
+    /// Adds a problem, if `count` is not zero.
+    mutating func note<Count: BinaryInteger>(_ count: Count, _ what: String) {
+        if count != 0 { problems.append("\(count) \(what)") }
+    }
+
+    /// One line for the progress log: the figure, the percentiles, CPU use and problems.
+    func summary(_ unit: ServerScenario.Unit) -> String {
+        var parts = [ComparisonTable.format(figure, unit)]
+        if let p50, let p99 {
+            parts.append(ComparisonTable.percentiles(p50, p99))
+        }
+        if let cpu {
+            let format = "cpu: server %.0f%%, bench %.0f%%, others %.0f%%"
+            parts.append(String(format: format, cpu.server, cpu.bench, cpu.others))
+        }
+        return (parts + problems).joined(separator: "; ")
+    }
+}

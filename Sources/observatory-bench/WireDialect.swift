@@ -1,0 +1,76 @@
+/// How the driver talks to the server under test: the requests it sends, and how it
+/// cuts received bytes into frames and tells replies from events.
+///
+/// Both servers get the same operations, so the scenarios are written once:
+/// observatoryd's `observe`/`set`/`ping` JSON lines, and Redis's SUBSCRIBE/PUBLISH
+/// (fan-out), SET (writes) and PING in RESP2.
+enum WireDialect: Sendable {
+    case observatory
+    case redis
+
+    /// One received frame, as much as the scenarios need to know of it.
+    enum Frame: Equatable {
+        /// The answer to a request (Redis's subscribe confirmation counts as one).
+        case reply(ok: Bool)
+        /// A change pushed to an observer, carrying the write's send stamp.
+        case event(timestamp: UInt64)
+        /// Anything else: another kind of event, an empty line.
+        case other
+    }
+
+    /// A frame and where the next one starts.
+    struct Scanned {
+        let frame: Frame
+        let end: Int
+    }
+
+    /// Appends the request that makes this connection receive every change of `key`.
+    func appendObserve(_ key: String, to output: inout [UInt8]) {
+        switch self {
+        case .observatory: JSONLineFrames.appendRequest(op: "observe", key: key, value: nil, to: &output)
+        case .redis: RESPFrames.appendCommand("SUBSCRIBE", key: key, value: nil, to: &output)
+        }
+    }
+
+    /// Appends the request that sends `value` to every observer of `key`.
+    func appendPublish(_ key: String, _ value: [UInt8], to output: inout [UInt8]) {
+        switch self {
+        case .observatory: JSONLineFrames.appendRequest(op: "set", key: key, value: value, to: &output)
+        case .redis: RESPFrames.appendCommand("PUBLISH", key: key, value: value, to: &output)
+        }
+    }
+
+    /// Appends the request that stores `value` under `key`.
+    func appendSet(_ key: String, _ value: [UInt8], to output: inout [UInt8]) {
+        switch self {
+        case .observatory: JSONLineFrames.appendRequest(op: "set", key: key, value: value, to: &output)
+        case .redis: RESPFrames.appendCommand("SET", key: key, value: value, to: &output)
+        }
+    }
+
+    /// Appends a request that only gets a reply.
+    func appendPing(to output: inout [UInt8]) {
+        switch self {
+        case .observatory: JSONLineFrames.appendRequest(op: "ping", key: nil, value: nil, to: &output)
+        case .redis: RESPFrames.appendCommand("PING", key: nil, value: nil, to: &output)
+        }
+    }
+
+    /// The frame starting at `start` in `bytes[..<end]`, or nil while it is incomplete.
+    ///
+    /// - Throws: when the bytes cannot be a frame of this protocol.
+    func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) throws -> Scanned? {
+        switch self {
+        case .observatory: try JSONLineFrames.scan(bytes, from: start, to: end)
+        case .redis: try RESPFrames.scan(bytes, from: start, to: end)
+        }
+    }
+
+    /// The server's name in the tables.
+    var serverName: String {
+        switch self {
+        case .observatory: "observatoryd"
+        case .redis: "redis-server"
+        }
+    }
+}
