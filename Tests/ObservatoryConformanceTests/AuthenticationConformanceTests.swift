@@ -5,9 +5,9 @@ import Testing
 @Suite struct AuthenticationConformanceTests {
     static func withAuthenticatingServer(_ body: (RunningServer) throws -> Void) throws {
         try withServer({
-            $0.tokens = [
-                AccessToken(token: "alice-token", author: "alice", read: [""], write: ["kitchen."]),
-                AccessToken(token: "guest-token", author: "guest", read: ["public."], write: []),
+            $0.auth.tokens = [
+                AccessToken(token: "alice-token", author: "alice", read: ["*"], write: ["kitchen.*"]),
+                AccessToken(token: "guest-token", author: "guest", read: ["public.*"], write: []),
             ]
         }, body)
     }

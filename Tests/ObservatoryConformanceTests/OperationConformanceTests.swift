@@ -10,7 +10,7 @@ import Testing
         #expect(configuration.limits.maxFrameBytes == 1_048_576)
         #expect(configuration.limits.maxValueBytes == 524_288)
         #expect(configuration.limits.maxQueuedBytes == 8_388_608)
-        #expect(configuration.tokens.isEmpty, "no auth by default")
+        #expect(configuration.auth.tokens.isEmpty, "no auth by default")
     }
 
     @Test func helloRepliesServerProtocolSessionAndAuthor() throws {

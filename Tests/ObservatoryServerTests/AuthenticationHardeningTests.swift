@@ -12,11 +12,11 @@ import Testing
     private func context(host: String = "127.0.0.1", tokens: [AccessToken], logger: ServerLogger = .silent) throws
         -> ServerContext
     {
-        try ServerContext(configuration: testConfiguration { $0.host = host; $0.tokens = tokens }, logger: logger)
+        try ServerContext(configuration: testConfiguration { $0.host = host; $0.auth.tokens = tokens }, logger: logger)
     }
 
     @Test func tokensMatchByTheirBytesOnly() throws {
-        let context = try context(tokens: [AccessToken(token: secret, author: "alice")])
+        let context = try context(tokens: [AccessToken(token: secret, author: "alice", read: ["*"], write: ["*"])])
         #expect(context.accessToken(secret)?.author == "alice")
         // The same characters with "é" as "e" + U+0301: other bytes, no match.
         #expect(context.accessToken("s3cret-toke\u{301}n-long-enough") == nil)
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func aConditionalWriteNeedsReadAccessToo() throws {
-        let context = try context(tokens: [AccessToken(token: secret, author: "writer", read: [], write: ["box."])])
+        let context = try context(tokens: [AccessToken(token: secret, author: "writer", read: [], write: ["box.*"])])
         let harness = SessionHarness(context: context)
         _ = try harness.send(#"{"op":"hello","token":"\#(secret)"}"#)
         let replies = try harness.send(
@@ -45,7 +45,7 @@ import Testing
     @Test func failedHellosAreLoggedAtMostOnceASecond() throws {
         let recording = RecordingLogSink()
         let context = try context(
-            tokens: [AccessToken(token: secret, author: "alice")], logger: ServerLogger(level: .debug, sink: recording))
+            tokens: [AccessToken(token: secret, author: "alice", read: ["*"], write: ["*"])], logger: ServerLogger(level: .debug, sink: recording))
         for _ in 0..<5 { context.logFailedHello(from: "192.0.2.7:5000", "unknown token") }
         let warnings = recording.records.filter { $0.level == .warning }.map(\.message)
         #expect(warnings == ["failed hello from 192.0.2.7:5000: unknown token"])
@@ -53,7 +53,7 @@ import Testing
 
     @Test func theLogNamesThePeersAddress() throws {
         let recording = RecordingLogSink()
-        var configuration = testConfiguration { $0.tokens = [AccessToken(token: "a-long-enough-token", author: "alice")] }
+        var configuration = testConfiguration { $0.auth.tokens = [AccessToken(token: "a-long-enough-token", author: "alice", read: ["*"], write: ["*"])] }
         configuration.host = "127.0.0.1"
         let server = try Server(configuration: configuration, logger: ServerLogger(level: .debug, sink: recording))
         try server.start()
@@ -68,7 +68,7 @@ import Testing
         let open = try context(host: "0.0.0.0", tokens: [])
         #expect(open.configurationWarnings.count == 1)
         #expect(open.configurationWarnings.first?.contains("without authentication") == true)
-        let short = try context(host: "0.0.0.0", tokens: [AccessToken(token: "short", author: "bob")])
+        let short = try context(host: "0.0.0.0", tokens: [AccessToken(token: "short", author: "bob", read: [], write: [])])
         #expect(short.configurationWarnings == ["the token of bob is 5 bytes; use at least 16 random bytes"])
         #expect(try context(tokens: []).configurationWarnings.isEmpty)
     }

@@ -23,7 +23,7 @@ import Testing
 
     @Test func unauthenticatedConnectionsAreClosedAndFreeTheirSlots() throws {
         let server = try RunningServer {
-            $0.tokens = [AccessToken(token: "a-long-enough-token", author: "alice")]
+            $0.auth.tokens = [AccessToken(token: "a-long-enough-token", author: "alice", read: ["*"], write: ["*"])]
             $0.authTimeoutMilliseconds = 300
             $0.limits.maxConnections = 3
         }

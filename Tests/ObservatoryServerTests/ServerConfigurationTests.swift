@@ -42,7 +42,7 @@ import Testing
         let configuration = try decode(
             """
             {"host":"0.0.0.0","port":9000,"fsync":"always","logLevel":"debug",
-             "limits":{"maxKeys":10},"tokens":[{"token":"t1","author":"alice","write":["a."]}]}
+             "limits":{"maxKeys":10},"auth":{"tokens":[{"token":"t1","author":"alice","write":["a.*"]}]}}
             """)
         #expect(configuration.host == "0.0.0.0")
         #expect(configuration.port == 9000)
@@ -50,7 +50,7 @@ import Testing
         #expect(configuration.logLevel == .debug)
         #expect(configuration.limits.maxKeys == 10)
         #expect(configuration.limits.maxFrameBytes == 1_048_576)
-        #expect(configuration.tokens == [AccessToken(token: "t1", author: "alice", read: [""], write: ["a."])])
+        #expect(configuration.auth.tokens == [AccessToken(token: "t1", author: "alice", read: [], write: ["a.*"])])
     }
 
     @Test func unknownTopLevelSettingIsNamed() {
@@ -62,7 +62,8 @@ import Testing
     }
 
     @Test func unknownTokenFieldIsNamedWithItsIndex() {
-        expectError(.unknownSetting("tokens[0].name"), in: #"{"tokens":[{"token":"a","author":"b","name":"c"}]}"#)
+        expectError(
+            .unknownSetting("auth.tokens[0].name"), in: #"{"auth":{"tokens":[{"token":"a","author":"b","name":"c"}]}}"#)
     }
 
     @Test func portAsStringIsWrongType() {
@@ -101,13 +102,14 @@ import Testing
 
     @Test func duplicateTokenIsRejected() {
         expectError(
-            .invalidValue(setting: "tokens[1].token", value: "(hidden)", allowed: "a token not listed before"),
-            in: #"{"tokens":[{"token":"a","author":"x"},{"token":"a","author":"y"}]}"#)
+            .invalidValue(setting: "auth.tokens[1].token", value: "(hidden)", allowed: "a token not listed before"),
+            in: #"{"auth":{"tokens":[{"token":"a","author":"x"},{"token":"a","author":"y"}]}}"#)
     }
 
     @Test func tokenWithoutAuthorIsRejected() {
         expectError(
-            .wrongType(setting: "tokens[0].author", expected: "a non-empty string"), in: #"{"tokens":[{"token":"a"}]}"#)
+            .wrongType(setting: "auth.tokens[0].author", expected: "a non-empty string"),
+            in: #"{"auth":{"tokens":[{"token":"a"}]}}"#)
     }
 
     @Test func topLevelArrayIsWrongType() {
@@ -123,10 +125,13 @@ import Testing
         }
     }
 
-    @Test func tokenRulesMatchByPrefix() {
-        let token = AccessToken(token: "t", author: "a", read: ["kitchen."], write: [])
-        #expect(token.mayRead("kitchen.light"))
-        #expect(!token.mayRead("garage.door"))
-        #expect(!token.mayWrite("kitchen.light"))
+    @Test func theOldTopLevelTokensSayHowToWriteThemNow() {
+        #expect {
+            try decode(#"{"tokens":[{"token":"a","author":"b","read":["kitchen."]}]}"#)
+        } throws: { error in
+            let text = (error as? ConfigurationError)?.description ?? ""
+            return text.contains("'tokens' is no longer read") && text.contains(#"{"auth": {"tokens""#)
+                && text.contains(#""sky.*""#)
+        }
     }
 }

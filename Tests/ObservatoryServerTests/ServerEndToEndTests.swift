@@ -241,7 +241,7 @@ import Testing
     }
 
     @Test func wrongTokenIsRefusedAndClosedWhileGoodTokensWork() throws {
-        let running = try RunningServer { $0.tokens = [AccessToken(token: "secret", author: "alice")] }
+        let running = try RunningServer { $0.auth.tokens = [AccessToken(token: "secret", author: "alice", read: ["*"], write: ["*"])] }
         let intruder = try running.client()
         #expect(code(try intruder.request(#"{"op":"get","key":"k","id":1}"#)) == "unauthenticated")
         try intruder.send(#"{"op":"hello","token":"guess","id":2}"#)

@@ -267,9 +267,9 @@ import Testing
     init() throws {
         context = try ServerContext(
             configuration: testConfiguration {
-                $0.tokens = [
-                    AccessToken(token: "kitchen-token", author: "cook", read: ["kitchen."], write: ["kitchen.light."]),
-                    AccessToken(token: "admin-token", author: "admin"),
+                $0.auth.tokens = [
+                    AccessToken(token: "kitchen-token", author: "cook", read: ["kitchen.*"], write: ["kitchen.light.*"]),
+                    AccessToken(token: "admin-token", author: "admin", read: ["*"], write: ["*"]),
                 ]
             })
     }

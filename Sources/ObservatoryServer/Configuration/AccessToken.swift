@@ -1,52 +1,38 @@
 /// One secret a client may present in `hello`, with the identity and rights it grants.
 ///
-/// When the configuration lists at least one token, authentication is on: every
-/// connection must `hello` with one of the tokens first. The author of its changes
-/// is `author`, whatever name the client sends. A key may be read when it starts
-/// with one of the `read` prefixes and written when it starts with one of the
-/// `write` prefixes; `""` matches every key, `[]` none.
+/// When the configuration has at least one token, authentication is on. The
+/// author of every change made with a token is its `author`, whatever name the
+/// client sends. A key may be read or written as `read` and `write` allow (see
+/// `AccessRules`); a list left out grants nothing.
 public struct AccessToken: Sendable, Equatable, Decodable {
     /// The secret itself.
     public var token: String
     /// The author name stamped on every change made with this token.
     public var author: String
-    /// Key prefixes this token may get, observe and list.
-    public var read: [String]
-    /// Key prefixes this token may set and delete.
-    public var write: [String]
+    /// What this token may read and write.
+    public var rights: AccessRights
 
-    /// Creates a token; by default it may read and write every key.
-    public init(token: String, author: String, read: [String] = [""], write: [String] = [""]) {
+    /// Creates a token with its rights.
+    public init(token: String, author: String, read: AccessRules, write: AccessRules) {
         self.token = token
         self.author = author
-        self.read = read
-        self.write = write
+        rights = AccessRights(read: read, write: write)
     }
 
-    /// Reads one entry of `tokens` strictly; `read` and `write` default to `[""]`.
+    /// Reads one token object strictly: `token` and `author` non-empty strings,
+    /// `read` and `write` arrays of rules (absent: nothing).
     public init(from decoder: any Decoder) throws {
         let settings = try StrictSettings(decoder, known: ["token", "author", "read", "write"])
-        let text = "a string"
-        let prefixes = "an array of key prefixes (strings)"
-        guard let token = try settings.read("token", as: String.self, expected: text), !token.isEmpty else {
+        guard let token = try settings.read("token", as: String.self, expected: "a string"), !token.isEmpty else {
             throw ConfigurationError.wrongType(setting: settings.name(of: "token"), expected: "a non-empty string")
         }
-        guard let author = try settings.read("author", as: String.self, expected: text), !author.isEmpty else {
+        guard let author = try settings.read("author", as: String.self, expected: "a string"), !author.isEmpty else {
             throw ConfigurationError.wrongType(setting: settings.name(of: "author"), expected: "a non-empty string")
         }
         self.token = token
         self.author = author
-        read = try settings.read("read", as: [String].self, expected: prefixes) ?? [""]
-        write = try settings.read("write", as: [String].self, expected: prefixes) ?? [""]
-    }
-
-    /// Whether this token may read `key`.
-    public func mayRead(_ key: String) -> Bool {
-        read.contains { key.utf8.starts(with: $0.utf8) }
-    }
-
-    /// Whether this token may write `key`.
-    public func mayWrite(_ key: String) -> Bool {
-        write.contains { key.utf8.starts(with: $0.utf8) }
+        rights = AccessRights(
+            read: try settings.read("read", as: AccessRules.self, expected: "an array of rules") ?? .nothing,
+            write: try settings.read("write", as: AccessRules.self, expected: "an array of rules") ?? .nothing)
     }
 }

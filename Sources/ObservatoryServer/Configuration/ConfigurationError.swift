@@ -20,6 +20,8 @@ public enum ConfigurationError: Error, Equatable, CustomStringConvertible {
     case missingFlagValue(flag: String)
     /// A command-line argument the daemon does not know.
     case unknownFlag(String)
+    /// A setting of an older version, which the daemon no longer reads; `by` says how to write it now.
+    case replacedSetting(String, by: String)
 
     /// A message naming the setting or flag and saying what is wrong with it.
     public var description: String {
@@ -40,6 +42,8 @@ public enum ConfigurationError: Error, Equatable, CustomStringConvertible {
             "flag '\(flag)' needs a value (see --help)"
         case .unknownFlag(let flag):
             "unknown argument '\(flag)' (see --help)"
+        case .replacedSetting(let setting, let replacement):
+            "setting '\(setting)' is no longer read; write it as \(replacement)"
         }
     }
 }

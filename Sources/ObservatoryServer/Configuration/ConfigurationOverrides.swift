@@ -29,12 +29,15 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     public var fsync: Value?
     /// Overrides `logLevel`.
     public var logLevel: Value?
+    /// Overrides `auth.tokensFile`.
+    public var tokensFile: Value?
 
     /// No overrides.
     public init() {}
 
     /// The overrides in `OBSERVATORY_CONFIG`, `OBSERVATORY_HOST`, `OBSERVATORY_PORT`,
-    /// `OBSERVATORY_DATA`, `OBSERVATORY_FSYNC` and `OBSERVATORY_LOG_LEVEL`.
+    /// `OBSERVATORY_DATA`, `OBSERVATORY_FSYNC`, `OBSERVATORY_LOG_LEVEL` and
+    /// `OBSERVATORY_TOKENS_FILE`.
     public init(environment: [String: String]) {
         func value(_ name: String) -> Value? {
             environment[name].map { Value($0, source: name) }
@@ -45,6 +48,7 @@ public struct ConfigurationOverrides: Sendable, Equatable {
         dataDirectory = value("OBSERVATORY_DATA")
         fsync = value("OBSERVATORY_FSYNC")
         logLevel = value("OBSERVATORY_LOG_LEVEL")
+        tokensFile = value("OBSERVATORY_TOKENS_FILE")
     }
 
     /// Applies these overrides to `configuration`; a value that does not parse is an
@@ -61,6 +65,7 @@ public struct ConfigurationOverrides: Sendable, Equatable {
         if let fsync {
             configuration.fsync = try ServerConfiguration.fsyncPolicy(fsync.text, setting: "fsync (\(fsync.source))")
         }
+        if let tokensFile { configuration.auth.tokensFile = tokensFile.text }
         if let logLevel {
             configuration.logLevel = try ServerConfiguration.logLevel(
                 logLevel.text, setting: "logLevel (\(logLevel.source))")

@@ -21,8 +21,28 @@ extension ServerConfiguration {
         }
         try environment.apply(to: &configuration)
         try flags.apply(to: &configuration)
+        if let path = configuration.auth.tokensFile {
+            configuration.auth.tokens += try loadTokens(path: path, readFile: readFile)
+        }
         try configuration.validate()
         return configuration
+    }
+
+    /// Reads a tokens file: a JSON array of token objects, as in `auth.tokens`.
+    public static func loadTokens(path: String, readFile: (String) throws -> Data) throws -> [AccessToken] {
+        let data: Data
+        do {
+            data = try readFile(path)
+        } catch {
+            throw ConfigurationError.unreadableFile(path: path, reason: error.localizedDescription)
+        }
+        do {
+            return try JSONDecoder().decode([AccessToken].self, from: data)
+        } catch let error as ConfigurationError {
+            throw ConfigurationError.malformedFile(path: path, reason: "\(error) (an array of token objects is expected)")
+        } catch {
+            throw ConfigurationError.malformedFile(path: path, reason: "it must hold a JSON array of token objects")
+        }
     }
 
     /// Reads and strictly decodes one configuration file (not yet validated).

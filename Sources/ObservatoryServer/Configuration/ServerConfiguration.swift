@@ -32,8 +32,8 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
     public var idleTimeoutMilliseconds = 0
     /// The limits per server and per connection.
     public var limits = ServerLimits()
-    /// The accepted tokens; empty means no authentication.
-    public var tokens: [AccessToken] = []
+    /// Tokens, a tokens file and anonymous rights; no token means no authentication.
+    public var auth = AuthConfiguration()
 
     /// The defaults.
     public init() {}
@@ -41,7 +41,7 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
     static let settingNames = [
         "host", "port", "data", "fsync", "compactionLogBytes", "logLevel", "ioThreads", "shutdownGraceMilliseconds",
         "authTimeoutMilliseconds", "idleTimeoutMilliseconds",
-        "limits", "tokens",
+        "limits", "auth", "tokens",
     ]
 
     /// Reads a configuration file's object strictly, keeping defaults for absent settings.
@@ -70,7 +70,13 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
             try settings.read("idleTimeoutMilliseconds", as: Int.self, expected: "an integer")
             ?? idleTimeoutMilliseconds
         limits = try settings.read("limits", as: ServerLimits.self, expected: "an object") ?? limits
-        tokens = try settings.read("tokens", as: [AccessToken].self, expected: "an array of token objects") ?? tokens
+        if try settings.read("tokens", as: JSONAny.self, expected: "anything") != nil {
+            throw ConfigurationError.replacedSetting(
+                "tokens",
+                by: #"{"auth": {"tokens": [{"token": "...", "author": "alice", "read": ["sky.*"], "write": ["sky.*"]}]}}; "#
+                    + #"rules are exact keys or prefixes ending in "*": the old prefix "sky." is now "sky.*", "" is "*""#)
+        }
+        auth = try settings.read("auth", as: AuthConfiguration.self, expected: "an object") ?? auth
     }
 
     /// Throws a `ConfigurationError` naming the first setting that cannot work.
@@ -88,15 +94,15 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
         try ServerLimits.check("authTimeoutMilliseconds", authTimeoutMilliseconds, 0...86_400_000)
         try ServerLimits.check("idleTimeoutMilliseconds", idleTimeoutMilliseconds, 0...86_400_000)
         try limits.validate()
-        var seen = Set<String>()
-        for (index, entry) in tokens.enumerated() where !seen.insert(entry.token).inserted {
+        var seen = Set<[UInt8]>()
+        for (index, entry) in auth.tokens.enumerated() where !seen.insert(Array(entry.token.utf8)).inserted {
             throw ConfigurationError.invalidValue(
-                setting: "tokens[\(index)].token", value: "(hidden)", allowed: "a token not listed before")
+                setting: "auth.tokens[\(index)].token", value: "(hidden)", allowed: "a token not listed before")
         }
     }
 
-    /// Whether clients must present a token in `hello`.
-    public var requiresAuthentication: Bool { !tokens.isEmpty }
+    /// Whether clients must present a token in `hello` (to do more than `anonymous` allows).
+    public var requiresAuthentication: Bool { !auth.tokens.isEmpty }
 
     static func fsyncPolicy(_ text: String, setting: String) throws -> FsyncPolicy {
         guard let policy = FsyncPolicy(rawValue: text) else {

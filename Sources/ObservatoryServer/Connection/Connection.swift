@@ -113,7 +113,7 @@ final class Connection: Sendable {
     }
 
     private func closeIfUnauthenticated(after timeout: Int) {
-        guard !io.withLock({ $0.isClosing }), !session.withLock({ $0.isAuthenticated }) else { return }
+        guard !io.withLock({ $0.isClosing }), session.withLock({ $0.needsHello }) else { return }
         let error = WireError(
             code: .unauthenticated,
             message: "no successful hello within \(timeout) ms; the connection is closed")

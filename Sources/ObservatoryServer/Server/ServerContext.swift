@@ -113,7 +113,7 @@ public final class ServerContext: Sendable {
     func accessToken(_ secret: String) -> AccessToken? {
         let offered = Array(secret.utf8)
         var found: AccessToken?
-        for entry in configuration.tokens where Self.constantTimeEqual(Array(entry.token.utf8), offered) {
+        for entry in configuration.auth.tokens where Self.constantTimeEqual(Array(entry.token.utf8), offered) {
             found = entry
         }
         return found
@@ -147,7 +147,7 @@ public final class ServerContext: Sendable {
     /// Warnings about a configuration that works but is unsafe: short tokens, and
     /// listening beyond loopback without authentication.
     var configurationWarnings: [String] {
-        var warnings = configuration.tokens.filter { $0.token.utf8.count < 16 }.map {
+        var warnings = configuration.auth.tokens.filter { $0.token.utf8.count < 16 }.map {
             "the token of \($0.author) is \($0.token.utf8.count) bytes; use at least 16 random bytes"
         }
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(configuration.host)

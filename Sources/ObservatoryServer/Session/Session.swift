@@ -40,7 +40,10 @@ final class Session: Observer {
     private(set) var identity: SessionIdentity
     private let context: ServerContext
     private var splitter: FrameSplitter
-    private var accessToken: AccessToken?
+    /// What this connection may read and write; `nil` when authentication is off.
+    private var rights: AccessRights?
+    /// Whether a `hello` presented a valid token.
+    private var hasToken = false
     private var isClosing = false
     /// Whether this session is subscribed to every change (it observes at least one prefix).
     private var observesPrefixes = false
@@ -53,6 +56,8 @@ final class Session: Observer {
         self.context = context
         self.output = output
         self.peer = peer
+        let auth = context.configuration.auth
+        rights = context.configuration.requiresAuthentication ? auth.anonymous ?? AccessRights() : nil
         splitter = FrameSplitter(maxFrameBytes: context.configuration.limits.maxFrameBytes)
         identity = SessionIdentity(name: SessionIdentity.anonymousName, session: context.nextSessionID())
     }
@@ -85,10 +90,11 @@ final class Session: Observer {
         return isClosing ? .close : .keepOpen
     }
 
-    /// Whether this connection may act beyond what an unauthenticated one may:
-    /// authentication is off, or its `hello` presented a valid token.
-    var isAuthenticated: Bool {
-        !context.configuration.requiresAuthentication || accessToken != nil
+    /// Whether this connection can do nothing until a `hello` with a token:
+    /// authentication is on, it has not presented one, and no `anonymous` rights
+    /// are configured. Such connections are closed after the auth timeout.
+    var needsHello: Bool {
+        context.configuration.requiresAuthentication && !hasToken && context.configuration.auth.anonymous == nil
     }
 
     /// Bytes received and not answered yet.
@@ -144,7 +150,7 @@ final class Session: Observer {
         guard !context.isShuttingDown else {
             throw WireError(code: .shuttingDown, message: "the server is shutting down; reconnect later")
         }
-        if operation.kind != .hello && context.configuration.requiresAuthentication && accessToken == nil {
+        if operation.kind != .hello && needsHello {
             throw WireError(code: .unauthenticated, message: "send hello with a token first")
         }
         let store = context.store
@@ -170,8 +176,9 @@ final class Session: Observer {
             return .unobserve
         case .list(let prefix, let after, let limit):
             let cap = context.configuration.limits.maxListKeys
+            let readable = rights?.read
             let page = store.list(prefix: prefix, after: after, limit: min(Int(clamping: limit ?? .max), cap)) {
-                accessToken?.mayRead($0) ?? true
+                readable?.allows($0) ?? true
             }
             return .list(keys: page.keys, more: page.more)
         case .ping:
@@ -190,8 +197,10 @@ final class Session: Observer {
                 context.logFailedHello(from: peer, token == nil ? "no token" : "unknown token")
                 throw WireError(code: .unauthenticated, message: "missing or unknown token; the connection is closed")
             }
-            accessToken = entry
+            rights = entry.rights
+            hasToken = true
             author = entry.author
+            endObservationsNoLongerAllowed()
         }
         identity = SessionIdentity(name: author, session: identity.session)
         return .hello(
@@ -232,9 +241,22 @@ final class Session: Observer {
         }
     }
 
+    /// A token's rights replace the anonymous ones: observations they do not
+    /// allow end, so that no event about a key the token may not read arrives.
+    private func endObservationsNoLongerAllowed() {
+        guard let readable = rights?.read else { return }
+        let observed = output.observations
+        for key in observed.keys where !readable.allows(key.text) {
+            unobserve(.key(key.text))
+        }
+        for prefix in observed.prefixes where !readable.allowsEveryKey(withPrefix: prefix.text) {
+            unobserve(.prefix(prefix.text))
+        }
+    }
+
     private func checkRead(_ key: String) throws(WireError) {
-        guard let accessToken, !accessToken.mayRead(key) else { return }
-        throw WireError(code: .forbidden, message: "this token may not read \"\(key)\"")
+        guard let rights, !rights.read.allows(key) else { return }
+        throw denied("read \"\(key)\"")
     }
 
     private func checkRead(_ target: Target) throws(WireError) {
@@ -242,18 +264,27 @@ final class Session: Observer {
         case .key(let key):
             try checkRead(key)
         case .prefix(let prefix):
-            guard let accessToken, !accessToken.read.contains(where: { prefix.utf8.starts(with: $0.utf8) }) else { return }
-            throw WireError(code: .forbidden, message: "this token may not read every key under \"\(prefix)\"")
+            guard let rights, !rights.read.allowsEveryKey(withPrefix: prefix) else { return }
+            throw denied("read every key under \"\(prefix)\" (observing a prefix needs a rule such as \"\(prefix)*\")")
         }
     }
 
     /// A conditional write also needs read access: its `conflict` reply tells
     /// whether the key exists and its version.
     private func checkWrite(_ key: String, ifVersion: Int64?) throws(WireError) {
-        if let accessToken, !accessToken.mayWrite(key) {
-            throw WireError(code: .forbidden, message: "this token may not write \"\(key)\"")
+        if let rights, !rights.write.allows(key) {
+            throw denied("write \"\(key)\"")
         }
         guard ifVersion != nil else { return }
         try checkRead(key)
+    }
+
+    /// `forbidden` for a token's connection; `unauthenticated` before a `hello`
+    /// with a token, since one might grant what the anonymous rights do not.
+    private func denied(_ action: String) -> WireError {
+        guard hasToken else {
+            return WireError(code: .unauthenticated, message: "anonymous connections may not \(action); send hello with a token")
+        }
+        return WireError(code: .forbidden, message: "this token may not \(action)")
     }
 }
