@@ -40,31 +40,20 @@ struct SocketAddress {
     static func peerDescription(of descriptor: Int32) -> String {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        var host = [CChar](repeating: 0, count: 1_025)
+        var service = [CChar](repeating: 0, count: 32)
         let status = withUnsafeMutablePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                guard getpeername(descriptor, address, &length) == 0 else { return Int32(-1) }
+                return getnameinfo(
+                    address, length, &host, socklen_t(host.count), &service, socklen_t(service.count),
+                    NI_NUMERICHOST | NI_NUMERICSERV)
+            }
         }
         guard status == 0 else { return "unknown" }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        switch Int32(storage.ss_family) {
-        case AF_INET:
-            return withUnsafePointer(to: &storage) { pointer in
-                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
-                    var host = address.pointee.sin_addr
-                    inet_ntop(AF_INET, &host, &text, socklen_t(text.count))
-                    return "\(Self.text(of: text)):\(UInt16(bigEndian: address.pointee.sin_port))"
-                }
-            }
-        case AF_INET6:
-            return withUnsafePointer(to: &storage) { pointer in
-                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
-                    var host = address.pointee.sin6_addr
-                    inet_ntop(AF_INET6, &host, &text, socklen_t(text.count))
-                    return "[\(Self.text(of: text))]:\(UInt16(bigEndian: address.pointee.sin6_port))"
-                }
-            }
-        default:
-            return "unknown"
-        }
+        let hostText = text(of: host)
+        let port = text(of: service)
+        return Int32(storage.ss_family) == AF_INET6 ? "[\(hostText)]:\(port)" : "\(hostText):\(port)"
     }
 
     private static func text(of characters: [CChar]) -> String {
