@@ -70,7 +70,30 @@ enum CoreBenchmark {
         Scenario(name: "(g) ad hoc map→filter→map, 1 observer, 10^6 messages", unit: "ns",
                  ours: { sendThroughChain(messages: 1_000_000) },
                  floor: { callChainClosures(messages: 1_000_000) }),
+        Scenario(name: "(h) 100,000 observers of one messenger die, total", unit: "ms",
+                 ours: { observersDie(count: 100_000) },
+                 floor: { closuresDropped(count: 100_000) }),
     ] }
+
+    // MARK: Teardown
+
+    /// The observers die in the order they started observing (the server's case:
+    /// connections observing one key go away).
+    static func observersDie(count: Int) -> Double {
+        let messenger = Messenger<Int>()
+        var watchers = (0..<count).map { _ in Watcher() }
+        for watcher in watchers {
+            watcher.observe(messenger) { (_: Int) in }
+        }
+        let nanoseconds = Measurement.nanoseconds(perOperationOf: 1) { watchers.removeAll() }
+        return withExtendedLifetime(messenger) { nanoseconds / 1e6 }
+    }
+
+    static func closuresDropped(count: Int) -> Double {
+        let counter = Counter()
+        var closures: [(Int) -> Void] = (0..<count).map { _ in { counter.count &+= $0 } }
+        return Measurement.nanoseconds(perOperationOf: 1) { closures.removeAll() } / 1e6
+    }
 
     // MARK: Sending
 

@@ -65,12 +65,12 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
     /// lock, so that a removal right after is noticed.
     @usableFromInline
     struct Snapshot {
-        @usableFromInline let table: ObservationTable<Message>
+        @usableFromInline let handlers: ObservationTable<Message>.Handlers
         @usableFromInline let removalCount: Int
 
         @inlinable
-        init(table: ObservationTable<Message>, removalCount: Int) {
-            self.table = table
+        init(handlers: ObservationTable<Message>.Handlers, removalCount: Int) {
+            self.handlers = handlers
             self.removalCount = removalCount
         }
     }
@@ -78,7 +78,7 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
     /// Must be called with the lock held.
     @inlinable
     func takeSnapshot() -> Snapshot {
-        Snapshot(table: state.pointee.table, removalCount: removals.load(ordering: .relaxed))
+        Snapshot(handlers: state.pointee.table.handlers, removalCount: removals.load(ordering: .relaxed))
     }
 
     /// Runs `produce` under the lock and sends what it returns, if anything.
@@ -120,7 +120,7 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
 
     @inlinable
     func deliver(_ message: Message, from author: AnyAuthor, to snapshot: Snapshot) {
-        snapshot.table.deliver(message, from: author) { receiver in
+        snapshot.handlers.deliver(message, from: author) { receiver in
             removals.load(ordering: .relaxed) == snapshot.removalCount || isStillObserved(by: receiver)
         }
     }
@@ -161,7 +161,8 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
     func add(_ receive: @escaping (Message) -> Void, for receiver: Receiver) {
         lock.locked {
             guard registerObservation(of: receiver.link) else { return }
-            state.pointee.table.messageHandlers.append(.init(receiver: receiver.link, receive: receive))
+            let slot = state.pointee.table.add(ObservationTable<Message>.MessageHandler(receiver: receiver.link, receive: receive))
+            receiver.link.remember(self, slot: slot)
         }
     }
 
@@ -170,17 +171,17 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
     func add(_ receive: @escaping (Message, AnyAuthor) -> Void, for receiver: Receiver) {
         lock.locked {
             guard registerObservation(of: receiver.link) else { return }
-            state.pointee.table.authorHandlers.append(.init(receiver: receiver.link, receive: receive))
+            let slot = state.pointee.table.add(ObservationTable<Message>.AuthorHandler(receiver: receiver.link, receive: receive))
+            receiver.link.remember(self, slot: slot)
         }
     }
 
-    /// Must be called with the lock held. Makes sure the receiver knows this
-    /// core, in the same critical section as the handler is added, so that it
-    /// can end its observations when it dies. Returns `false` once closed.
+    /// Must be called with the lock held, before a handler is added (the caller
+    /// then tells the receiver the handler's slot, in the same critical section,
+    /// so that it can end its observations when it dies). Returns `false` once closed.
     @inlinable
     func registerObservation(of receiver: ReceiverLink) -> Bool {
         guard !state.pointee.isClosed else { return false }
-        receiver.remember(self)
         if !state.pointee.receiversRemovedWhileDelivering.isEmpty {
             state.pointee.receiversRemovedWhileDelivering.removeAll { $0 == ObjectIdentifier(receiver) }
         }
@@ -195,9 +196,9 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
     @inlinable
     func removeObservations(of receiver: ReceiverLink) {
         let removed: ObservationTable<Message>.RemovedHandlers? = lock.locked {
-            guard let removed = state.pointee.table.removeHandlers(of: receiver) else { return nil }
+            guard let slots = receiver.forgetSlots(in: self) else { return nil }
+            let removed = state.pointee.table.removeHandlers(at: slots.first, slots.more, of: self)
             noteRemoval(of: receiver)
-            receiver.forget(self)
             return removed
         }
         // Handlers are released here, outside the lock: releasing a closure can

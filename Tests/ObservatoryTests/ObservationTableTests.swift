@@ -1,0 +1,68 @@
+import Foundation
+@testable import Observatory
+import Testing
+
+/// Removing observations costs O(1): many observers of one messenger can die
+/// without a scan per removal, and the others keep their order.
+@Suite(.timeLimit(.minutes(1))) struct ObservationTableTests {
+    @Test func aHundredThousandObserversOfOneMessengerDieQuickly() {
+        let messenger = Messenger<Int>()
+        var observers: [TestObserver] = (0..<100_000).map { _ in TestObserver() }
+        for observer in observers {
+            observer.observe(messenger) { (_: Int) in }
+        }
+        #expect(observationCount(of: messenger) == 100_000)
+        let started = Date()
+        observers.removeAll()
+        let seconds = Date().timeIntervalSince(started)
+        #expect(observationCount(of: messenger) == 0)
+        // Generous: a debug build on a loaded machine. Each removal used to scan the
+        // whole table, which took minutes; the benchmark measures the real figure.
+        #expect(seconds < 20, "took \(seconds) s")
+    }
+
+    @Test func theSurvivorsKeepTheirOrderThroughRemovalsAndCompaction() {
+        let messenger = Messenger<Int>()
+        let received = Locked<[Int]>([])
+        let observers: [TestObserver] = (0..<300).map { _ in TestObserver() }
+        for (index, observer) in observers.enumerated() {
+            observer.observe(messenger) { (_: Int) in received.withLock { $0.append(index) } }
+        }
+        // Remove two of every three, enough to compact, then send.
+        for index in stride(from: 299, through: 0, by: -1) where index % 3 != 0 {
+            observers[index].stopObserving(messenger)
+        }
+        messenger.send(1)
+        #expect(received.withLock { $0 } == Array(stride(from: 0, to: 300, by: 3)))
+        #expect(observationCount(of: messenger) == 100)
+        withExtendedLifetime(observers) {}
+    }
+
+    @Test func anObserverAddedAgainAfterRemovalIsDeliveredLast() {
+        let messenger = Messenger<String>()
+        let received = Locked<[String]>([])
+        let first = TestObserver()
+        let second = TestObserver()
+        first.observe(messenger) { (_: String) in received.withLock { $0.append("first") } }
+        second.observe(messenger) { (_: String) in received.withLock { $0.append("second") } }
+        first.stopObserving(messenger)
+        first.observe(messenger) { (_: String) in received.withLock { $0.append("first again") } }
+        messenger.send("x")
+        #expect(received.withLock { $0 } == ["second", "first again"])
+        #expect(observationCount(of: messenger) == 2)
+    }
+
+    @Test func anObserverWithTwoHandlersLosesBoth() {
+        let messenger = Messenger<Int>()
+        let received = Locked(0)
+        let observer = TestObserver()
+        observer.observe(messenger) { (_: Int) in received.withLock { $0 += 1 } }
+        observer.observe(messenger) { (_: Int, _: AnyAuthor) in received.withLock { $0 += 10 } }
+        messenger.send(1)
+        #expect(received.withLock { $0 } == 11)
+        observer.stopObserving(messenger)
+        messenger.send(2)
+        #expect(received.withLock { $0 } == 11)
+        #expect(observationCount(of: messenger) == 0)
+    }
+}
