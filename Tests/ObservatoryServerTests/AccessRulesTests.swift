@@ -87,6 +87,18 @@ import Testing
         #expect(replies[4]["ok"] == true)
     }
 
+    @Test func aHelloWithoutATokenKeepsTheAnonymousRightsAndAWrongOneCloses() throws {
+        let context = try context(anonymous: AccessRights(read: ["public.*"], write: []))
+        let guest = SessionHarness(context: context)
+        let hello = try guest.send(#"{"op":"hello","name":"visitor","id":1}"#)
+        #expect(hello.first?["author"] == "visitor")
+        #expect(code(try guest.send(#"{"op":"get","key":"sky.a","id":2}"#).first) == "unauthenticated")
+        let intruder = SessionHarness(context: context)
+        let result = try intruder.sendBytes(Array(#"{"op":"hello","token":"wrong","id":1}"#.utf8) + [10])
+        #expect(code(result.messages.first) == "unauthenticated")
+        #expect(result.action == .close)
+    }
+
     @Test func withoutAnAnonymousBlockEverythingButHelloIsUnauthenticated() throws {
         let guest = SessionHarness(context: try context(anonymous: nil))
         let replies = try guest.send(#"{"op":"get","key":"public.news","id":1}"#, #"{"op":"ping","id":2}"#)

@@ -192,7 +192,9 @@ final class Session: Observer {
                 code: .badRequest, message: "protocol \(protocolVersion) is not supported; this server speaks 1")
         }
         var author = name ?? SessionIdentity.anonymousName
-        if context.configuration.requiresAuthentication {
+        // Without a token, where anonymous rights are configured, hello keeps them (and sets the name).
+        let staysAnonymous = token == nil && !hasToken && context.configuration.auth.anonymous != nil
+        if context.configuration.requiresAuthentication && !staysAnonymous {
             guard let token, let entry = context.accessToken(token) else {
                 context.logFailedHello(from: peer, token == nil ? "no token" : "unknown token")
                 throw WireError(code: .unauthenticated, message: "missing or unknown token; the connection is closed")
