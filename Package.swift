@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ObservatoryWire", targets: ["ObservatoryWire"]),
         .library(name: "ObservatoryServer", targets: ["ObservatoryServer"]),
         .library(name: "ObservatoryClient", targets: ["ObservatoryClient"]),
+        .library(name: "ObservatorySockets", targets: ["ObservatorySockets"]),
         .executable(name: "observatoryd", targets: ["observatoryd"]),
         .executable(name: "observatory", targets: ["observatory"]),
         .executable(name: "observatory-bench", targets: ["observatory-bench"]),
@@ -23,10 +24,16 @@ let package = Package(
         .target(name: "Observatory"),
         // The wire protocol of PROTOCOL.md as pure values: no sockets.
         .target(name: "ObservatoryWire"),
-        // The store, sessions, limits and the socket listener.
-        .target(name: "ObservatoryServer", dependencies: ["Observatory", "ObservatoryWire"]),
+        // Linux's <sys/epoll.h>, <sys/eventfd.h> and <sys/timerfd.h>, which the
+        // toolchain's Glibc module leaves out; headers only.
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        // The one socket layer: TCP sockets, addresses, errors and epoll, for the
+        // server, the client, the tests and the benchmark.
+        .target(name: "ObservatorySockets", dependencies: ["CEpoll"]),
+        // The store, sessions, limits, storage and the event loops.
+        .target(name: "ObservatoryServer", dependencies: ["Observatory", "ObservatoryWire", "ObservatorySockets"]),
         // Connection, mirrors of remote values as local Vars, reconnect.
-        .target(name: "ObservatoryClient", dependencies: ["Observatory", "ObservatoryWire"]),
+        .target(name: "ObservatoryClient", dependencies: ["Observatory", "ObservatoryWire", "ObservatorySockets"]),
         .executableTarget(name: "observatoryd", dependencies: ["ObservatoryServer"]),
         .executableTarget(name: "observatory", dependencies: ["ObservatoryClient", "ObservatoryWire"]),
         // The README's walkthrough: mirrors `sky.color` and prints its changes.
@@ -35,23 +42,22 @@ let package = Package(
             dependencies: ["ObservatoryClient", "Observatory"],
             path: "Examples/SkyWatcher"
         ),
-        // Linux's <sys/epoll.h> and <sys/timerfd.h>, which the toolchain's Glibc module
-        // leaves out; headers only, for the server benchmark's load driver.
-        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // Release benchmarks; a separate module, so it calls the library as users do.
         .executableTarget(
             name: "observatory-bench",
-            dependencies: ["Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatoryClient", "CEpoll"]
+            dependencies: ["Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatoryClient", "ObservatorySockets", "CEpoll"]
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
         .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),
-        .testTarget(name: "ObservatoryServerTests", dependencies: ["ObservatoryServer", "ObservatoryWire", "Observatory"]),
+        .testTarget(
+            name: "ObservatoryServerTests",
+            dependencies: ["ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets"]),
         // Black-box checks of the server against PROTOCOL.md, over raw TCP with
         // Foundation's JSON, as a client in another language would see it.
-        .testTarget(name: "ObservatoryConformanceTests", dependencies: ["ObservatoryServer", "Observatory"]),
+        .testTarget(name: "ObservatoryConformanceTests", dependencies: ["ObservatoryServer", "Observatory", "ObservatorySockets"]),
         .testTarget(
             name: "ObservatoryClientTests",
-            dependencies: ["ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory"]
+            dependencies: ["ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets"]
         ),
     ]
 )

@@ -1,4 +1,6 @@
-// The headers the load driver needs beyond Glibc: one epoll set waits on every
-// client socket and on a timerfd that paces the writer with microsecond precision.
+// Linux's readiness and wake-up primitives, which the toolchain's Glibc module
+// leaves out: epoll (one wait over many sockets), eventfd (another thread wakes
+// a loop) and timerfd (the load driver's microsecond pacing).
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/timerfd.h>

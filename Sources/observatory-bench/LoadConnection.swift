@@ -1,4 +1,5 @@
 import ObservatoryServer
+import ObservatorySockets
 
 /// One client connection of the load driver: a non-blocking socket, the requests
 /// queued for it, and the start of a frame that the last read cut off.

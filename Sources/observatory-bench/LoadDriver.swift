@@ -1,4 +1,5 @@
 import ObservatoryServer
+import ObservatorySockets
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import ObservatoryServer
+import ObservatorySockets
 
 /// `observatory-bench server`: observatoryd next to redis-server, same scenarios,
 /// same client, same run, so each row's ratio holds however busy the machine is.

@@ -1,5 +1,6 @@
 import Foundation
 import ObservatoryServer
+import ObservatorySockets
 
 /// A server under test, running as a child process of the benchmark: started from a
 /// `ServerLaunch` with its output in a log file, ready once it accepts connections,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ObservatoryServer
+@testable import ObservatorySockets
 
 /// Launches the built `observatoryd` as a separate process, and stops it by pid.
 struct DaemonLauncher {

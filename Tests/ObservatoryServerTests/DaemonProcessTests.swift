@@ -3,6 +3,7 @@ import ObservatoryWire
 import Testing
 
 @testable import ObservatoryServer
+@testable import ObservatorySockets
 
 /// Runs the built `observatoryd` binary as a separate process.
 @Suite struct DaemonProcessTests {

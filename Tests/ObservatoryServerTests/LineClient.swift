@@ -2,6 +2,7 @@ import Foundation
 import ObservatoryWire
 
 @testable import ObservatoryServer
+@testable import ObservatorySockets
 
 /// A test client over a real loopback socket: sends lines, reads lines with a deadline.
 final class LineClient {

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 
 @testable import ObservatoryServer
+@testable import ObservatorySockets
 
 @Suite struct ListeningSocketTests {
     private func option(_ descriptor: Int32, _ level: Int32, _ name: Int32) -> Int32 {

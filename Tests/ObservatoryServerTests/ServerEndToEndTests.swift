@@ -3,6 +3,7 @@ import ObservatoryWire
 import Testing
 
 @testable import ObservatoryServer
+@testable import ObservatorySockets
 
 @Suite struct ServerEndToEndTests {
     private func code(_ reply: JSONValue?) -> String? {

@@ -1,231 +1,308 @@
 import Observatory
-import Dispatch
+import ObservatorySockets
 import ObservatoryWire
 
-/// One client connection: the thin Dispatch shell that carries a `Session`'s
-/// decisions out on a non-blocking socket.
+/// One client connection: the thin shell that carries out, on a non-blocking
+/// socket, what its `Session` (the protocol) and its `ConnectionMachine` (the
+/// rules of reading, sending and closing) decide.
 ///
-/// All socket work of a connection happens on its serial I/O queue, which it shares
-/// with other connections (the server has a few, never one per connection). A
-/// Dispatch read source feeds received bytes to the session; replies and events
-/// leave through the `ConnectionOutput` in whole frames; when the socket is full a
-/// write source resumes sending once it drains. A client that stops reading stalls
-/// only itself: its events are coalesced or it is closed as a slow consumer, and
-/// reading from it pauses while its replies pile up.
+/// The connection belongs to one `EventLoop`. When the socket is readable the
+/// loop calls `handle(_:)`: the connection reads a bounded amount into the loop's
+/// buffer, the session answers the complete frames, and the connection asks to
+/// be flushed at the end of the turn, when the loop writes everything queued in
+/// one send. Events from writers on other threads are queued on the
+/// `ConnectionOutput`, which asks the loop for a flush.
 ///
-/// ## Locking
-/// `session` and `io` are each behind a `Locked` box; both are used only on the I/O
-/// queue, so the locks are uncontended and exist to make the type `Sendable`.
-final class Connection: Sendable {
-    private struct IO {
-        var readSource: (any DispatchSourceRead)?
-        var writeSource: (any DispatchSourceWrite)?
-        var isReadPaused = false
-        var isWriteActive = false
-        var isClosing = false
-        var isClosed = false
-        var cancelledSources = 0
-        /// The revision storage will call back for (see `waitForStorage`), so a
-        /// connection waits on it once, not once per flush attempt.
-        var awaitedRevision: Int64?
-        /// The session stopped answering with frames still buffered: reading is
-        /// paused until the output drains, then the session answers the rest.
-        var isBacklogged = false
-        /// Too many bytes of unfinished frames are held server-wide, and this
-        /// connection holds a large share: not read until the `InputBudget` resumes it.
-        var isOverInputBudget = false
-        /// Whether the `InputBudget` counts bytes for this connection (else an empty
-        /// buffer needs no report: the common case costs no lock).
-        var isHoldingInput = false
-        /// When the client last sent bytes (uptime nanoseconds), for the idle timeout.
-        var lastReceivedAt: UInt64 = DispatchTime.now().uptimeNanoseconds
-    }
-
+/// ## Threads
+/// Everything except `output` is confined to the loop's thread; other threads
+/// reach the connection only through `loop.execute` and `loop.scheduleFlush`.
+final class Connection: LoopHandler, @unchecked Sendable {
     /// The client's socket.
     let socket: StreamSocket
-    /// The serial queue this connection's socket work runs on.
-    let queue: DispatchQueue
-    private let worker: IOWorker
+    /// The loop this connection's socket work runs on.
+    let loop: EventLoop
     /// Replies and events on their way out.
     let output: ConnectionOutput
     /// The session id, for logs.
     let sessionID: String
-    private let session: Locked<Session>
-    private let io = Locked(IO())
+    private let session: Session
     private let context: ServerContext
     private let onClose: @Sendable (Connection) -> Void
-    private let closeGraceMilliseconds: Int
+    private var machine: ConnectionMachine
+    private var token = -1
+    private var registeredInterest: Poller.Interest = []
+    /// Waiting in the loop's list of connections to flush at the end of the turn.
+    private var isMarkedForFlush = false
+    /// The revision storage will call back for, so a connection waits on it once.
+    private var awaitedRevision: Int64?
+    /// Whether the `InputBudget` counts bytes for this connection (else an empty
+    /// buffer needs no report: the common case costs no lock).
+    private var isHoldingInput = false
+    /// The deadline a loop timer is set for, so that one is set per deadline.
+    private var armedDeadline: UInt64?
 
-    /// Creates the connection; call `start()` to begin reading.
+    /// How many reads of the loop's buffer one readiness report allows: enough
+    /// for throughput, few enough that one client cannot hold the loop.
+    private static let readsPerTurn = 4
+    /// How many chunks one flush sends before it yields to the other connections.
+    private static let sendsPerTurn = 8
+
+    /// Creates the connection; `start()` registers it with its loop.
     init(
-        socket: StreamSocket, worker: IOWorker, context: ServerContext,
+        socket: StreamSocket, loop: EventLoop, context: ServerContext,
         onClose: @escaping @Sendable (Connection) -> Void
     ) {
         self.socket = socket
-        self.worker = worker
-        queue = worker.queue
+        self.loop = loop
         self.context = context
         self.onClose = onClose
-        closeGraceMilliseconds = max(100, context.configuration.shutdownGraceMilliseconds)
-        let limits = context.configuration.limits
+        let configuration = context.configuration
+        let limits = configuration.limits
         let flushRequest = FlushRequest()
-        let output = ConnectionOutput(
+        output = ConnectionOutput(
             maxQueuedBytes: limits.maxQueuedBytes, maxObservations: limits.maxObservationsPerConnection,
             requestFlush: { flushRequest.fire() })
-        self.output = output
-        let session = Session(context: context, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
+        session = Session(context: context, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
         sessionID = session.identity.session
-        self.session = Locked(session)
+        machine = ConnectionMachine(timing: Self.timing(configuration), now: EventLoop.now())
         flushRequest.connect { [weak self] in
             guard let self else { return }
-            self.worker.scheduleFlush(of: self)
+            self.loop.scheduleFlush(of: self)
         }
     }
 
-    /// Starts reading.
+    /// The configuration's time limits in the machine's terms.
+    static func timing(_ configuration: ServerConfiguration) -> ConnectionMachine.Timing {
+        let millisecond: UInt64 = 1_000_000
+        let grace = UInt64(max(100, configuration.shutdownGraceMilliseconds)) * millisecond
+        let needsAuthentication = configuration.requiresAuthentication && configuration.auth.anonymous == nil
+            && configuration.authTimeoutMilliseconds > 0
+        return ConnectionMachine.Timing(
+            authentication: needsAuthentication ? UInt64(configuration.authTimeoutMilliseconds) * millisecond : nil,
+            idle: configuration.idleTimeoutMilliseconds > 0
+                ? UInt64(configuration.idleTimeoutMilliseconds) * millisecond : nil,
+            closingPatience: UInt64(closingPatienceMilliseconds) * millisecond,
+            shutdownGrace: grace,
+            linger: grace)
+    }
+
+    /// How long a closing connection waits for its client to take more of what is
+    /// queued: its last replies after it hung up its sending side, the error that
+    /// ends it, or the events ahead of a `slow_consumer` error. A client that paused
+    /// for a moment must not lose them; one that is gone costs only a socket and
+    /// a few bytes meanwhile. A shutdown waits its grace time instead.
+    static let closingPatienceMilliseconds = 30_000
+
+    /// Registers with the loop and starts reading; on the loop's thread.
     func start() {
-        io.withLock { io in
-            // Closed before it started (shutdown raced the accept): the descriptor is already closed.
-            guard !io.isClosed else { return }
-            let source = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: queue)
-            source.setEventHandler { [self] in readAvailable() }
-            source.setCancelHandler { [self] in sourceCancelled() }
-            source.resume()
-            io.readSource = source
-        }
-        armTimeouts()
-    }
-
-    /// With authentication on, closes the connection if it has not authenticated
-    /// in time; with an idle timeout, closes it once the client has been silent
-    /// that long. Unauthenticated sockets must not hold `maxConnections` slots.
-    private func armTimeouts() {
-        let configuration = context.configuration
-        if configuration.requiresAuthentication && configuration.authTimeoutMilliseconds > 0 {
-            let timeout = configuration.authTimeoutMilliseconds
-            queue.asyncAfter(deadline: .now() + .milliseconds(timeout)) { [weak self] in
-                self?.closeIfUnauthenticated(after: timeout)
-            }
-        }
-        if configuration.idleTimeoutMilliseconds > 0 {
-            checkIdle(timeout: UInt64(configuration.idleTimeoutMilliseconds) * 1_000_000)
-        }
-    }
-
-    private func closeIfUnauthenticated(after timeout: Int) {
-        guard !io.withLock({ $0.isClosing }), session.withLock({ $0.needsHello }) else { return }
-        let error = WireError(
-            code: .unauthenticated,
-            message: "no successful hello within \(timeout) ms; the connection is closed")
-        context.logger.debug("connection \(sessionID): \(error.message)")
-        output.append(Reply.failure(id: nil, error))
-        closeAfterFlush()
-    }
-
-    private func checkIdle(timeout: UInt64) {
-        let (isClosing, lastReceivedAt) = io.withLock { ($0.isClosing, $0.lastReceivedAt) }
-        guard !isClosing else { return }
-        let silentFor = DispatchTime.now().uptimeNanoseconds - lastReceivedAt
-        guard silentFor < timeout else {
-            context.logger.debug("connection \(sessionID): closed after \(timeout / 1_000_000) ms without a request")
-            closeAfterFlush()
+        do {
+            registeredInterest = machine.interest
+            token = try loop.register(socket.descriptor, interest: registeredInterest, handler: self)
+        } catch {
+            context.logger.error("connection \(sessionID): \(error)")
+            carryOut(machine.failed("\(error)"))
             return
         }
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(timeout - silentFor))) { [weak self] in
-            self?.checkIdle(timeout: timeout)
-        }
+        armTimer()
     }
 
-    /// Queues the `shutdown` event and sends it; then, for half the grace time,
-    /// keeps reading, so that requests still arriving are answered
-    /// `shutting_down` (the session knows the server is stopping), before it
-    /// closes once everything queued is out.
-    func shutDown() {
-        queue.async { [self] in
-            output.append(Event.shutdown)
+    // MARK: Loop callbacks
+
+    func handle(_ readiness: Poller.Readiness) {
+        if readiness.writable && machine.isSocketFull {
             flush()
-            queue.asyncAfter(deadline: .now() + .milliseconds(closeGraceMilliseconds / 2)) { [self] in
-                closeAfterFlush()
-            }
         }
-    }
-
-    private func readAvailable() {
-        let chunk = 65_536
-        withUnsafeTemporaryAllocation(byteCount: chunk, alignment: 16) { buffer in
-            for _ in 0..<16 {
-                guard !io.withLock({ $0.isClosing }) else { return }
-                let received: StreamSocket.Received
-                do {
-                    received = try socket.receive(into: buffer)
-                } catch {
-                    context.logger.debug("connection \(sessionID): \(error)")
-                    close()
-                    return
-                }
-                switch received {
-                case .wouldBlock:
-                    return
-                case .closed:
-                    // The client may only have closed its sending side (`nc` does after its
-                    // input ends): it still gets every reply queued so far.
-                    closeAfterFlush()
-                    return
-                case .bytes(let count):
-                    io.withLock { $0.lastReceivedAt = DispatchTime.now().uptimeNanoseconds }
-                    // Copied into an array: a pointer to this stack buffer may not cross into the lock.
-                    let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                    let action = session.withLock { $0.receive(bytes) }
-                    guard carryOut(action) else { return }
-                    flush()
-                    if pauseReadingIfBacklogged() || pauseReadingIfOverInputBudget() { return }
-                }
-            }
+        if machine.wantsToRead && readiness.readable {
+            machine.phase == .open ? readAvailable() : discardInput()
+        } else if readiness.hungUp && machine.isOverInputBudget {
+            carryOut(machine.hungUp())
         }
-        flush()
+        updateInterest()
     }
 
-    /// Flushes on behalf of the `IOWorker` (on this connection's queue).
-    func flushRequested() {
-        flush()
+    func loopStopped() {
+        carryOut(machine.abandon())
     }
 
-    /// Sends queued bytes until the queue is empty or the socket is full.
-    private func flush() {
-        guard !io.withLock({ $0.isClosed }) else { return }
+    /// Writes what is queued, as far as the socket and storage allow; on the loop's thread.
+    func flush() {
+        isMarkedForFlush = false
+        guard machine.isSending else { return }
         output.flushStarted()
-        if output.withQueue({ $0.isFailed }) {
-            beginClosing()
-        }
         let acknowledgement = storageAcknowledgement()
-        while true {
+        var isSocketFull = false
+        for _ in 0..<Self.sendsPerTurn {
             let bytes = output.withQueue { $0.nextBytes(acknowledging: acknowledgement) }
-            if bytes.isEmpty {
-                if let revision = output.withQueue({ $0.waitingForRevision }) {
-                    setWriteActive(false)
-                    waitForStorage(revision)
-                    return
-                }
-                break
-            }
+            guard !bytes.isEmpty else { break }
             let sent: Int
             do {
                 sent = try bytes.withUnsafeBytes { try socket.send($0) }
             } catch {
-                context.logger.debug("connection \(sessionID): \(error)")
-                close()
+                carryOut(machine.failed("\(error)"))
                 return
             }
             output.withQueue { $0.markSent(sent) }
             if sent < bytes.count {
+                isSocketFull = true
                 output.flushDeferredToSocket()
-                setWriteActive(true)
-                return
+                break
             }
         }
-        setWriteActive(false)
-        afterDrained()
+        let outcome = sendOutcome(isSocketFull: isSocketFull)
+        if !outcome.isDrained && !isSocketFull {
+            if let revision = output.withQueue({ $0.waitingForRevision }) {
+                waitForStorage(revision)
+            } else {
+                markForFlush()
+            }
+        }
+        carryOut(machine.sent(outcome, at: EventLoop.now()))
+        updateInterest()
     }
+
+    /// Queues the `shutdown` event and sends it; requests still arriving are
+    /// answered `shutting_down` for half the grace time, then the connection
+    /// closes once everything queued is out. On the loop's thread.
+    func shutDown() {
+        guard machine.phase == .open else { return }
+        output.append(Event.shutdown)
+        carryOut(machine.shutDown(at: EventLoop.now()))
+    }
+
+    /// Closes at once; on the loop's thread.
+    func close() {
+        carryOut(machine.abandon())
+    }
+
+    // MARK: Reading
+
+    private func readAvailable() {
+        let buffer = loop.readBuffer
+        for _ in 0..<Self.readsPerTurn where machine.phase == .open && machine.wantsToRead {
+            let received: StreamSocket.Received
+            do {
+                received = try socket.receive(into: buffer)
+            } catch {
+                carryOut(machine.failed("\(error)"))
+                return
+            }
+            switch received {
+            case .wouldBlock:
+                return
+            case .closed:
+                carryOut(machine.endOfInput(at: EventLoop.now()))
+                return
+            case .bytes(let count):
+                let action = session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                carryOut(machine.answered(action, at: EventLoop.now()))
+                reportHeldInput()
+            }
+        }
+    }
+
+    /// Drops what a lingering connection's client still sends, and closes once it hangs up.
+    private func discardInput() {
+        carryOut(machine.discardedInput(peerClosed: socket.discardInput()))
+    }
+
+    /// Reports the bytes of unfinished frames held to the server's `InputBudget`,
+    /// which may stop this connection's reading until it resumes it.
+    private func reportHeldInput() {
+        let held = session.bufferedByteCount
+        guard held > 0 || isHoldingInput else { return }
+        isHoldingInput = held > 0
+        let mustPause = context.inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
+            guard let self else { return }
+            loop.execute {
+                self.machine.inputBudget(pauses: false)
+                self.updateInterest()
+            }
+        }
+        guard mustPause else { return }
+        context.logger.debug("connection \(sessionID): not read while \(context.inputBudget.total) input bytes are held")
+        machine.inputBudget(pauses: true)
+    }
+
+    // MARK: Carrying out
+
+    private func carryOut(_ actions: ConnectionMachine.Actions) {
+        if let reason = actions.reason {
+            context.logger.debug("connection \(sessionID): \(reason)")
+        }
+        if actions.rejectUnauthenticated {
+            let timeout = context.configuration.authTimeoutMilliseconds
+            output.append(
+                Reply.failure(
+                    id: nil,
+                    WireError(
+                        code: .unauthenticated,
+                        message: "no successful hello within \(timeout) ms; the connection is closed")))
+        }
+        if actions.answerBuffered {
+            carryOut(machine.answered(session.answerBufferedFrames(), at: EventLoop.now()))
+        }
+        if actions.send { markForFlush() }
+        if actions.finish { finishSession(lingering: !actions.close) }
+        if actions.close { closeDescriptor() }
+        armTimer()
+    }
+
+    private func markForFlush() {
+        guard !isMarkedForFlush else { return }
+        isMarkedForFlush = true
+        loop.markForFlush(self)
+    }
+
+    /// Ends the session's observations and frees its buffers; the socket's sending
+    /// side is shut, so the client reads end-of-file after the last bytes.
+    private func finishSession(lingering: Bool) {
+        session.close()
+        output.withQueue { $0.discardAll() }
+        context.inputBudget.remove(ObjectIdentifier(self))
+        if lingering { socket.shutdownWrite() }
+        onClose(self)
+    }
+
+    private func closeDescriptor() {
+        if token >= 0 {
+            loop.unregister(socket.descriptor, token: token)
+            token = -1
+        }
+        socket.close()
+    }
+
+    private func updateInterest() {
+        let interest = machine.interest
+        guard token >= 0, interest != registeredInterest else { return }
+        registeredInterest = interest
+        loop.modify(socket.descriptor, token: token, interest: interest)
+    }
+
+    private func sendOutcome(isSocketFull: Bool) -> ConnectionMachine.SendOutcome {
+        output.withQueue { queue in
+            ConnectionMachine.SendOutcome(
+                isDrained: queue.isEmpty, isSocketFull: isSocketFull, isSlowConsumer: queue.isFailed,
+                sentByteCount: queue.sentByteCount)
+        }
+    }
+
+    /// Sets a loop timer for the machine's next deadline, unless one is set for it or earlier.
+    private func armTimer() {
+        guard let deadline = machine.nextDeadline else { return }
+        if let armed = armedDeadline, armed <= deadline { return }
+        armedDeadline = deadline
+        loop.schedule(at: deadline) { [weak self] in self?.timerFired() }
+    }
+
+    private func timerFired() {
+        let now = EventLoop.now()
+        if let armed = armedDeadline, armed <= now { armedDeadline = nil }
+        carryOut(
+            machine.timerFired(at: now, needsHello: session.needsHello, outcome: sendOutcome(isSocketFull: machine.isSocketFull)))
+        updateInterest()
+    }
+
+    // MARK: Storage
 
     /// How far storage lets replies to writes and events go now.
     private func storageAcknowledgement() -> OutboundQueue.Acknowledgement {
@@ -241,253 +318,14 @@ final class Connection: Sendable {
     /// Flushes again once storage acknowledges `revision` (or gives up on it).
     private func waitForStorage(_ revision: Int64) {
         guard let storage = context.store.storage else { return }
-        let isNew = io.withLock { io in
-            if let awaited = io.awaitedRevision, awaited <= revision { return false }
-            io.awaitedRevision = revision
-            return true
-        }
-        guard isNew else { return }
-        storage.whenAcknowledged(revision) { [self] in
-            io.withLock { $0.awaitedRevision = nil }
-            worker.scheduleFlush(of: self)
-        }
-    }
-
-    /// Acts on what the session asked for; returns whether to go on reading.
-    private func carryOut(_ action: Session.Action) -> Bool {
-        switch action {
-        case .keepOpen:
-            return true
-        case .close:
-            context.logger.debug("connection \(sessionID): closing after a fatal protocol error")
-            closeAfterFlush()
-        case .backlogged:
-            context.logger.debug(
-                "connection \(sessionID): not read until its \(output.withQueue { $0.queuedBytes }) queued bytes drain")
-            io.withLock { $0.isBacklogged = true }
-            flush()
-            pauseReading()
-        }
-        return false
-    }
-
-    private func afterDrained() {
-        if output.withQueue({ $0.isFailed }) {
-            context.logger.debug("connection \(sessionID): closed as a slow consumer")
-        }
-        if io.withLock({ $0.isClosing }) {
-            close()
-            return
-        }
-        if io.withLock({ $0.isBacklogged }) {
-            // Answer the frames that waited; asynchronously, so that a client reading as
-            // fast as we write does not make this recurse through flush().
-            queue.async { [self] in answerBufferedFrames() }
-            return
-        }
-        resumeReadingIfPaused()
-    }
-
-    private func answerBufferedFrames() {
-        guard !io.withLock({ $0.isClosed }) else { return }
-        switch session.withLock({ $0.answerBufferedFrames() }) {
-        case .keepOpen:
-            io.withLock { $0.isBacklogged = false }
-            resumeReadingIfPaused()
-            flush()
-        case let action:
-            _ = carryOut(action)
-        }
-    }
-
-    /// Stops reading while more than `maxQueuedBytes` wait to be sent (a client that
-    /// pipelines requests but does not read its replies), so memory stays bounded.
-    private func pauseReadingIfBacklogged() -> Bool {
-        let backlog = output.withQueue { $0.queuedBytes }
-        guard backlog > context.configuration.limits.maxQueuedBytes || output.withQueue({ $0.isFailed }) else {
-            return false
-        }
-        pauseReading()
-        return true
-    }
-
-    private func pauseReading() {
-        io.withLock { io in
-            guard !io.isReadPaused, let source = io.readSource else { return }
-            source.suspend()
-            io.isReadPaused = true
-        }
-    }
-
-    /// Reports the bytes of unfinished frames held to the server's `InputBudget`;
-    /// stops reading when it says so, until it resumes this connection.
-    private func pauseReadingIfOverInputBudget() -> Bool {
-        let held = session.withLock { $0.bufferedByteCount }
-        let wasHolding = io.withLock { io in
-            defer { io.isHoldingInput = held > 0 }
-            return io.isHoldingInput
-        }
-        guard held > 0 || wasHolding else { return false }
-        let mustPause = context.inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
+        if let awaited = awaitedRevision, awaited <= revision { return }
+        awaitedRevision = revision
+        storage.whenAcknowledged(revision) { [weak self] in
             guard let self else { return }
-            queue.async {
-                self.io.withLock { $0.isOverInputBudget = false }
-                self.resumeReadingIfPaused()
+            loop.execute {
+                self.awaitedRevision = nil
+                self.flush()
             }
-        }
-        guard mustPause else { return false }
-        context.logger.debug("connection \(sessionID): not read while \(context.inputBudget.total) input bytes are held")
-        io.withLock { $0.isOverInputBudget = true }
-        pauseReading()
-        watchForHangUpWhileOverInputBudget()
-        return true
-    }
-
-    /// A connection that is not read would not notice its client closing, and
-    /// would hold its bytes, and the budget, for good: look every 200 ms.
-    private func watchForHangUpWhileOverInputBudget() {
-        queue.asyncAfter(deadline: .now() + .milliseconds(200)) { [weak self] in
-            guard let self, self.io.withLock({ $0.isOverInputBudget && !$0.isClosed }) else { return }
-            if self.socket.hasPeerHungUp() {
-                self.context.logger.debug("connection \(self.sessionID): the client left while it was not read")
-                self.close()
-            } else {
-                self.watchForHangUpWhileOverInputBudget()
-            }
-        }
-    }
-
-    private func resumeReadingIfPaused() {
-        io.withLock { io in
-            guard io.isReadPaused, !io.isClosing, !io.isBacklogged, !io.isOverInputBudget,
-                let source = io.readSource
-            else { return }
-            source.resume()
-            io.isReadPaused = false
-        }
-    }
-
-    private func setWriteActive(_ active: Bool) {
-        io.withLock { io in
-            guard io.isWriteActive != active, !io.isClosed else { return }
-            if io.writeSource == nil {
-                let source = DispatchSource.makeWriteSource(fileDescriptor: socket.descriptor, queue: queue)
-                source.setEventHandler { [self] in flush() }
-                source.setCancelHandler { [self] in sourceCancelled() }
-                io.writeSource = source
-            }
-            if active {
-                io.writeSource?.resume()
-            } else {
-                io.writeSource?.suspend()
-            }
-            io.isWriteActive = active
-        }
-    }
-
-    /// Stops reading, sends what is queued, and closes; closes anyway once the client stops taking bytes.
-    private func closeAfterFlush() {
-        beginClosing()
-        flush()
-    }
-
-    /// Stops reading and arms the deadline by which the connection closes even if
-    /// the client does not take the bytes still queued. Idempotent.
-    private func beginClosing() {
-        let isFirst = io.withLock { io in
-            guard !io.isClosing else { return false }
-            io.isClosing = true
-            if !io.isReadPaused, let source = io.readSource {
-                source.suspend()
-                io.isReadPaused = true
-            }
-            return true
-        }
-        guard isFirst else { return }
-        armClosingDeadline(sentSoFar: output.withQueue { $0.sentByteCount })
-    }
-
-    /// How long a closing connection waits for its client to take more of what is
-    /// queued: its last replies after it hung up its sending side, the error that
-    /// ends it, or the events ahead of a `slow_consumer` error. A client that paused
-    /// for a moment must not lose them; one that is gone costs only a socket and
-    /// a few bytes meanwhile. A shutdown waits its grace time instead.
-    static let closingPatienceMilliseconds = 30_000
-
-    /// Closes once the patience passes without the client taking a byte; a client
-    /// that keeps reading gets everything, one that stopped does not hold the
-    /// connection open.
-    private func armClosingDeadline(sentSoFar: Int) {
-        let patience = context.isShuttingDown
-            ? closeGraceMilliseconds : max(closeGraceMilliseconds, Self.closingPatienceMilliseconds)
-        queue.asyncAfter(deadline: .now() + .milliseconds(patience)) { [self] in
-            let (sent, isEmpty) = output.withQueue { ($0.sentByteCount, $0.isEmpty) }
-            if sent != sentSoFar && !isEmpty && !io.withLock({ $0.isClosed }) {
-                armClosingDeadline(sentSoFar: sent)
-            } else {
-                close()
-            }
-        }
-    }
-
-    /// Closes at once: ends the session's observations and cancels the sources; the
-    /// descriptor is closed when the last source has been cancelled.
-    func close() {
-        let didClose = io.withLock { io in
-            guard !io.isClosed else { return false }
-            io.isClosed = true
-            io.isClosing = true
-            // A suspended source must be resumed before it can be cancelled. Cancel
-            // handlers run later on the queue; the last one closes the descriptor.
-            if let read = io.readSource {
-                if io.isReadPaused { read.resume() }
-                read.cancel()
-            }
-            if let write = io.writeSource {
-                if !io.isWriteActive { write.resume() }
-                write.cancel()
-            }
-            if io.readSource == nil && io.writeSource == nil { lingerAndClose() }
-            return true
-        }
-        guard didClose else { return }
-        session.withLock { $0.close() }
-        // Nothing more can be sent: free the buffers now, not when the last timer
-        // holding this connection has fired.
-        output.withQueue { $0.discardAll() }
-        context.inputBudget.remove(ObjectIdentifier(self))
-        onClose(self)
-    }
-
-    private func sourceCancelled() {
-        let closeNow = io.withLock { io in
-            io.cancelledSources += 1
-            let total = (io.readSource == nil ? 0 : 1) + (io.writeSource == nil ? 0 : 1)
-            return io.cancelledSources == total
-        }
-        if closeNow { lingerAndClose() }
-    }
-
-    /// Closes the descriptor without resetting the connection.
-    ///
-    /// Closing a socket that still holds unread input makes the kernel answer
-    /// with a reset, which destroys the bytes still on their way to the client:
-    /// the shutdown event, a `slow_consumer` error, the last replies. So this
-    /// ends our side first (the client reads end-of-file after the data), drops
-    /// the client's input, and closes once the client hangs up or the grace time
-    /// has passed.
-    private func lingerAndClose() {
-        socket.shutdownWrite()
-        closeOnHangUp(before: .now() + .milliseconds(closeGraceMilliseconds))
-    }
-
-    private func closeOnHangUp(before deadline: DispatchTime) {
-        if socket.discardInput() || DispatchTime.now() >= deadline {
-            socket.close()
-            return
-        }
-        queue.asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in
-            closeOnHangUp(before: deadline)
         }
     }
 }

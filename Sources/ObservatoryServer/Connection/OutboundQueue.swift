@@ -256,7 +256,8 @@ struct OutboundQueue {
         writeOffset = 0
         waitingForRevision = nil
         while head < items.count, writeBuffer.count < chunkBytes {
-            guard let item = items[head] else {
+            // Moved out, not copied: a copy would cost a reference count per frame.
+            guard let item = items[head].take() else {
                 head += 1
                 continue
             }
@@ -266,12 +267,13 @@ struct OutboundQueue {
             case .change(let change), .merged(_, let change):
                 guard change.version <= acknowledgement.revision else {
                     waitingForRevision = change.version
+                    items[head] = item
                     return compactItems()
                 }
                 if case .merged(let first, _) = item {
                     writeBuffer.append(contentsOf: first.coalesced(with: change).frame)
                 } else {
-                    writeBuffer.append(contentsOf: change.frame)
+                    change.frame.withUnsafeBufferPointer { writeBuffer.append(contentsOf: $0) }
                 }
                 if coalescingIndex?[StoreKey(change.key)] == head { coalescingIndex?[StoreKey(change.key)] = nil }
             case .write(let bytes, let revision, let id):
@@ -281,11 +283,11 @@ struct OutboundQueue {
                     writeBuffer.append(contentsOf: failure)
                 } else {
                     waitingForRevision = revision
+                    items[head] = item
                     return compactItems()
                 }
             }
             pendingBytes -= item.byteCount
-            items[head] = nil
             head += 1
         }
         compactItems()

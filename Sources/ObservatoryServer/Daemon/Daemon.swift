@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ObservatorySockets
 
 /// What `observatoryd` does, as a library function so its `main.swift` stays one line.
 ///

@@ -1,4 +1,5 @@
 import Observatory
+import ObservatorySockets
 import Dispatch
 import Foundation
 import ObservatoryWire
@@ -16,12 +17,12 @@ import ObservatoryWire
 ///     print(server.port)                       // the real port
 ///     server.stop()                            // graceful: shutdown event, flush, close
 ///
-/// Socket work runs on a few serial Dispatch queues (`ioThreads`), each serving
-/// many connections; accepting runs on its own queue.
+/// Connections are served by event loops on epoll, one per core (`ioThreads`);
+/// the first loop also accepts.
 ///
 /// ## Locking
 /// The listener, the connections and the phase live in one `Locked` box; connections
-/// are added on the accept queue and removed on their I/O queues.
+/// are added by the accepting loop and removed by their own.
 public final class Server: Sendable {
     private enum Phase {
         case ready, running, stopping, stopped
@@ -29,20 +30,16 @@ public final class Server: Sendable {
 
     private struct State {
         var phase = Phase.ready
-        var listener: ListeningSocket?
-        var acceptSource: (any DispatchSourceRead)?
-        var isAcceptPaused = false
+        var listener: Listener?
         var connections: [ObjectIdentifier: Connection] = [:]
-        var nextWorker = 0
+        var nextLoop = 0
     }
 
     /// The store, configuration and logger shared by all sessions.
     public let context: ServerContext
     private let state = Locked(State())
-    private let workers: [IOWorker]
-    private let acceptQueue = DispatchQueue(label: "observatory.accept")
+    private let loops: [EventLoop]
     private let allClosed = DispatchSemaphore(value: 0)
-    private let listenerClosed = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
 
     /// Creates a server and reads its data directory back (unless `fsync` is
@@ -51,17 +48,18 @@ public final class Server: Sendable {
     /// - Parameter storageOptions: overrides the storage options derived from the
     ///   configuration (tests pass failing file operations this way).
     /// - Throws: `ConfigurationError` if the configuration is invalid;
-    ///   `StorageError` if the data directory is in use, unwritable or damaged.
+    ///   `StorageError` if the data directory is in use, unwritable or damaged;
+    ///   `SocketError` if the kernel refuses an epoll set.
     public init(
         configuration: ServerConfiguration, logger: ServerLogger = .silent, storageOptions: StorageOptions? = nil
     ) throws {
         try configuration.validate()
         context = try ServerContext(configuration: configuration, logger: logger, storageOptions: storageOptions)
-        // Dispatch adds its own manager thread for readiness events, so "auto" takes
-        // half the cores: on small machines fewer thread handoffs beat parallelism.
-        let threads = configuration.ioThreads > 0
-            ? configuration.ioThreads : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
-        workers = (0..<threads).map { IOWorker(label: "observatory.io.\($0)") }
+        let count = configuration.ioThreads > 0
+            ? configuration.ioThreads : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        loops = try (0..<count).map { index throws(SocketError) in
+            try EventLoop(label: "observatory.loop.\(index)", logger: logger)
+        }
     }
 
     /// The store, for programs that embed the server.
@@ -82,66 +80,45 @@ public final class Server: Sendable {
     /// - Throws: `SocketError` if the address cannot be bound (in use, not local, ...).
     public func start() throws {
         let configuration = context.configuration
-        let listener = try ListeningSocket(host: configuration.host, port: configuration.port)
-        let source = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor, queue: acceptQueue)
-        source.setEventHandler { [self] in acceptPending() }
-        source.setCancelHandler { [listenerClosed] in
-            listener.close()
-            listenerClosed.signal()
+        let socket = try ListeningSocket(host: configuration.host, port: configuration.port)
+        let acceptingLoop = loops[0]
+        let listener = Listener(socket: socket, loop: acceptingLoop, logger: context.logger) { [self] accepted in
+            admit(accepted)
         }
         let started = state.withLock { state in
             guard state.phase == .ready else { return false }
             state.phase = .running
             state.listener = listener
-            state.acceptSource = source
-            source.resume()
             return true
         }
         guard started else {
-            listener.close()
+            socket.close()
             throw SocketError(operation: "start", errorNumber: EALREADY, detail: "the server was already started")
         }
+        for loop in loops { loop.start() }
+        let registered = Locked<SocketError?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        acceptingLoop.execute {
+            do throws(SocketError) {
+                try listener.start()
+            } catch {
+                registered.withLock { $0 = error }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = registered.withLock({ $0 }) { throw error }
         context.logger.info("listening on \(configuration.host):\(listener.port)")
         for warning in context.configurationWarnings { context.logger.warning(warning) }
-    }
-
-    private func acceptPending() {
-        for _ in 0..<1_024 {
-            let descriptor: Int32?
-            do {
-                descriptor = try state.withLock { try $0.listener?.accept() }
-            } catch {
-                context.logger.error("\(error); pausing accepts for 100 ms")
-                pauseAccepting()
-                return
-            }
-            guard let descriptor else { return }
-            admit(StreamSocket(descriptor: descriptor))
-        }
-    }
-
-    private func pauseAccepting() {
-        state.withLock { current in
-            guard let source = current.acceptSource, !current.isAcceptPaused else { return }
-            source.suspend()
-            current.isAcceptPaused = true
-            acceptQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
-                state.withLock { later in
-                    guard later.isAcceptPaused, let source = later.acceptSource else { return }
-                    source.resume()
-                    later.isAcceptPaused = false
-                }
-            }
-        }
     }
 
     private func admit(_ socket: StreamSocket) {
         let limit = context.configuration.limits.maxConnections
         let connection: Connection? = state.withLock { state in
             guard state.phase == .running, state.connections.count < limit else { return nil }
-            let worker = workers[state.nextWorker % workers.count]
-            state.nextWorker &+= 1
-            let connection = Connection(socket: socket, worker: worker, context: context) { [self] closed in
+            let loop = loops[state.nextLoop % loops.count]
+            state.nextLoop &+= 1
+            let connection = Connection(socket: socket, loop: loop, context: context) { [self] closed in
                 remove(closed)
             }
             state.connections[ObjectIdentifier(connection)] = connection
@@ -152,7 +129,11 @@ public final class Server: Sendable {
             return
         }
         context.logger.debug("connection \(connection.sessionID) opened")
-        connection.queue.async { connection.start() }
+        if connection.loop.isCurrent {
+            connection.start()
+        } else {
+            connection.loop.execute { connection.start() }
+        }
     }
 
     /// Answers a connection over the limit with `limit_exceeded` (best effort, it must
@@ -180,39 +161,35 @@ public final class Server: Sendable {
     /// Shuts down gracefully and returns when done: stops accepting, answers further
     /// requests with `shutting_down`, sends `{"event":"shutdown"}` to every
     /// connection, waits up to `shutdownGraceMilliseconds` for them to take it, then
-    /// closes whatever is left, and flushes and fsyncs storage. Safe to call more
-    /// than once and from any thread; also for a server never started, to release
-    /// its data directory.
+    /// closes whatever is left, stops the loops, and flushes and fsyncs storage.
+    /// Safe to call more than once and from any thread but a loop's; also for a
+    /// server never started, to release its data directory.
     public func stop() {
         guard context.beginShutdown() else {
             waitUntilStopped()
             return
         }
-        let (connections, wasListening): ([Connection], Bool) = state.withLock { state in
-            let wasListening = state.acceptSource != nil
-            if let source = state.acceptSource {
-                // A suspended source runs its cancel handler only once resumed.
-                if state.isAcceptPaused { source.resume() }
-                source.cancel()
-            }
-            state.acceptSource = nil
-            state.isAcceptPaused = false
+        let (connections, listener) = state.withLock { state in
             state.phase = .stopping
-            return (Array(state.connections.values), wasListening)
+            return (Array(state.connections.values), state.listener)
         }
-        if wasListening {
+        if let listener {
             // The port is free when stop() returns, so a test or a restart can bind it at once.
-            _ = listenerClosed.wait(timeout: .now() + .seconds(5))
+            let closed = DispatchSemaphore(value: 0)
+            loops[0].execute {
+                listener.close()
+                closed.signal()
+            }
+            _ = closed.wait(timeout: .now() + .seconds(5))
         }
         context.logger.info("shutting down: \(connections.count) connections to close")
         if !connections.isEmpty {
-            for connection in connections { connection.shutDown() }
+            for connection in connections { connection.loop.execute { connection.shutDown() } }
             let grace = context.configuration.shutdownGraceMilliseconds + 500
-            if allClosed.wait(timeout: .now() + .milliseconds(grace)) == .timedOut {
-                let stragglers = state.withLock { Array($0.connections.values) }
-                for connection in stragglers { connection.queue.async { connection.close() } }
-            }
+            _ = allClosed.wait(timeout: .now() + .milliseconds(grace))
         }
+        // Closes what is left, lingering sockets included.
+        for loop in loops { loop.stop() }
         context.store.storage?.close()
         state.withLock { $0.phase = .stopped }
         context.logger.info("stopped")

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observatory
+import ObservatorySockets
 import ObservatoryWire
 import Synchronization
 

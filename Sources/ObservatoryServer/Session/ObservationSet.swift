@@ -64,11 +64,19 @@ struct ObservationSet {
     }
 
     /// Whether a change of `key` that arrived on `route` is to be sent.
+    ///
+    /// A change that arrives through a key's own feed is always sent: the feed
+    /// reaches the connection only while it observes the key, and `unobserve`
+    /// leaves the feed under the store's lock, before its reply is queued. A
+    /// change that arrives through the prefix feed is sent only if a prefix
+    /// covers it and the key is not observed on its own, which would send it twice.
     func accepts(_ key: String, via route: Route) -> Bool {
-        let storeKey = StoreKey(key)
-        return switch route {
-        case .key: keys.contains(storeKey)
-        case .prefix: !keys.contains(storeKey) && prefixes.contains { storeKey.hasBytePrefix($0.text) }
+        switch route {
+        case .key:
+            return true
+        case .prefix:
+            let storeKey = StoreKey(key)
+            return !keys.contains(storeKey) && prefixes.contains { storeKey.hasBytePrefix($0.text) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Observatory
+import ObservatorySockets
 import ObservatoryWire
 
 /// The protocol logic of one connection, without sockets: bytes in, replies and

@@ -18,7 +18,15 @@ struct StoreKey: Hashable, Sendable {
     }
 
     static func == (lhs: StoreKey, rhs: StoreKey) -> Bool {
-        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        let contiguous = lhs.text.utf8.withContiguousStorageIfAvailable { left in
+            rhs.text.utf8.withContiguousStorageIfAvailable { right in
+                sameBytes(left, right)
+            }
+        }
+        guard let contiguous, let equal = contiguous else {
+            return lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        }
+        return equal
     }
 
     func hash(into hasher: inout Hasher) {
@@ -49,6 +57,13 @@ struct StoreKey: Hashable, Sendable {
             return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
         }
         return result
+    }
+
+    private static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard left.count == right.count else { return false }
+        // Only empty buffers may have no base address.
+        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+        return memcmp(leftBase, rightBase, left.count) == 0
     }
 
     private static func precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {

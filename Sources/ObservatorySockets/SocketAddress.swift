@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// An IPv4 or IPv6 socket address resolved from a host literal (or `localhost`) and a port.
-struct SocketAddress {
+public struct SocketAddress {
     private(set) var storage = sockaddr_storage()
     let length: socklen_t
     let family: Int32
@@ -37,7 +37,7 @@ struct SocketAddress {
 
     /// The address of the peer of a connected `descriptor`, as `host:port`
     /// (`[host]:port` for IPv6), or `unknown` when the kernel cannot say.
-    static func peerDescription(of descriptor: Int32) -> String {
+    public static func peerDescription(of descriptor: Int32) -> String {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         var host = [CChar](repeating: 0, count: 1_025)

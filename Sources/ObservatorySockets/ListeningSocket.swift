@@ -6,14 +6,14 @@ import Glibc
 ///
 /// Owned by the server; `accept()` is called on the accept queue when its Dispatch
 /// read source reports the socket readable, and returns `nil` instead of blocking when nobody is waiting.
-struct ListeningSocket {
+public struct ListeningSocket: Sendable {
     /// The socket's file descriptor.
-    let descriptor: Int32
+    public let descriptor: Int32
     /// The port actually bound (the real one when 0 was asked for).
-    let port: Int
+    public let port: Int
 
     /// Creates, binds and listens; `SO_REUSEADDR` so a restart can reuse the port at once.
-    init(host: String, port: Int, backlog: Int32 = 4_096) throws {
+    public init(host: String, port: Int, backlog: Int32 = 4_096) throws {
         let address = try SocketAddress(host: host, port: port)
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let descriptor = socket(address.family, type, 0)
@@ -37,7 +37,7 @@ struct ListeningSocket {
     ///
     /// Errors that concern only the connection being accepted (it was reset before
     /// we took it) are skipped; `EMFILE`/`ENFILE` are thrown so the server can log them.
-    func accept() throws -> Int32? {
+    public func accept() throws -> Int32? {
         while true {
             // accept4 is not in the Glibc module; accept + fcntl does the same in two calls.
             let connection = Glibc.accept(descriptor, nil, nil)
@@ -57,7 +57,7 @@ struct ListeningSocket {
     }
 
     /// Closes the socket: no further connections are accepted.
-    func close() {
+    public func close() {
         _ = Glibc.close(descriptor)
     }
 }

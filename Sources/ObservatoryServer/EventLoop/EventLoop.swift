@@ -1,0 +1,231 @@
+import Dispatch
+import Foundation
+import Observatory
+import ObservatorySockets
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One thread serving many connections: it waits on a `Poller`, reads and
+/// answers requests, runs timers, and at the end of every turn writes what each
+/// connection has queued, one send per socket.
+///
+/// The server runs one loop per core. A request is read, answered and its reply
+/// written on the loop that owns the connection, with no thread handoff. A change
+/// reaches observers on other loops through their outputs; their loop is woken
+/// once per turn, however many events it got.
+///
+/// ## Threads
+/// Everything except `execute`, `scheduleFlush` and `stop` is confined to the
+/// loop's own thread, as a serial queue's work is to that queue: registered
+/// handlers, timers and the connections waiting for their end-of-turn flush.
+/// Those three are safe from any thread: they hand work over through the
+/// `Mutex`-guarded inbox and wake the loop.
+final class EventLoop: @unchecked Sendable {
+    /// What other threads hand to the loop.
+    private struct Inbox {
+        var tasks: [@Sendable () -> Void] = []
+        var flushes: [Connection] = []
+        /// The loop has been woken and has not emptied the inbox since.
+        var isWakePending = false
+        var isStarted = false
+        var isStopping = false
+    }
+
+    /// The loop's name, for logs and the thread.
+    let label: String
+    private let poller: Poller
+    private let inbox = Mutex(Inbox())
+    /// The `pthread_self()` of the loop's thread once it runs, else 0.
+    private let threadIdentity = Atomic<UInt>(0)
+    private let stopped = DispatchSemaphore(value: 0)
+    private let logger: ServerLogger
+
+    // Confined to the loop's thread.
+    private var handlers: [Int: any LoopHandler] = [:]
+    private var nextToken = 0
+    private var timers = TimerHeap<@Sendable () -> Void>()
+    private var dirty: [Connection] = []
+    private var isRunning = false
+
+    /// Bytes one read may take; shared by every connection of the loop, since a
+    /// connection keeps only what it has not answered.
+    let readBuffer: UnsafeMutableRawBufferPointer
+
+    /// Creates the loop; `start()` runs it on a thread of its own.
+    ///
+    /// - Throws: `SocketError` when the kernel refuses an epoll set or eventfd.
+    init(label: String, logger: ServerLogger) throws(SocketError) {
+        self.label = label
+        self.logger = logger
+        poller = try Poller()
+        readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    /// Starts the loop's thread.
+    func start() {
+        inbox.withLock { $0.isStarted = true }
+        let thread = Thread { [self] in run() }
+        thread.name = label
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Whether the caller runs on this loop's thread.
+    var isCurrent: Bool {
+        threadIdentity.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+    }
+
+    /// Runs `task` on the loop's thread, soon.
+    func execute(_ task: @escaping @Sendable () -> Void) {
+        let wake = inbox.withLock { inbox -> Bool in
+            inbox.tasks.append(task)
+            return Self.claimWake(&inbox)
+        }
+        if wake { poller.wake() }
+    }
+
+    /// Has `connection` write what it has queued at the end of this or the next turn.
+    func scheduleFlush(of connection: Connection) {
+        if isCurrent {
+            dirty.append(connection)
+            return
+        }
+        let wake = inbox.withLock { inbox -> Bool in
+            inbox.flushes.append(connection)
+            return Self.claimWake(&inbox)
+        }
+        if wake { poller.wake() }
+    }
+
+    /// Ends the loop after its current turn and waits for its thread to finish;
+    /// the descriptors still registered (lingering sockets) are closed.
+    func stop() {
+        let wasRunning = inbox.withLock { inbox -> Bool in
+            inbox.isStopping = true
+            return inbox.isStarted
+        }
+        poller.wake()
+        if wasRunning { stopped.wait() }
+    }
+
+    private static func claimWake(_ inbox: inout Inbox) -> Bool {
+        guard !inbox.isWakePending else { return false }
+        inbox.isWakePending = true
+        return true
+    }
+
+    // MARK: On the loop's thread
+
+    /// Watches `descriptor` for `handler`; returns the token it is reported under.
+    func register(_ descriptor: Int32, interest: Poller.Interest, handler: any LoopHandler) throws(SocketError) -> Int {
+        let token = nextToken
+        nextToken += 1
+        try poller.add(descriptor, token: token, interest: interest)
+        handlers[token] = handler
+        return token
+    }
+
+    /// Changes what `descriptor` is watched for.
+    func modify(_ descriptor: Int32, token: Int, interest: Poller.Interest) {
+        do {
+            try poller.modify(descriptor, token: token, interest: interest)
+        } catch {
+            logger.error("\(label): \(error)")
+        }
+    }
+
+    /// Stops watching `descriptor`; call before closing it.
+    func unregister(_ descriptor: Int32, token: Int) {
+        poller.remove(descriptor)
+        handlers[token] = nil
+    }
+
+    /// Runs `action` on the loop at `deadline` (monotonic nanoseconds) or soon after.
+    func schedule(at deadline: UInt64, _ action: @escaping @Sendable () -> Void) {
+        timers.schedule(action, at: deadline)
+    }
+
+    /// Has `connection` flush at the end of this turn (it is on this loop).
+    func markForFlush(_ connection: Connection) {
+        dirty.append(connection)
+    }
+
+    /// The monotonic clock in nanoseconds, the time base of every deadline.
+    static func now() -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds
+    }
+
+    private func run() {
+        threadIdentity.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
+        isRunning = true
+        while isRunning {
+            turn()
+        }
+        for (_, handler) in handlers { handler.loopStopped() }
+        handlers = [:]
+        timers.removeAll()
+        dirty = []
+        stopped.signal()
+    }
+
+    /// One turn: wait for readiness (no longer than the next timer), handle it,
+    /// take the inbox, fire due timers, then flush every connection that has output.
+    private func turn() {
+        do {
+            try poller.wait(timeoutMilliseconds: waitTimeout()) { readiness in
+                if readiness.token == Poller.wakeToken {
+                    takeInbox()
+                } else {
+                    handlers[readiness.token]?.handle(readiness)
+                }
+            }
+        } catch {
+            logger.error("\(label): \(error)")
+        }
+        for action in timers.takeDue(at: Self.now()) { action() }
+        flushDirty()
+    }
+
+    private func waitTimeout() -> Int32 {
+        guard dirty.isEmpty else { return 0 }
+        guard let deadline = timers.nextDeadline else { return -1 }
+        let now = Self.now()
+        guard deadline > now else { return 0 }
+        return Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+    }
+
+    private func takeInbox() {
+        let taken = inbox.withLock { inbox -> Inbox in
+            let taken = inbox
+            inbox.tasks = []
+            inbox.flushes = []
+            inbox.isWakePending = false
+            return taken
+        }
+        if taken.isStopping { isRunning = false }
+        dirty.append(contentsOf: taken.flushes)
+        for task in taken.tasks { task() }
+    }
+
+    private func flushDirty() {
+        // Flushing may mark connections again (more frames to answer): they go in the next turn.
+        var flushing: [Connection] = []
+        swap(&flushing, &dirty)
+        for connection in flushing { connection.flush() }
+    }
+}
+
+/// Something registered with an `EventLoop`: a connection or the listener.
+protocol LoopHandler: AnyObject {
+    /// The descriptor is ready; called on the loop's thread.
+    func handle(_ readiness: Poller.Readiness)
+    /// The loop is ending: release the descriptor.
+    func loopStopped()
+}
