@@ -20,7 +20,7 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
     public var compactionLogBytes = 64 << 20
     /// The lowest level the daemon logs.
     public var logLevel = LogLevel.info
-    /// Serial queues doing socket I/O; `0` picks one per two cores, at least 1 and at most 4.
+    /// Event loops (threads) serving the connections; `0` picks one per two cores, at least one.
     public var ioThreads = 0
     /// How long shutdown waits for clients to take their last bytes, in milliseconds.
     public var shutdownGraceMilliseconds = 2_000

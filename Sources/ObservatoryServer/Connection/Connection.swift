@@ -153,7 +153,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
             if let revision = output.withQueue({ $0.waitingForRevision }) {
                 waitForStorage(revision)
             } else {
-                markForFlush()
+                markForFlush(answered: false)
             }
         }
         carryOut(machine.sent(outcome, at: EventLoop.now()))
@@ -241,16 +241,16 @@ final class Connection: LoopHandler, @unchecked Sendable {
         if actions.answerBuffered {
             carryOut(machine.answered(session.answerBufferedFrames(), at: EventLoop.now()))
         }
-        if actions.send { markForFlush() }
+        if actions.send { markForFlush(answered: true) }
         if actions.finish { finishSession(lingering: !actions.close) }
         if actions.close { closeDescriptor() }
         armTimer()
     }
 
-    private func markForFlush() {
+    private func markForFlush(answered: Bool) {
         guard !isMarkedForFlush else { return }
         isMarkedForFlush = true
-        loop.markForFlush(self)
+        loop.markForFlush(self, answered: answered)
     }
 
     /// Ends the session's observations and frees its buffers; the socket's sending

@@ -47,6 +47,8 @@ final class EventLoop: @unchecked Sendable {
     private var handlers: [Int: any LoopHandler] = [:]
     private var nextToken = 0
     private var timers = TimerHeap<@Sendable () -> Void>()
+    /// Connections with replies to send this turn; flushed before `dirty`.
+    private var answering: [Connection] = []
     private var dirty: [Connection] = []
     private var isRunning = false
 
@@ -153,8 +155,16 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Has `connection` flush at the end of this turn (it is on this loop).
-    func markForFlush(_ connection: Connection) {
-        dirty.append(connection)
+    ///
+    /// Connections that were answered go first: a writer that has its reply
+    /// sooner sends its next request while the loop is still writing the events
+    /// of the last one to their observers.
+    func markForFlush(_ connection: Connection, answered: Bool) {
+        if answered {
+            answering.append(connection)
+        } else {
+            dirty.append(connection)
+        }
     }
 
     /// The monotonic clock in nanoseconds, the time base of every deadline.
@@ -171,6 +181,7 @@ final class EventLoop: @unchecked Sendable {
         for (_, handler) in handlers { handler.loopStopped() }
         handlers = [:]
         timers.removeAll()
+        answering = []
         dirty = []
         stopped.signal()
     }
@@ -194,7 +205,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func waitTimeout() -> Int32 {
-        guard dirty.isEmpty else { return 0 }
+        guard dirty.isEmpty && answering.isEmpty else { return 0 }
         guard let deadline = timers.nextDeadline else { return -1 }
         let now = Self.now()
         guard deadline > now else { return 0 }
@@ -217,6 +228,9 @@ final class EventLoop: @unchecked Sendable {
     private func flushDirty() {
         // Flushing may mark connections again (more frames to answer): they go in the next turn.
         var flushing: [Connection] = []
+        swap(&flushing, &answering)
+        for connection in flushing { connection.flush() }
+        flushing.removeAll(keepingCapacity: true)
         swap(&flushing, &dirty)
         for connection in flushing { connection.flush() }
     }

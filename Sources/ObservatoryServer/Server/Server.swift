@@ -17,8 +17,8 @@ import ObservatoryWire
 ///     print(server.port)                       // the real port
 ///     server.stop()                            // graceful: shutdown event, flush, close
 ///
-/// Connections are served by event loops on epoll, one per core (`ioThreads`);
-/// the first loop also accepts.
+/// Connections are served by event loops on epoll, one per two cores by default
+/// (`ioThreads`); the first loop also accepts.
 ///
 /// ## Locking
 /// The listener, the connections and the phase live in one `Locked` box; connections
@@ -56,10 +56,22 @@ public final class Server: Sendable {
         try configuration.validate()
         context = try ServerContext(configuration: configuration, logger: logger, storageOptions: storageOptions)
         let count = configuration.ioThreads > 0
-            ? configuration.ioThreads : max(1, ProcessInfo.processInfo.activeProcessorCount)
+            ? configuration.ioThreads : Self.defaultLoopCount(cores: ProcessInfo.processInfo.activeProcessorCount)
         loops = try (0..<count).map { index throws(SocketError) in
             try EventLoop(label: "observatory.loop.\(index)", logger: logger)
         }
+    }
+
+    /// How many event loops `ioThreads: 0` runs: one per two cores.
+    ///
+    /// The other half is left to the kernel's network stack, which does much of
+    /// a loopback or busy server's work in softirq context, and to the storage
+    /// thread. Measured on two cores: a second loop raised sets from 50
+    /// connections by 13 %, but a change fanned out across loops costs a wake-up
+    /// per loop, and three busy threads on two cores wait out each other's time
+    /// slices: fan-out fell by 20–35 % and the p99 of paced events grew from 1.7 to 6 ms.
+    static func defaultLoopCount(cores: Int) -> Int {
+        max(1, cores / 2)
     }
 
     /// The store, for programs that embed the server.
