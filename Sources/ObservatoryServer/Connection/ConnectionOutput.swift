@@ -4,7 +4,7 @@ import ObservatoryWire
 /// Everything that leaves one connection: its `OutboundQueue` and the
 /// `ObservationSet` deciding which changes it receives, behind one lock.
 ///
-/// Written from two sides: the connection's own I/O queue appends replies and
+/// Written from two sides: the connection's own event loop appends replies and
 /// sends bytes; store handlers, on whatever thread made a change, append events.
 /// Handlers call `deliver(_:via:)`, which only takes this lock, queues bytes and
 /// asks for a flush through `requestFlush` (at most one request outstanding), so a
