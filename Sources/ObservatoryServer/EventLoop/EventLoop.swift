@@ -22,7 +22,8 @@ import Glibc
 /// loop's own thread, as a serial queue's work is to that queue: registered
 /// handlers, timers and the connections waiting for their end-of-turn flush.
 /// Those three are safe from any thread: they hand work over through the
-/// `Mutex`-guarded inbox and wake the loop.
+/// `Locked` inbox (a pthread mutex, which the thread sanitizer understands) and
+/// wake the loop.
 final class EventLoop: @unchecked Sendable {
     /// What other threads hand to the loop.
     private struct Inbox {
@@ -37,7 +38,7 @@ final class EventLoop: @unchecked Sendable {
     /// The loop's name, for logs and the thread.
     let label: String
     private let poller: Poller
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     /// The `pthread_self()` of the loop's thread once it runs, else 0.
     private let threadIdentity = Atomic<UInt>(0)
     private let stopped = DispatchSemaphore(value: 0)
