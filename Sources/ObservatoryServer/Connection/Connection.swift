@@ -113,7 +113,11 @@ final class Connection: LoopHandler, @unchecked Sendable {
             flush()
         }
         if machine.wantsToRead && readiness.readable {
-            machine.phase == .open ? readAvailable() : discardInput()
+            if machine.phase == .open {
+                readAvailable()
+            } else {
+                discardInput()
+            }
         } else if readiness.hungUp && machine.isOverInputBudget {
             carryOut(machine.hungUp())
         }
