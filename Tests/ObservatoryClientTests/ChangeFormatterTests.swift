@@ -7,9 +7,9 @@ import Testing
 
     private func change(_ event: Event) -> RemoteChange {
         switch event {
-        case .update(let key, let old, let new, let version, _, _):
+        case .update(let key, let old, let new, let version, _, _, _):
             RemoteChange(key: key, old: old, new: new, version: version, author: alice, event: event)
-        case .delete(let key, let old, let version, _, _):
+        case .delete(let key, let old, let version, _, _, _):
             RemoteChange(key: key, old: old, new: nil, version: version, author: alice, event: event)
         case .shutdown:
             RemoteChange(key: "", old: nil, new: nil, version: 0, author: alice, event: event)

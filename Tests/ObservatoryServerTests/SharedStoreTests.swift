@@ -15,10 +15,10 @@ private final class RecordingObserver: Observer {
 
     @Test func everyChangeTakesTheNextGlobalRevision() throws {
         let store = SharedStore(maxKeys: 10)
-        #expect(try store.set("a", to: 1, by: alice) == (1, true))
-        #expect(try store.set("b", to: 2, by: alice) == (2, true))
-        #expect(try store.set("a", to: 3, by: bob) == (3, true))
-        #expect(try store.delete("b", by: bob) == 4)
+        #expect(try store.set("a", to: 1, by: alice) == .set(key: "a", version: 1, changed: true))
+        #expect(try store.set("b", to: 2, by: alice) == .set(key: "b", version: 2, changed: true))
+        #expect(try store.set("a", to: 3, by: bob) == .set(key: "a", version: 3, changed: true))
+        #expect(try store.delete("b", by: bob) == .delete(key: "b", version: 4))
         #expect(store.revision == 4)
         #expect(store.get("a") == ValueEntry(key: "a", value: 3, version: 3, author: "bob", session: "s2"))
         #expect(store.get("b") == nil)
@@ -29,7 +29,7 @@ private final class RecordingObserver: Observer {
         let observer = RecordingObserver()
         _ = store.observe(.key("a"), by: observer, subscribe: true) { observer.changes.append($0) }
         try store.set("a", to: ["x": 1], by: alice)
-        #expect(try store.set("a", to: ["x": 1], by: bob) == (1, false))
+        #expect(try store.set("a", to: ["x": 1], by: bob) == .set(key: "a", version: 1, changed: false))
         #expect(store.revision == 1)
         #expect(observer.changes.count == 1)
         #expect(store.get("a")?.author == "alice")
@@ -54,7 +54,7 @@ private final class RecordingObserver: Observer {
         #expect(throws: WireError.conflict(key: "a", expected: 1, current: 3)) {
             try store.delete("a", ifVersion: 1, by: alice)
         }
-        #expect(try store.delete("a", ifVersion: 3, by: alice) == 4)
+        #expect(try store.delete("a", ifVersion: 3, by: alice) == .delete(key: "a", version: 4))
     }
 
     @Test func deleteOfMissingKeyIsNotFoundOrConflictWithIfVersion() throws {
@@ -80,9 +80,9 @@ private final class RecordingObserver: Observer {
         } throws: { error in
             (error as? WireError)?.code == .limitExceeded
         }
-        #expect(try store.set("a", to: 2, by: alice).changed)
+        #expect(try store.set("a", to: 2, by: alice).changed == true)
         try store.delete("b", by: alice)
-        #expect(try store.set("c", to: 1, by: alice).changed)
+        #expect(try store.set("c", to: 1, by: alice).changed == true)
     }
 
     @Test func keyObserverGetsOnlyItsKeyWithOldNewAndAuthor() throws {

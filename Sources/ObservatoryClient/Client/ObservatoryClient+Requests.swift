@@ -50,7 +50,7 @@ extension ObservatoryClient {
         } catch {
             throw .unencodableValue(key: key, detail: String(describing: error))
         }
-        guard case .set(_, let version, let changed) = try await payload(of: .set(key: key, value: encoded, ifVersion: ifVersion)) else {
+        guard case .set(_, let version, let changed, _) = try await payload(of: .set(key: key, value: encoded, ifVersion: ifVersion)) else {
             throw unexpected(.set)
         }
         return WriteResult(version: version, changed: changed)
@@ -61,7 +61,7 @@ extension ObservatoryClient {
     ///   `ifVersion` is given and does not match.
     @discardableResult
     public func delete(_ key: String, ifVersion: Int64? = nil) async throws(ClientError) -> Int64 {
-        guard case .delete(_, let version) = try await payload(of: .delete(key: key, ifVersion: ifVersion)) else {
+        guard case .delete(_, let version, _) = try await payload(of: .delete(key: key, ifVersion: ifVersion)) else {
             throw unexpected(.delete)
         }
         return version

@@ -382,7 +382,7 @@ public final class ObservatoryClient: Sendable {
     private func applySnapshot(_ result: Result<ReceivedReply, ClientError>, key: String, to mirrors: [any MirrorEndpoint], epoch: Int) {
         guard case .success(let reply) = result else { return }
         do {
-            guard case .observe(let values, _) = try reply.payload(for: .observe) else { return }
+            guard case .observe(let values, _, _) = try reply.payload(for: .observe) else { return }
             let entry = values.first { $0.key == key }
             let author = entry.map { entry in
                 state.withLock { $0.peer(session: entry.session, name: entry.author) }
@@ -406,9 +406,9 @@ public final class ObservatoryClient: Sendable {
         let new: JSONValue?
         let version: Int64
         switch event {
-        case .update(let eventKey, let eventOld, let eventNew, let eventVersion, let author, let eventSession):
+        case .update(let eventKey, let eventOld, let eventNew, let eventVersion, let author, let eventSession, _):
             (key, old, new, version, name, session) = (eventKey, eventOld, eventNew, eventVersion, author, eventSession)
-        case .delete(let eventKey, let eventOld, let eventVersion, let author, let eventSession):
+        case .delete(let eventKey, let eventOld, let eventVersion, let author, let eventSession, _):
             (key, old, new, version, name, session) = (eventKey, eventOld, nil, eventVersion, author, eventSession)
         case .shutdown:
             return

@@ -142,7 +142,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         case .success(let reply):
             let acknowledgedVersion: Int64?
             do throws(WireError) {
-                guard case .set(_, let version, _) = try reply.payload(for: .set) else {
+                guard case .set(_, let version, _, _) = try reply.payload(for: .set) else {
                     throw WireError(code: .badFrame, message: "the reply to set has the fields of another op")
                 }
                 acknowledgedVersion = version
@@ -193,10 +193,10 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         let newValue: JSONValue?
         let version: Int64
         switch event {
-        case .update(_, _, let new, let eventVersion, _, _):
+        case .update(_, _, let new, let eventVersion, _, _, _):
             newValue = new
             version = eventVersion
-        case .delete(_, _, let eventVersion, _, _):
+        case .delete(_, _, let eventVersion, _, _, _):
             newValue = nil
             version = eventVersion
         case .shutdown:

@@ -22,6 +22,14 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
     /// Bytes all connections together may hold in unfinished frames; beyond it the
     /// connections with the largest partial frames are not read until it drains.
     public var maxBufferedInputBytes = 256 << 20
+    /// Recent changes kept for observers that resume with `fromRevision`: a client
+    /// that missed at most this many changes (of any keys) gets exactly those;
+    /// one that missed more gets a snapshot (`resumed: false`). At least 10,000, as
+    /// PROTOCOL.md asks. Each costs its event's size in memory.
+    public var historyChanges = 100_000
+    /// `requestId`s of the last 10 minutes remembered at most; past it the oldest
+    /// are forgotten early (and a retry of those writes would apply again).
+    public var maxRequestIds = 1_000_000
 
     /// The defaults.
     public init() {}
@@ -29,6 +37,7 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
     static let settingNames = [
         "maxConnections", "maxFrameBytes", "maxValueBytes", "maxKeys",
         "maxObservationsPerConnection", "maxQueuedBytes", "maxListKeys", "maxBufferedInputBytes",
+        "historyChanges", "maxRequestIds",
     ]
 
     /// Reads the `limits` object strictly, keeping defaults for absent fields.
@@ -46,6 +55,8 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
         maxListKeys = try settings.read("maxListKeys", as: Int.self, expected: integer) ?? maxListKeys
         maxBufferedInputBytes =
             try settings.read("maxBufferedInputBytes", as: Int.self, expected: integer) ?? maxBufferedInputBytes
+        historyChanges = try settings.read("historyChanges", as: Int.self, expected: integer) ?? historyChanges
+        maxRequestIds = try settings.read("maxRequestIds", as: Int.self, expected: integer) ?? maxRequestIds
     }
 
     /// Throws `outOfRange` naming the first limit that cannot work.
@@ -58,6 +69,8 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
         try Self.check("limits.maxQueuedBytes", maxQueuedBytes, 1_024...Int(Int32.max))
         try Self.check("limits.maxListKeys", maxListKeys, 1...1_000_000)
         try Self.check("limits.maxBufferedInputBytes", maxBufferedInputBytes, 65_536...(1 << 40))
+        try Self.check("limits.historyChanges", historyChanges, 10_000...100_000_000)
+        try Self.check("limits.maxRequestIds", maxRequestIds, 1_000...100_000_000)
     }
 
     static func check(_ setting: String, _ value: Int, _ range: ClosedRange<Int>) throws {

@@ -35,9 +35,23 @@ final class ConnectionOutput: Sendable {
 
     /// Queues a change that arrived on `route` if this connection wants it by that route.
     func deliver(_ change: StoreChange, via route: ObservationSet.Route) {
+        enqueue(CollectionOfOne(change), via: route, replaying: false)
+    }
+
+    /// Queues the changes a resumed `observe` replays, right behind its reply and
+    /// ahead of the events held meanwhile, filtered like live events of `route`.
+    func replay(_ changes: [StoreChange], via route: ObservationSet.Route) {
+        enqueue(changes, via: route, replaying: true)
+    }
+
+    private func enqueue(_ changes: some Sequence<StoreChange>, via route: ObservationSet.Route, replaying: Bool) {
         let needsFlush = state.withLock { state in
-            guard state.observations.accepts(change.key, via: route) else { return false }
-            if state.queue.appendEvent(change) == .slowConsumer && !state.isSlowConsumerReported {
+            var outcome = OutboundQueue.EventOutcome.queued
+            for change in changes where state.observations.accepts(change.key, via: route) {
+                outcome = replaying ? state.queue.appendReplayed(change) : state.queue.appendEvent(change)
+                if outcome == .slowConsumer { break }
+            }
+            if outcome == .slowConsumer && !state.isSlowConsumerReported {
                 // Even with a flush pending on a full socket, the connection must learn now
                 // so it can start its close deadline.
                 state.isSlowConsumerReported = true
@@ -54,7 +68,7 @@ final class ConnectionOutput: Sendable {
         var frame = reply.encoded()
         frame.append(UInt8(ascii: "\n"))
         switch reply {
-        case .success(let id, .set(_, let version, _)), .success(let id, .delete(_, let version)):
+        case .success(let id, .set(_, let version, _, _)), .success(let id, .delete(_, let version, _)):
             state.withLock { $0.queue.appendWriteReply(frame, revision: version, id: id) }
         default:
             appendFrame(frame)

@@ -145,6 +145,13 @@ struct OutboundQueue {
         return enqueue(change)
     }
 
+    /// Queues a replayed event at once, even while events are held: it belongs
+    /// right behind the `observe` reply just queued, ahead of the held ones.
+    mutating func appendReplayed(_ change: StoreChange) -> EventOutcome {
+        guard !isFailed else { return .slowConsumer }
+        return enqueue(change)
+    }
+
     /// Makes events wait until `releaseEvents()`.
     mutating func holdEvents() {
         isHolding = true

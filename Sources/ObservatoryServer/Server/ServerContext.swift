@@ -40,10 +40,14 @@ public final class ServerContext: Sendable {
         self.logger = logger
         requestLimits = RequestLimits(maxValueBytes: configuration.limits.maxValueBytes)
         inputBudget = InputBudget(limit: configuration.limits.maxBufferedInputBytes)
-        let options = storageOptions ?? StorageOptions(
+        let limits = configuration.limits
+        var options = storageOptions ?? StorageOptions(
             fsync: configuration.fsync, compactionLogBytes: configuration.compactionLogBytes)
+        options.historyChanges = limits.historyChanges
+        options.maxRequestIds = limits.maxRequestIds
         guard options.fsync != .none else {
-            store = SharedStore(maxKeys: configuration.limits.maxKeys)
+            store = SharedStore(
+                maxKeys: limits.maxKeys, historyChanges: limits.historyChanges, maxRequestIds: limits.maxRequestIds)
             sessionCounter = Atomic(0)
             sessionLease = Locked(.max)
             logger.info("storage: none, everything is kept in memory (epoch \(store.epoch))")
@@ -52,10 +56,12 @@ public final class ServerContext: Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         let (storage, recovered) = try Storage.open(
             directory: configuration.dataDirectory, options: options, logger: logger)
-        store = SharedStore(maxKeys: configuration.limits.maxKeys, storage: storage, recovered: recovered)
+        store = SharedStore(
+            maxKeys: limits.maxKeys, historyChanges: limits.historyChanges, storage: storage, recovered: recovered)
         sessionCounter = Atomic(recovered.sessionLease)
         sessionLease = Locked(recovered.sessionLease)
         Self.logRecovery(recovered, options: options, directory: configuration.dataDirectory, since: started, logger: logger)
+        endSessionsOfEarlierProcess()
     }
 
     private static func logRecovery(
@@ -75,6 +81,18 @@ public final class ServerContext: Sendable {
         logger.info(
             "storage: fsync \(options.fsync.rawValue), loaded \(recovered.entries.count) keys at revision "
                 + "\(recovered.revision) (epoch \(recovered.epoch)) from \(origin) in \(String(format: "%.2f", seconds)) s")
+    }
+
+    /// Deletes the session-bound keys left by sessions that ended with the
+    /// previous process (PROTOCOL.md: a restart ends every session).
+    private func endSessionsOfEarlierProcess() {
+        let (deleted, failure) = store.endSessionsOfEarlierProcess()
+        if deleted > 0 {
+            logger.info("deleted \(deleted) session-bound keys of sessions that ended with the previous process")
+        }
+        if let failure {
+            logger.error("could not delete every session-bound key of the previous process: \(failure.message)")
+        }
     }
 
     /// Whether shutdown has begun: requests are then answered with `shutting_down`.

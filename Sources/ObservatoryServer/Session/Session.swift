@@ -48,6 +48,8 @@ final class Session: Observer {
     private var isClosing = false
     /// Whether this session is subscribed to every change (it observes at least one prefix).
     private var observesPrefixes = false
+    /// The changes a resumed `observe` replays, queued right after its reply.
+    private var replay: (changes: [StoreChange], route: ObservationSet.Route)?
 
     /// The client's address, for logs.
     private let peer: String
@@ -83,6 +85,10 @@ final class Session: Observer {
             do throws(WireError) {
                 guard let frame = try splitter.next() else { break }
                 output.append(respond(to: frame))
+                if let replay {
+                    output.replay(replay.changes, via: replay.route)
+                    self.replay = nil
+                }
             } catch {
                 output.append(Reply.failure(id: nil, error))
                 isClosing = true
@@ -108,10 +114,17 @@ final class Session: Observer {
         bytes.withUnsafeBytes { receive($0) }
     }
 
-    /// Ends every observation and frees the input buffer; called once when the connection closes.
+    /// Ends every observation, deletes the keys bound to this session, and frees
+    /// the input buffer; called once when the connection closes, for any reason.
     func close() {
         isClosing = true
         splitter.releaseBuffer()
+        let ended = context.store.endSession(identity.session)
+        if let failure = ended.failure {
+            context.logger.error(
+                "session \(identity.session): its session-bound keys could not all be deleted (\(failure.message)); "
+                    + "the next start deletes them")
+        }
         let observed = output.observations
         output.updateObservations { $0 = ObservationSet(limit: $0.limit) }
         for key in observed.keys {
@@ -162,16 +175,16 @@ final class Session: Observer {
             try checkRead(key)
             guard let entry = store.get(key) else { throw WireError.notFound(key: key) }
             return .get(entry)
-        case .set(let key, let value, let ifVersion):
+        case .set(let key, let value, let ifVersion, let ephemeral, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
-            let result = try store.set(key, to: value, ifVersion: ifVersion, by: identity)
-            return .set(key: key, version: result.version, changed: result.changed)
-        case .delete(let key, let ifVersion):
+            return try store.set(
+                key, to: value, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId, by: identity)
+        case .delete(let key, let ifVersion, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
-            return .delete(key: key, version: try store.delete(key, ifVersion: ifVersion, by: identity))
-        case .observe(let target):
+            return try store.delete(key, ifVersion: ifVersion, requestId: requestId, by: identity)
+        case .observe(let target, let resumePoint):
             try checkRead(target)
-            return try observe(target)
+            return try observe(target, from: resumePoint)
         case .unobserve(let target):
             unobserve(target)
             return .unobserve
@@ -183,7 +196,14 @@ final class Session: Observer {
             }
             return .list(keys: page.keys, more: page.more)
         case .ping:
-            return .ping(revision: store.revision, epoch: store.epoch)
+            // Every change up to `revision` has been handed to this output (the store
+            // delivers under the lock it counts revisions with); the events held
+            // while this batch is answered go ahead of the reply, so the reply
+            // follows every event it vouches for (PROTOCOL.md, "Progress").
+            let revision = store.revision
+            output.releaseEvents()
+            output.holdEvents()
+            return .ping(revision: revision, epoch: store.epoch)
         }
     }
 
@@ -211,24 +231,29 @@ final class Session: Observer {
             revision: context.store.revision, epoch: context.store.epoch)
     }
 
-    private func observe(_ target: Target) throws(WireError) -> ReplyPayload {
-        let isNew = try output.updateObservations { observations throws(WireError) in try observations.add(target) }
-        let subscribe: Bool
-        let route: ObservationSet.Route
-        switch target {
-        case .key:
-            subscribe = isNew
-            route = .key
-        case .prefix:
-            subscribe = !observesPrefixes
-            observesPrefixes = true
-            route = .prefix
+    /// Observes `target`, or resumes it after `resumePoint`. The target joins the
+    /// observation set under the store's lock, in the step that takes the snapshot
+    /// or the replay, so no change reaches this session twice or not at all.
+    private func observe(_ target: Target, from resumePoint: ResumePoint?) throws(WireError) -> ReplyPayload {
+        let route: ObservationSet.Route = switch target {
+        case .key: .key
+        case .prefix: .prefix
         }
         let output = self.output
-        let (values, revision) = context.store.observe(target, by: self, subscribe: subscribe) { change in
+        let observation = try context.store.observe(target, from: resumePoint, by: self) { () throws(WireError) in
+            let isNew = try output.updateObservations { observations throws(WireError) in try observations.add(target) }
+            guard route == .prefix else { return isNew }
+            defer { observesPrefixes = true }
+            return !observesPrefixes
+        } receive: { change in
             output.deliver(change, via: route)
         }
-        return .observe(values: values, revision: revision)
+        guard resumePoint != nil else { return .observe(values: observation.values, revision: observation.revision) }
+        guard let changes = observation.replay else {
+            return .observe(values: observation.values, revision: observation.revision, resumed: false)
+        }
+        replay = (changes, route)
+        return .observe(values: [], revision: observation.revision, resumed: true)
     }
 
     private func unobserve(_ target: Target) {

@@ -109,6 +109,22 @@ struct RecordReader {
         return text
     }
 
+    /// The rest of the record, read as an update or delete event's JSON text.
+    mutating func event() throws(RecordDecodingError) -> Event {
+        let rest = UnsafeRawBufferPointer(rebasing: payload[position...])
+        position = payload.count
+        let message: ServerMessage
+        do {
+            message = try ServerMessage.decode(frame: rest)
+        } catch {
+            throw RecordDecodingError("a recent change is not a valid event: \(error.message)")
+        }
+        guard case .event(let event) = message, event != .shutdown else {
+            throw RecordDecodingError("a recent change is not an update or delete event")
+        }
+        return event
+    }
+
     mutating func value() throws(RecordDecodingError) -> JSONValue {
         let field = try field()
         do {

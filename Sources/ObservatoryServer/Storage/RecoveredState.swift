@@ -45,9 +45,36 @@ struct RecoveredState: Sendable {
     var files: [FileReport] = []
     /// Things an operator should hear about (a torn tail cut, obsolete files removed).
     var warnings: [String] = []
+    /// The most recent changes read, as events, oldest first; at most twice the
+    /// history's capacity is kept while reading, and `history(capacity:)` takes the last ones.
+    private(set) var recentEvents: [Event] = []
+    /// How many recent changes to keep.
+    let historyChanges: Int
+    /// The writes with a `requestId` still within their retention.
+    var appliedWrites: AppliedWrites
 
-    init(epoch: String) {
+    init(epoch: String, historyChanges: Int = ServerLimits().historyChanges, maxRequestIds: Int = ServerLimits().maxRequestIds) {
         self.epoch = epoch
+        self.historyChanges = max(1, historyChanges)
+        appliedWrites = AppliedWrites(capacity: maxRequestIds)
+    }
+
+    /// Keeps `event` among the recent changes. Events are kept as they are,
+    /// not encoded: only the last `historyChanges` of a long log are ever sent.
+    mutating func remember(_ event: Event) {
+        recentEvents.append(event)
+        if recentEvents.count >= historyChanges * 2 {
+            recentEvents.removeFirst(recentEvents.count - historyChanges)
+        }
+    }
+
+    /// The history of recent changes the store starts with: the last
+    /// `capacity` changes read, or an empty one after the last revision.
+    func history(capacity: Int) -> ChangeHistory {
+        let kept = recentEvents.suffix(capacity).compactMap(StoreChange.init)
+        var history = ChangeHistory(capacity: capacity, after: (kept.first?.version ?? revision + 1) - 1)
+        for change in kept { history.append(change) }
+        return history
     }
 
     /// The index of the keys that exist: the snapshot's keys (already in order)

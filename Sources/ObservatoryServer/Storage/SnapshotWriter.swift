@@ -1,6 +1,7 @@
 /// Writes a copy of the store into a snapshot file: a header, one `set` record per
 /// key in byte order of the keys (so loading it builds the key index without
-/// sorting), and an end record that counts them, then flushes the file to disk.
+/// sorting), the recent changes and the remembered writes, and an end record that
+/// counts the keys, then flushes the file to disk.
 ///
 /// Records are gathered into buffers of about a megabyte, so a million keys take a
 /// hundred writes, not a million.
@@ -9,7 +10,7 @@ struct SnapshotWriter {
     let path: String
     private static let bufferBytes = 1 << 20
 
-    /// Writes `table` and flushes the file.
+    /// Writes `frozen` and flushes the file.
     ///
     /// - Parameters:
     ///   - isCancelled: checked between buffers; storage closing stops the snapshot.
@@ -19,13 +20,13 @@ struct SnapshotWriter {
     /// - Throws: the file operation that failed; the temporary file is then removed.
     @discardableResult
     func write(
-        _ view: StoreView, header: StorageHeader, isCancelled: () -> Bool, afterWriting: () -> Bool
+        _ frozen: FrozenState, header: StorageHeader, isCancelled: () -> Bool, afterWriting: () -> Bool
     ) throws(StorageError) -> Bool {
         let descriptor = try files.open(path, truncate: true)
         var isOpen = true
         defer { if isOpen { files.close(descriptor) } }
         do {
-            guard try writeRecords(of: view, header: header, to: descriptor, isCancelled: isCancelled) else {
+            guard try writeRecords(of: frozen, header: header, to: descriptor, isCancelled: isCancelled) else {
                 return false
             }
             guard afterWriting() else { return false }
@@ -40,8 +41,9 @@ struct SnapshotWriter {
     }
 
     private func writeRecords(
-        of view: StoreView, header: StorageHeader, to descriptor: Int32, isCancelled: () -> Bool
+        of frozen: FrozenState, header: StorageHeader, to descriptor: Int32, isCancelled: () -> Bool
     ) throws(StorageError) -> Bool {
+        let view = frozen.view
         var buffer: [UInt8] = []
         buffer.reserveCapacity(Self.bufferBytes + 4_096)
         RecordFraming.append(.header(header), to: &buffer)
@@ -62,6 +64,14 @@ struct SnapshotWriter {
         }
         if let failure { throw failure }
         if cancelled { return false }
+        for change in frozen.history.all {
+            RecordFraming.append(.history(change.event), to: &buffer)
+            if buffer.count >= Self.bufferBytes, let failure = flush(&buffer, to: descriptor) { throw failure }
+        }
+        for write in frozen.appliedWrites.all(now: AppliedWrites.wallMilliseconds()) {
+            RecordFraming.append(.appliedWrite(write), to: &buffer)
+            if buffer.count >= Self.bufferBytes, let failure = flush(&buffer, to: descriptor) { throw failure }
+        }
         RecordFraming.append(.snapshotEnd(entryCount: count), to: &buffer)
         if let failure = flush(&buffer, to: descriptor) { throw failure }
         return true

@@ -9,7 +9,7 @@ protocol SnapshotSource: AnyObject, Sendable {
     /// Runs `body` with the entries and the revision while no change can be made,
     /// so that what `body` starts (a new log) begins exactly after that state.
     func withFrozenState<Result>(
-        _ body: (StoreView, Int64) throws(StorageError) -> Result
+        _ body: (FrozenState) throws(StorageError) -> Result
     ) throws(StorageError) -> Result
 }
 
@@ -117,7 +117,10 @@ public final class Storage: Sendable {
         let directory = DataDirectory(path: path, files: options.files)
         let lockDescriptor = try directory.lock(processID: getpid())
         do {
-            let recovered = try StorageRecovery(directory: directory, repair: true).recover()
+            let recovered = try StorageRecovery(
+                directory: directory, repair: true, historyChanges: options.historyChanges,
+                maxRequestIds: options.maxRequestIds
+            ).recover()
             let storage = try Storage(
                 directory: directory, options: options, recovered: recovered, lockDescriptor: lockDescriptor,
                 logger: logger)
@@ -164,16 +167,18 @@ public final class Storage: Sendable {
 
     // MARK: Writing
 
-    /// Appends one record to the log (the caller holds the store's lock, so records
-    /// go in revision order). Returns once `write(2)` has taken it.
+    /// Appends the records of one change to the log in one `write(2)` (the caller
+    /// holds the store's lock, so records go in revision order). Returns once
+    /// `write(2)` has taken them.
     ///
     /// - Throws: `StorageError` when storage is failed, or the write failed; then
-    ///   nothing of the record stays in the log.
-    func append(_ record: StorageRecord) throws(StorageError) {
-        let bytes = RecordFraming.framed(record)
+    ///   nothing of the records stays in the log.
+    func append(_ records: [StorageRecord]) throws(StorageError) {
+        var bytes: [UInt8] = []
+        for record in records { RecordFraming.append(record, to: &bytes) }
         let (wake, compact) = try state.withLock { state throws(StorageError) -> ([Waiter], Bool) in
             try write(bytes, into: &state)
-            guard let revision = record.revision else { return ([], false) }
+            guard let revision = records.lazy.compactMap(\.revision).max() else { return ([], false) }
             state.writtenRevision = revision
             let wake = options.fsync == .everysec ? acknowledgeWritten(&state) : []
             return (wake, claimCompactionIfDue(&state))
@@ -416,12 +421,13 @@ public final class Storage: Sendable {
             }
         }
         let started = DispatchTime.now().uptimeNanoseconds
-        guard let (table, revision, sequence, lease) = try startSnapshotLog() else { return }
+        guard let (frozen, sequence, lease) = try startSnapshotLog() else { return }
+        let revision = frozen.revision
         guard step(.logStarted) else { return }
         let name = DataDirectory.snapshotName(sequence)
         let temporary = directory.path(of: name + DataDirectory.temporarySuffix)
         let isWhole = try SnapshotWriter(files: options.files, path: temporary).write(
-            table, header: StorageHeader(kind: .snapshot, epoch: epoch, revision: revision, sessionLease: lease),
+            frozen, header: StorageHeader(kind: .snapshot, epoch: epoch, revision: revision, sessionLease: lease),
             isCancelled: { [state] in state.withLock { $0.isClosed || $0.isAbandoned } },
             afterWriting: { step(.snapshotWritten) })
         guard isWhole, step(.snapshotSynced) else { return }
@@ -436,27 +442,27 @@ public final class Storage: Sendable {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let what = isRecovery ? "storage recovered: wrote" : "compacted into"
         logger.info(
-            "\(what) \(name): \(table.entries.count) keys at revision \(revision) in \(String(format: "%.2f", seconds)) s")
+            "\(what) \(name): \(frozen.view.entries.count) keys at revision \(revision) in \(String(format: "%.2f", seconds)) s")
     }
 
     /// Under the store's lock: copies the store and starts the log that follows the copy.
-    private func startSnapshotLog() throws(StorageError) -> (StoreView, Int64, Int64, Int64)? {
+    private func startSnapshotLog() throws(StorageError) -> (FrozenState, Int64, Int64)? {
         guard let source = state.withLock({ $0.source }) else { return nil }
-        return try source.withFrozenState { table, revision throws(StorageError) in
+        return try source.withFrozenState { frozen throws(StorageError) in
             try state.withLock { state throws(StorageError) in
                 guard !state.isClosed, !state.isAbandoned else {
                     throw StorageError(code: .unavailable, message: "storage is closed")
                 }
                 let sequence = state.nextSequence
                 let header = StorageHeader(
-                    kind: .log, epoch: epoch, revision: revision, sessionLease: state.sessionLease)
+                    kind: .log, epoch: epoch, revision: frozen.revision, sessionLease: state.sessionLease)
                 let log = try Self.startLog(sequence, in: directory, header: header)
                 state.nextSequence += 1
                 state.retiring.append(state.log)
                 state.log = log.file
                 state.logSize = log.size
                 state.logBytesSinceSnapshot = log.size
-                return (table, revision, sequence, state.sessionLease)
+                return (frozen, sequence, state.sessionLease)
             }
         }
     }

@@ -9,6 +9,10 @@ public struct StorageOptions: Sendable {
     /// Called after each compaction step; returning `false` stops storage there as
     /// a crash would (files as they are, nothing more written). For tests.
     public var afterCompactionStep: @Sendable (CompactionStep) -> Bool
+    /// How many recent changes start-up keeps for resuming observers (`limits.historyChanges`).
+    public var historyChanges = ServerLimits().historyChanges
+    /// How many `requestId`s start-up remembers at most (`limits.maxRequestIds`).
+    public var maxRequestIds = ServerLimits().maxRequestIds
     /// How long an everysec fsync may run before writes stop being acknowledged, in nanoseconds.
     public var stalledSyncNanoseconds: UInt64 = 2_000_000_000
 

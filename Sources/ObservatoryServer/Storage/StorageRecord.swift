@@ -2,19 +2,26 @@ import ObservatoryWire
 
 /// One record of a data file: what the change log appends and a snapshot holds.
 ///
-/// Every file starts with a `header`. A log then holds `set`, `delete` and
-/// `sessionLease` records in the order they happened; a snapshot holds one `set`
-/// per key and ends with `snapshotEnd`, so a snapshot cut short is never taken for
-/// a whole one. The encoding is binary and versioned by the header's `format`:
+/// Every file starts with a `header`. A log then holds `set`, `delete`,
+/// `appliedWrite` and `sessionLease` records in the order they happened; a
+/// snapshot holds one `set` per key, then the recent changes (`history`) and the
+/// remembered writes (`appliedWrite`), and ends with `snapshotEnd`, so a snapshot
+/// cut short is never taken for a whole one. The encoding is binary and versioned by the header's `format`:
 /// integers as LEB128 varints, strings and values as a length and their UTF-8
 /// bytes (values as their JSON text, which round-trips exactly).
 enum StorageRecord: Equatable, Sendable {
     /// The first record of every file.
     case header(StorageHeader)
-    /// A key written: the whole entry as it stands after the change.
+    /// A key written: the whole entry as it stands after the change (session-bound or not).
     case set(ValueEntry)
-    /// A key deleted, by whom, at which revision.
-    case delete(key: String, version: Int64, author: String, session: String)
+    /// A key deleted, by whom, at which revision; `sessionEnded` when the server
+    /// deleted it because the session it was bound to ended.
+    case delete(key: String, version: Int64, author: String, session: String, sessionEnded: Bool = false)
+    /// A write with a `requestId` was applied (right after its change, in the same write).
+    case appliedWrite(AppliedWrite)
+    /// A recent change exactly as it was sent, kept in a snapshot so that resuming
+    /// survives compaction.
+    case history(Event)
     /// Session numbers up to this one may have been handed out; a restart continues above it.
     case sessionLease(Int64)
     /// The last record of a complete snapshot, with the number of entries before it.
@@ -22,14 +29,15 @@ enum StorageRecord: Equatable, Sendable {
 
     private enum Kind: UInt8 {
         case header = 1, set = 2, delete = 3, sessionLease = 4, snapshotEnd = 5
+        case ephemeralSet = 6, sessionEndedDelete = 7, appliedWrite = 8, history = 9
     }
 
     /// The revision a change record took, or `nil` for the other records.
     var revision: Int64? {
         switch self {
         case .set(let entry): entry.version
-        case .delete(_, let version, _, _): version
-        case .header, .sessionLease, .snapshotEnd: nil
+        case .delete(_, let version, _, _, _): version
+        case .header, .sessionLease, .snapshotEnd, .appliedWrite, .history: nil
         }
     }
 
@@ -40,18 +48,36 @@ enum StorageRecord: Equatable, Sendable {
             buffer.append(Kind.header.rawValue)
             header.encode(into: &buffer)
         case .set(let entry):
-            buffer.append(Kind.set.rawValue)
+            buffer.append(entry.ephemeral ? Kind.ephemeralSet.rawValue : Kind.set.rawValue)
             RecordEncoding.write(entry.version, into: &buffer)
             RecordEncoding.write(entry.key, into: &buffer)
             RecordEncoding.write(entry.author, into: &buffer)
             RecordEncoding.write(entry.session, into: &buffer)
             RecordEncoding.write(entry.value, into: &buffer)
-        case .delete(let key, let version, let author, let session):
-            buffer.append(Kind.delete.rawValue)
+        case .delete(let key, let version, let author, let session, let sessionEnded):
+            buffer.append(sessionEnded ? Kind.sessionEndedDelete.rawValue : Kind.delete.rawValue)
             RecordEncoding.write(version, into: &buffer)
             RecordEncoding.write(key, into: &buffer)
             RecordEncoding.write(author, into: &buffer)
             RecordEncoding.write(session, into: &buffer)
+        case .appliedWrite(let write):
+            buffer.append(Kind.appliedWrite.rawValue)
+            RecordEncoding.write(write.requestId, into: &buffer)
+            RecordEncoding.write(write.appliedAt, into: &buffer)
+            switch write.reply {
+            case .set(let key, let version, let changed):
+                buffer.append(changed ? 1 : 0)
+                RecordEncoding.write(key, into: &buffer)
+                RecordEncoding.write(version, into: &buffer)
+            case .delete(let key, let version):
+                buffer.append(2)
+                RecordEncoding.write(key, into: &buffer)
+                RecordEncoding.write(version, into: &buffer)
+            }
+        case .history(let event):
+            buffer.append(Kind.history.rawValue)
+            // The event's JSON text is the rest of the record: no length needed.
+            event.encode(into: &buffer)
         case .sessionLease(let number):
             buffer.append(Kind.sessionLease.rawValue)
             RecordEncoding.write(number, into: &buffer)
@@ -83,19 +109,37 @@ enum StorageRecord: Equatable, Sendable {
         switch kind {
         case .header:
             record = .header(try StorageHeader.decode(&reader))
-        case .set:
+        case .set, .ephemeralSet:
             let version = try reader.integer()
             let key = try reader.string()
             let author = try reader.internedString(&strings)
             let session = try reader.internedString(&strings)
             let value = try reader.value()
-            record = .set(ValueEntry(key: key, value: value, version: version, author: author, session: session))
-        case .delete:
+            record = .set(
+                ValueEntry(
+                    key: key, value: value, version: version, author: author, session: session,
+                    ephemeral: kind == .ephemeralSet))
+        case .delete, .sessionEndedDelete:
             let version = try reader.integer()
             let key = try reader.string()
             record = .delete(
                 key: key, version: version, author: try reader.internedString(&strings),
-                session: try reader.internedString(&strings))
+                session: try reader.internedString(&strings), sessionEnded: kind == .sessionEndedDelete)
+        case .appliedWrite:
+            let requestId = try reader.string()
+            let appliedAt = try reader.integer()
+            let replyKind = try reader.byte()
+            let key = try reader.string()
+            let version = try reader.integer()
+            let reply: AppliedWrite.Reply
+            switch replyKind {
+            case 0, 1: reply = .set(key: key, version: version, changed: replyKind == 1)
+            case 2: reply = .delete(key: key, version: version)
+            default: throw RecordDecodingError("unknown applied-write kind \(replyKind)")
+            }
+            record = .appliedWrite(AppliedWrite(requestId: requestId, appliedAt: appliedAt, reply: reply))
+        case .history:
+            record = .history(try reader.event())
         case .sessionLease:
             record = .sessionLease(try reader.integer())
         case .snapshotEnd:

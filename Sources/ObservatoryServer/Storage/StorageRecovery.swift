@@ -14,6 +14,12 @@ import ObservatoryWire
 struct StorageRecovery {
     let directory: DataDirectory
     let repair: Bool
+    /// How many recent changes to keep for resuming observers.
+    var historyChanges = ServerLimits().historyChanges
+    /// How many remembered `requestId`s to keep at most.
+    var maxRequestIds = ServerLimits().maxRequestIds
+    /// The wall time remembered writes expire against, in milliseconds since 1970.
+    var now = AppliedWrites.wallMilliseconds()
 
     /// Reads the directory.
     ///
@@ -21,7 +27,8 @@ struct StorageRecovery {
     ///   explain, or `system` when a file cannot be read.
     func recover() throws(StorageError) -> RecoveredState {
         let listing = try directory.listing()
-        var state = RecoveredState(epoch: RecoveredState.newEpoch())
+        var state = RecoveredState(
+            epoch: RecoveredState.newEpoch(), historyChanges: historyChanges, maxRequestIds: maxRequestIds)
         try removeLeftovers(listing.temporary, state: &state)
         let snapshot = listing.snapshots.last
         if let snapshot {
@@ -65,6 +72,10 @@ struct StorageRecovery {
                 case .set(let entry) where !ended:
                     state.entries[entry.key] = entry
                     state.snapshotKeys.append(entry.key)
+                case .history(let event) where !ended:
+                    state.remember(event)
+                case .appliedWrite(let write) where !ended:
+                    state.appliedWrites.remember(write, now: now)
                 case .snapshotEnd(let count) where !ended && count == state.entries.count:
                     ended = true
                 default:
@@ -132,17 +143,28 @@ struct StorageRecovery {
         }
         switch item.record {
         case .set(let entry):
-            if state.entries[entry.key] == nil { state.createdKeys.append(entry.key) }
+            let previous = state.entries[entry.key]
+            if previous == nil { state.createdKeys.append(entry.key) }
             state.entries[entry.key] = entry
-        case .delete(let key, _, _, _):
-            guard state.entries[key] != nil else {
+            state.remember(
+                .update(
+                    key: entry.key, old: previous?.value, new: entry.value, version: entry.version, author: entry.author,
+                    session: entry.session, ephemeral: entry.ephemeral))
+        case .delete(let key, let version, let author, let session, let sessionEnded):
+            guard let previous = state.entries[key] else {
                 throw damaged(file, at: item.offset, "a delete of \"\(key)\", which does not exist at that point")
             }
             state.entries[key] = nil
             state.logsDeletedKeys = true
+            state.remember(
+                .delete(
+                    key: key, old: previous.value, version: version, author: author, session: session,
+                    reason: sessionEnded ? Event.sessionEnded : nil))
+        case .appliedWrite(let write):
+            state.appliedWrites.remember(write, now: now)
         case .sessionLease(let number):
             state.sessionLease = max(state.sessionLease, number)
-        case .header, .snapshotEnd:
+        case .header, .snapshotEnd, .history:
             throw damaged(file, at: item.offset, "a record that does not belong in a log")
         }
     }

@@ -28,6 +28,7 @@ public final class SharedStore: Sendable, SnapshotSource {
 
     private struct Guarded {
         var data: StoreState
+        var history: ChangeHistory
         var keyFeeds: [StoreKey: KeyFeed] = [:]
     }
 
@@ -39,20 +40,32 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// new at every start without.
     public let epoch: String
 
-    /// Creates an empty in-memory store that holds at most `maxKeys` keys, with a new epoch.
-    public init(maxKeys: Int) {
-        guarded = Locked(Guarded(data: StoreState(maxKeys: maxKeys)))
+    /// Creates an empty in-memory store with a new epoch.
+    ///
+    /// - Parameters:
+    ///   - maxKeys: the most keys it holds.
+    ///   - historyChanges: how many recent changes it keeps for resuming observers.
+    ///   - maxRequestIds: how many `requestId`s of the last 10 minutes it remembers at most.
+    public init(
+        maxKeys: Int, historyChanges: Int = ServerLimits().historyChanges,
+        maxRequestIds: Int = ServerLimits().maxRequestIds
+    ) {
+        guarded = Locked(
+            Guarded(
+                data: StoreState(maxKeys: maxKeys, appliedWrites: AppliedWrites(capacity: maxRequestIds)),
+                history: ChangeHistory(capacity: historyChanges, after: 0)))
         storage = nil
         epoch = RecoveredState.newEpoch()
     }
 
     /// Creates a store holding what `recovered` read back, whose changes go to `storage`.
-    init(maxKeys: Int, storage: Storage, recovered: RecoveredState) {
+    init(maxKeys: Int, historyChanges: Int, storage: Storage, recovered: RecoveredState) {
         guarded = Locked(
             Guarded(
                 data: StoreState(
                     maxKeys: maxKeys, entries: recovered.entries, keys: recovered.keyIndex(),
-                    revision: recovered.revision)))
+                    revision: recovered.revision, appliedWrites: recovered.appliedWrites),
+                history: recovered.history(capacity: historyChanges)))
         self.storage = storage
         epoch = recovered.epoch
         storage.attach(self)
@@ -75,39 +88,99 @@ public final class SharedStore: Sendable, SnapshotSource {
 
     /// Writes `value` to `key` as `author` and notifies observers if it changed.
     ///
-    /// - Returns: the key's version and whether the value changed.
+    /// - Parameters:
+    ///   - ephemeral: binds the key to `author`'s session, which deletes it when it ends (`endSession`).
+    ///   - requestId: a write applied under this id in the last 10 minutes is not
+    ///     applied again; its reply is returned with `duplicate` set.
+    /// - Returns: the `set` reply's fields.
     /// - Throws: `conflict`, `limit_exceeded`, or `internal` when storage refuses the change (`WireError`).
     @discardableResult
-    public func set(_ key: String, to value: JSONValue, ifVersion: Int64? = nil, by author: SessionIdentity)
-        throws(WireError) -> (version: Int64, changed: Bool)
-    {
-        try guarded.withLock { guarded throws(WireError) in
-            let outcome = try guarded.data.set(key, to: value, ifVersion: ifVersion, by: author, persist: persist)
-            if let change = outcome.change {
-                announce(change, from: author, keyFeeds: guarded.keyFeeds)
-            }
-            return (outcome.version, outcome.change != nil)
+    public func set(
+        _ key: String, to value: JSONValue, ifVersion: Int64? = nil, ephemeral: Bool = false,
+        requestId: String? = nil, by author: SessionIdentity
+    ) throws(WireError) -> ReplyPayload {
+        let now = Self.wallMilliseconds(requestId)
+        return try write(from: author) { data throws(WireError) in
+            try data.set(
+                key, to: value, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId, by: author, now: now,
+                persist: persist)
         }
     }
 
     /// Deletes `key` as `author` and notifies observers.
     ///
-    /// - Returns: the revision of the delete.
+    /// - Parameter requestId: as for `set`.
+    /// - Returns: the `delete` reply's fields.
     /// - Throws: `not_found`, `conflict`, or `internal` when storage refuses the change (`WireError`).
     @discardableResult
-    public func delete(_ key: String, ifVersion: Int64? = nil, by author: SessionIdentity) throws(WireError) -> Int64 {
-        try guarded.withLock { guarded throws(WireError) in
-            let change = try guarded.data.delete(key, ifVersion: ifVersion, by: author, persist: persist)
-            announce(change, from: author, keyFeeds: guarded.keyFeeds)
-            return change.version
+    public func delete(_ key: String, ifVersion: Int64? = nil, requestId: String? = nil, by author: SessionIdentity)
+        throws(WireError) -> ReplyPayload
+    {
+        let now = Self.wallMilliseconds(requestId)
+        return try write(from: author) { data throws(WireError) in
+            try data.delete(key, ifVersion: ifVersion, requestId: requestId, by: author, now: now, persist: persist)
         }
     }
 
-    /// Appends a change to the log before it is applied.
-    private func persist(_ change: StoreChange) throws(WireError) {
-        guard let storage, let record = change.storageRecord else { return }
+    /// Deletes the keys bound to `session` (PROTOCOL.md's session-bound keys), each
+    /// announced as a delete by its owner with reason `session_ended`.
+    ///
+    /// - Returns: how many keys were deleted; a storage failure stops early and is
+    ///   returned too (the keys left are removed at the next start).
+    @discardableResult
+    public func endSession(_ session: String) -> (deleted: Int, failure: WireError?) {
+        guarded.withLock { guarded in
+            let (deleted, failure) = guarded.data.endSession(session, persist: persist)
+            for change in deleted {
+                record(change, in: &guarded)
+                let owner = SessionIdentity(name: change.author, session: change.session)
+                announce(change, from: owner, keyFeeds: guarded.keyFeeds)
+            }
+            return (deleted.count, failure)
+        }
+    }
+
+    /// Ends every session that owns session-bound keys: at start-up, the keys of
+    /// sessions that died with the previous process.
+    func endSessionsOfEarlierProcess() -> (deleted: Int, failure: WireError?) {
+        let sessions = guarded.withLock { $0.data.sessionsWithEphemeralKeys }
+        var deleted = 0
+        for session in sessions {
+            let outcome = endSession(session)
+            deleted += outcome.deleted
+            if let failure = outcome.failure { return (deleted, failure) }
+        }
+        return (deleted, nil)
+    }
+
+    /// Runs one write under the lock, then records and announces its change.
+    private func write(
+        from author: SessionIdentity, _ body: (inout StoreState) throws(WireError) -> StoreState.WriteOutcome
+    ) throws(WireError) -> ReplyPayload {
+        try guarded.withLock { guarded throws(WireError) in
+            let outcome = try body(&guarded.data)
+            if let change = outcome.change {
+                record(change, in: &guarded)
+                announce(change, from: author, keyFeeds: guarded.keyFeeds)
+            }
+            return outcome.payload
+        }
+    }
+
+    private func record(_ change: StoreChange, in guarded: inout Guarded) {
+        guarded.history.append(change)
+    }
+
+    /// The wall time in milliseconds, read only for writes with a `requestId`.
+    private static func wallMilliseconds(_ requestId: String?) -> Int64 {
+        requestId == nil ? 0 : AppliedWrites.wallMilliseconds()
+    }
+
+    /// Appends a change's records to the log before it is applied.
+    private func persist(_ records: [StorageRecord]) throws(WireError) {
+        guard let storage, !records.isEmpty else { return }
         do {
-            try storage.append(record)
+            try storage.append(records)
         } catch {
             throw WireError(code: .internalError, message: "storage: \(error.message); the change was not made")
         }
@@ -140,21 +213,51 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// Takes the snapshot of `target` and, if `subscribe` is true, starts `observer`
     /// receiving its later changes through `receive`, in one step; returns the
     /// snapshot with the revision it was taken at.
-    ///
-    /// For a key, `receive` gets that key's changes; for a prefix, it gets every
-    /// change and is expected to filter (one prefix subscription per observer is
-    /// enough for all its prefixes). Pass `subscribe: false` when the observer
-    /// already receives the target's changes: it then only gets a fresh snapshot.
     public func observe(
         _ target: Target,
         by observer: some Observer,
         subscribe: Bool,
         receive: @escaping (StoreChange) -> Void
     ) -> (values: [ValueEntry], revision: Int64) {
+        let observation = observe(target, by: observer, subscribe: { subscribe }, receive: receive)
+        return (observation.values, observation.revision)
+    }
+
+    /// What an `observe` found: a snapshot, or the changes to replay after a resume point.
+    public struct Observation: Sendable {
+        /// The current entries (empty when `replay` is set).
+        public var values: [ValueEntry]
+        /// The last revision when the snapshot was taken or the replay ends.
+        public var revision: Int64
+        /// The target's changes after the resume point, oldest first, when the
+        /// store could resume; `nil` for a snapshot.
+        public var replay: [StoreChange]?
+    }
+
+    /// Starts `observer` receiving the later changes of `target` through
+    /// `receive` (if `subscribe` says so) and, in the same step, takes its snapshot,
+    /// or, with a `resumePoint` the store can serve, the changes after it.
+    ///
+    /// For a key, `receive` gets that key's changes; for a prefix, it gets every
+    /// change and is expected to filter (one prefix subscription per observer is
+    /// enough for all its prefixes). `subscribe` runs under the store's lock, so an
+    /// observer can add the target to what it filters by in the same step: no
+    /// change is lost or sent twice between the snapshot or replay and the events.
+    /// It returns `false` when the observer already receives the target's changes.
+    ///
+    /// The store resumes when the resume point's epoch (if given) is this store's
+    /// and its history holds every change after the point's revision.
+    public func observe<Failure: Error>(
+        _ target: Target,
+        from resumePoint: ResumePoint? = nil,
+        by observer: some Observer,
+        subscribe: () throws(Failure) -> Bool,
+        receive: @escaping (StoreChange) -> Void
+    ) throws(Failure) -> Observation {
         // Registered and captured in one step under the lock (no change falls between
         // them); a prefix's snapshot is read from a copy after the lock is released.
-        let (captured, revision) = guarded.withLock { guarded in
-            if subscribe {
+        let (captured, revision) = try guarded.withLock { guarded throws(Failure) in
+            if try subscribe() {
                 switch target {
                 case .key(let key):
                     let feedKey = StoreKey(key)
@@ -166,15 +269,22 @@ public final class SharedStore: Sendable, SnapshotSource {
                     observer.observe(everyChange, receive: receive)
                 }
             }
+            let revision = guarded.data.revision
+            if let resumePoint, resumePoint.epoch.map({ $0 == epoch }) ?? true,
+                let replay = guarded.history.changes(of: target, after: resumePoint.revision)
+            {
+                return (Captured.replay(replay), revision)
+            }
             let captured: Captured = switch target {
             case .key(let key): .entry(guarded.data.entry(key))
             case .prefix(let prefix): .view(guarded.data.view, prefix: prefix)
             }
-            return (captured, guarded.data.revision)
+            return (captured, revision)
         }
         switch captured {
-        case .entry(let entry): return (entry.map { [$0] } ?? [], revision)
-        case .view(let view, let prefix): return (view.entries(withPrefix: prefix), revision)
+        case .entry(let entry): return Observation(values: entry.map { [$0] } ?? [], revision: revision)
+        case .view(let view, let prefix): return Observation(values: view.entries(withPrefix: prefix), revision: revision)
+        case .replay(let changes): return Observation(values: [], revision: revision, replay: changes)
         }
     }
 
@@ -182,6 +292,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     private enum Captured {
         case entry(ValueEntry?)
         case view(StoreView, prefix: String)
+        case replay([StoreChange])
     }
 
     /// Stops `observer` receiving the changes of `key`.
@@ -206,9 +317,14 @@ public final class SharedStore: Sendable, SnapshotSource {
     }
 
     func withFrozenState<Result>(
-        _ body: (StoreView, Int64) throws(StorageError) -> Result
+        _ body: (FrozenState) throws(StorageError) -> Result
     ) throws(StorageError) -> Result {
-        try guarded.withLock { guarded throws(StorageError) in try body(guarded.data.view, guarded.data.revision) }
+        try guarded.withLock { guarded throws(StorageError) in
+            try body(
+                FrozenState(
+                    view: guarded.data.view, revision: guarded.data.revision, history: guarded.history,
+                    appliedWrites: guarded.data.appliedWrites))
+        }
     }
 
     private func announce(_ change: StoreChange, from author: SessionIdentity, keyFeeds: [StoreKey: KeyFeed]) {

@@ -39,18 +39,34 @@ public final class StoreChange: Sendable, Equatable {
         self.oldMember = oldMember
     }
 
+    /// The change an update or delete event describes (`nil` for `shutdown`):
+    /// how storage rebuilds the history of recent changes.
+    convenience init?(_ event: Event) {
+        switch event {
+        case .update(let key, _, _, let version, _, _, _), .delete(let key, _, let version, _, _, _):
+            self.init(event, key: key, version: version)
+        case .shutdown:
+            return nil
+        }
+    }
+
     /// A created or changed key; `old` is `nil` for a creation.
-    static func update(key: String, old: JSONValue?, new: JSONValue, version: Int64, by author: SessionIdentity)
-        -> StoreChange
-    {
+    static func update(
+        key: String, old: JSONValue?, new: JSONValue, version: Int64, by author: SessionIdentity,
+        ephemeral: Bool = false
+    ) -> StoreChange {
         let event = Event.update(
-            key: key, old: old, new: new, version: version, author: author.name, session: author.session)
+            key: key, old: old, new: new, version: version, author: author.name, session: author.session,
+            ephemeral: ephemeral)
         return StoreChange(event, key: key, version: version)
     }
 
-    /// A deleted key; `old` is its last value.
-    static func delete(key: String, old: JSONValue, version: Int64, by author: SessionIdentity) -> StoreChange {
-        let event = Event.delete(key: key, old: old, version: version, author: author.name, session: author.session)
+    /// A deleted key; `old` is its last value, `reason` says why when the server deleted it.
+    static func delete(
+        key: String, old: JSONValue, version: Int64, by author: SessionIdentity, reason: String? = nil
+    ) -> StoreChange {
+        let event = Event.delete(
+            key: key, old: old, version: version, author: author.name, session: author.session, reason: reason)
         return StoreChange(event, key: key, version: version)
     }
 
@@ -66,10 +82,13 @@ public final class StoreChange: Sendable, Equatable {
         let firstOld = old
         let event: Event
         switch later.event {
-        case .update(let key, _, let new, let version, let author, let session):
-            event = .update(key: key, old: firstOld, new: new, version: version, author: author, session: session)
-        case .delete(let key, let lastOld, let version, let author, let session):
-            event = .delete(key: key, old: firstOld ?? lastOld, version: version, author: author, session: session)
+        case .update(let key, _, let new, let version, let author, let session, let ephemeral):
+            event = .update(
+                key: key, old: firstOld, new: new, version: version, author: author, session: session,
+                ephemeral: ephemeral)
+        case .delete(let key, let lastOld, let version, let author, let session, let reason):
+            event = .delete(
+                key: key, old: firstOld ?? lastOld, version: version, author: author, session: session, reason: reason)
             if firstOld == nil {
                 return StoreChange(event, key: key, version: version, frame: later.frame, oldMember: later.oldMember)
             }
@@ -98,24 +117,40 @@ public final class StoreChange: Sendable, Equatable {
         lhs.event == rhs.event
     }
 
-    /// The record the storage log keeps for this change: the entry as it stands after it, or the delete.
-    /// (`nil` only for `shutdown`, which is never a store change.)
-    var storageRecord: StorageRecord? {
+    /// The records the storage log keeps for this change: the entry as it stands
+    /// after it, or the delete (none for `shutdown`, which is never a store change).
+    var storageRecords: [StorageRecord] {
         switch event {
-        case .update(let key, _, let new, let version, let author, let session):
-            .set(ValueEntry(key: key, value: new, version: version, author: author, session: session))
-        case .delete(let key, _, let version, let author, let session):
-            .delete(key: key, version: version, author: author, session: session)
+        case .update(let key, _, let new, let version, let author, let session, let ephemeral):
+            [.set(ValueEntry(key: key, value: new, version: version, author: author, session: session, ephemeral: ephemeral))]
+        case .delete(let key, _, let version, let author, let session, let reason):
+            [.delete(key: key, version: version, author: author, session: session, sessionEnded: reason == Event.sessionEnded)]
         case .shutdown:
-            nil
+            []
+        }
+    }
+
+    /// The author name of the change.
+    var author: String {
+        switch event {
+        case .update(_, _, _, _, let author, _, _), .delete(_, _, _, let author, _, _): author
+        case .shutdown: ""
+        }
+    }
+
+    /// The session id of the change.
+    var session: String {
+        switch event {
+        case .update(_, _, _, _, _, let session, _), .delete(_, _, _, _, let session, _): session
+        case .shutdown: ""
         }
     }
 
     /// The value before this change, if the key existed.
     var old: JSONValue? {
         switch event {
-        case .update(_, let old, _, _, _, _): old
-        case .delete(_, let old, _, _, _): old
+        case .update(_, let old, _, _, _, _, _): old
+        case .delete(_, let old, _, _, _, _): old
         case .shutdown: nil
         }
     }

@@ -5,11 +5,20 @@
 /// An event has `"event"` and never `"ok"`, which is how clients tell it from a reply.
 public enum Event: Sendable, Equatable {
     /// A key was created (`old` is `nil`, and absent on the wire) or changed.
-    case update(key: String, old: JSONValue?, new: JSONValue, version: Int64, author: String, session: String)
-    /// A key was deleted; `old` is its last value.
-    case delete(key: String, old: JSONValue, version: Int64, author: String, session: String)
+    /// `ephemeral` is true when the key is bound to its writer's session
+    /// (`"ephemeral":true` on the wire, absent otherwise).
+    case update(
+        key: String, old: JSONValue?, new: JSONValue, version: Int64, author: String, session: String,
+        ephemeral: Bool = false)
+    /// A key was deleted; `old` is its last value. `reason` is `sessionEnded`
+    /// when the server deleted a session-bound key because its session ended
+    /// (the author and session are then the owner's), `nil` for an ordinary delete.
+    case delete(key: String, old: JSONValue, version: Int64, author: String, session: String, reason: String? = nil)
     /// The server is shutting down and will close the connection.
     case shutdown
+
+    /// The `reason` of a delete event whose key was bound to a session that ended.
+    public static let sessionEnded = "session_ended"
 
     /// The event as one compact JSON object, without the LF.
     public func encoded() -> [UInt8] {
@@ -26,7 +35,7 @@ public enum Event: Sendable, Equatable {
     @discardableResult
     public func encode(into buffer: inout [UInt8]) -> Range<Int> {
         switch self {
-        case .update(let key, let old, let new, let version, let author, let session):
+        case .update(let key, let old, let new, let version, let author, let session, let ephemeral):
             JSONWriter.writeLiteral("{\"event\":\"update\",\"key\":", into: &buffer)
             JSONWriter.write(key, into: &buffer)
             let oldStart = buffer.count
@@ -38,9 +47,10 @@ public enum Event: Sendable, Equatable {
             JSONWriter.writeLiteral(",\"new\":", into: &buffer)
             JSONWriter.write(new, into: &buffer)
             JSONWriter.writeChangeStamp(version: version, author: author, session: session, into: &buffer)
+            if ephemeral { JSONWriter.writeLiteral(",\"ephemeral\":true", into: &buffer) }
             buffer.append(UInt8(ascii: "}"))
             return oldMember
-        case .delete(let key, let old, let version, let author, let session):
+        case .delete(let key, let old, let version, let author, let session, let reason):
             JSONWriter.writeLiteral("{\"event\":\"delete\",\"key\":", into: &buffer)
             JSONWriter.write(key, into: &buffer)
             let oldStart = buffer.count
@@ -48,6 +58,10 @@ public enum Event: Sendable, Equatable {
             JSONWriter.write(old, into: &buffer)
             let oldMember = oldStart..<buffer.count
             JSONWriter.writeChangeStamp(version: version, author: author, session: session, into: &buffer)
+            if let reason {
+                JSONWriter.writeLiteral(",\"reason\":", into: &buffer)
+                JSONWriter.write(reason, into: &buffer)
+            }
             buffer.append(UInt8(ascii: "}"))
             return oldMember
         case .shutdown:
@@ -67,7 +81,8 @@ public enum Event: Sendable, Equatable {
                 new: try fields.requiredValue("new"),
                 version: try fields.requiredInteger("version", minimum: 0),
                 author: try fields.requiredString("author"),
-                session: try fields.requiredString("session")
+                session: try fields.requiredString("session"),
+                ephemeral: try fields.optionalBool("ephemeral") ?? false
             )
         case "delete":
             return .delete(
@@ -75,7 +90,8 @@ public enum Event: Sendable, Equatable {
                 old: try fields.requiredValue("old"),
                 version: try fields.requiredInteger("version", minimum: 0),
                 author: try fields.requiredString("author"),
-                session: try fields.requiredString("session")
+                session: try fields.requiredString("session"),
+                reason: try fields.optionalString("reason")
             )
         case "shutdown":
             return .shutdown

@@ -46,9 +46,14 @@ struct FieldReader {
     }
 
     func requiredBool(_ field: String) throws(WireError) -> Bool {
-        guard let value = optionalValue(field) else {
+        guard let bool = try optionalBool(field) else {
             throw failure(field, "is required (true or false)")
         }
+        return bool
+    }
+
+    func optionalBool(_ field: String) throws(WireError) -> Bool? {
+        guard let value = optionalValue(field) else { return nil }
         guard let bool = value.boolValue else {
             throw failure(field, "must be true or false, got \(value.kindDescription)")
         }

@@ -4,13 +4,17 @@ public enum ReplyPayload: Sendable, Equatable {
     case hello(server: String, protocolVersion: Int64, session: String, author: String, revision: Int64, epoch: String)
     /// `key`, `value`, `version`, `author`, `session`.
     case get(ValueEntry)
-    /// `key`, `version`, `changed` (false when the value was already equal: no new version).
-    case set(key: String, version: Int64, changed: Bool)
-    /// `key`, `version` (the revision of the delete).
-    case delete(key: String, version: Int64)
-    /// `values`: the snapshot of the observed entries (missing keys not listed);
-    /// `revision`: the last revision when the snapshot was taken.
-    case observe(values: [ValueEntry], revision: Int64)
+    /// `key`, `version`, `changed` (false when the value was already equal: no new version);
+    /// `duplicate` when a write with the same `requestId` was applied before and
+    /// these are the fields of its reply.
+    case set(key: String, version: Int64, changed: Bool, duplicate: Bool = false)
+    /// `key`, `version` (the revision of the delete); `duplicate` as for `set`.
+    case delete(key: String, version: Int64, duplicate: Bool = false)
+    /// `values`: the snapshot of the observed entries (missing keys not listed; empty
+    /// and absent on the wire when resumed); `revision`: the last revision when the
+    /// snapshot was taken or the replay ends; `resumed`: whether a `fromRevision`
+    /// was honoured (absent when none was asked for).
+    case observe(values: [ValueEntry], revision: Int64, resumed: Bool? = nil)
     /// No fields.
     case unobserve
     /// `keys`: the keys under the prefix with their versions, in byte order;
@@ -35,13 +39,19 @@ public enum ReplyPayload: Sendable, Equatable {
         case .get(let entry):
             buffer.append(UInt8(ascii: ","))
             entry.encodeFields(into: &buffer)
-        case .set(let key, let version, let changed):
+        case .set(let key, let version, let changed, let duplicate):
             Self.writeKeyAndVersion(key, version, into: &buffer)
             JSONWriter.writeLiteral(",\"changed\":", into: &buffer)
             JSONWriter.writeLiteral(changed ? "true" : "false", into: &buffer)
-        case .delete(let key, let version):
+            if duplicate { JSONWriter.writeLiteral(",\"duplicate\":true", into: &buffer) }
+        case .delete(let key, let version, let duplicate):
             Self.writeKeyAndVersion(key, version, into: &buffer)
-        case .observe(let values, let revision):
+            if duplicate { JSONWriter.writeLiteral(",\"duplicate\":true", into: &buffer) }
+        case .observe(_, let revision, true):
+            JSONWriter.writeLiteral(",\"resumed\":true,\"revision\":", into: &buffer)
+            JSONWriter.write(revision, into: &buffer)
+        case .observe(let values, let revision, let resumed):
+            if resumed == false { JSONWriter.writeLiteral(",\"resumed\":false", into: &buffer) }
             JSONWriter.writeLiteral(",\"values\":[", into: &buffer)
             for (index, entry) in values.enumerated() {
                 JSONWriter.writeLiteral(index == 0 ? "{" : ",{", into: &buffer)
@@ -97,14 +107,19 @@ public enum ReplyPayload: Sendable, Equatable {
             return .set(
                 key: try fields.requiredString("key"),
                 version: try fields.requiredInteger("version", minimum: 0),
-                changed: try fields.requiredBool("changed")
+                changed: try fields.requiredBool("changed"),
+                duplicate: try fields.optionalBool("duplicate") ?? false
             )
         case .delete:
-            return .delete(key: try fields.requiredString("key"), version: try fields.requiredInteger("version", minimum: 0))
+            return .delete(
+                key: try fields.requiredString("key"), version: try fields.requiredInteger("version", minimum: 0),
+                duplicate: try fields.optionalBool("duplicate") ?? false)
         case .observe:
+            let resumed = try fields.optionalBool("resumed")
             return .observe(
-                values: try elements(of: "values", in: fields, ValueEntry.decode),
-                revision: try fields.optionalInteger("revision", minimum: 0) ?? 0)
+                values: resumed == true ? [] : try elements(of: "values", in: fields, ValueEntry.decode),
+                revision: try fields.optionalInteger("revision", minimum: 0) ?? 0,
+                resumed: resumed)
         case .unobserve:
             return .unobserve
         case .list:

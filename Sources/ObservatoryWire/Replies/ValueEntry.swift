@@ -11,23 +11,31 @@ public struct ValueEntry: Sendable, Hashable {
     public var author: String
     /// The session id of the connection that made the last change.
     public var session: String
+    /// Whether the key is bound to that session: the server deletes it when the
+    /// session ends (`"ephemeral":true` on the wire, absent otherwise).
+    public var ephemeral: Bool
 
     /// Creates an entry.
-    public init(key: String, value: JSONValue, version: Int64, author: String, session: String) {
+    public init(
+        key: String, value: JSONValue, version: Int64, author: String, session: String, ephemeral: Bool = false
+    ) {
         self.key = key
         self.value = value
         self.version = version
         self.author = author
         self.session = session
+        self.ephemeral = ephemeral
     }
 
-    /// Appends `"key":…,"value":…,"version":…,"author":…,"session":…` (no braces).
+    /// Appends `"key":…,"value":…,"version":…,"author":…,"session":…` and
+    /// `"ephemeral":true` for a session-bound key (no braces).
     func encodeFields(into buffer: inout [UInt8]) {
         JSONWriter.writeLiteral("\"key\":", into: &buffer)
         JSONWriter.write(key, into: &buffer)
         JSONWriter.writeLiteral(",\"value\":", into: &buffer)
         JSONWriter.write(value, into: &buffer)
         JSONWriter.writeChangeStamp(version: version, author: author, session: session, into: &buffer)
+        if ephemeral { JSONWriter.writeLiteral(",\"ephemeral\":true", into: &buffer) }
     }
 
     /// Reads the entry's fields from a server message.
@@ -37,7 +45,8 @@ public struct ValueEntry: Sendable, Hashable {
             value: try fields.requiredValue("value"),
             version: try fields.requiredInteger("version", minimum: 0),
             author: try fields.requiredString("author"),
-            session: try fields.requiredString("session")
+            session: try fields.requiredString("session"),
+            ephemeral: try fields.optionalBool("ephemeral") ?? false
         )
     }
 }

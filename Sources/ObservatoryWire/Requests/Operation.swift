@@ -5,11 +5,14 @@ public enum Operation: Sendable, Equatable {
     /// Read a key.
     case get(key: String)
     /// Write a key; with `ifVersion`, only if the key is at that version (0: only if missing).
-    case set(key: String, value: JSONValue, ifVersion: Int64?)
-    /// Remove a key; with `ifVersion`, only if the key is at that version.
-    case delete(key: String, ifVersion: Int64?)
-    /// Snapshot a key or prefix and receive its later changes as events.
-    case observe(Target)
+    /// `ephemeral` binds the key to the writer's session; `requestId` makes the
+    /// write safe to send again (the server applies it once).
+    case set(key: String, value: JSONValue, ifVersion: Int64?, ephemeral: Bool = false, requestId: String? = nil)
+    /// Remove a key; with `ifVersion`, only if the key is at that version; `requestId` as for `set`.
+    case delete(key: String, ifVersion: Int64?, requestId: String? = nil)
+    /// Snapshot a key or prefix and receive its later changes as events; with
+    /// `from`, replay the changes after that revision instead of a snapshot.
+    case observe(Target, from: ResumePoint? = nil)
     /// Stop observing a key or prefix.
     case unobserve(Target)
     /// The keys under a prefix (`""` for all) with their versions, in byte order:
@@ -56,12 +59,16 @@ extension Operation {
             let key = try key(from: fields)
             let value = try fields.requiredValue("value")
             let ifVersion = try fields.optionalInteger("ifVersion", minimum: 0)
+            let ephemeral = try fields.optionalBool("ephemeral") ?? false
+            let requestId = try requestId(from: fields)
             try checkSize(of: value, limit: limits.maxValueBytes, frameByteCount: frameByteCount)
-            return .set(key: key, value: value, ifVersion: ifVersion)
+            return .set(key: key, value: value, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId)
         case .delete:
-            return .delete(key: try key(from: fields), ifVersion: try fields.optionalInteger("ifVersion", minimum: 0))
+            return .delete(
+                key: try key(from: fields), ifVersion: try fields.optionalInteger("ifVersion", minimum: 0),
+                requestId: try requestId(from: fields))
         case .observe:
-            return .observe(try target(from: fields))
+            return .observe(try target(from: fields), from: try resumePoint(from: fields))
         case .unobserve:
             return .unobserve(try target(from: fields))
         case .list:
@@ -89,6 +96,30 @@ extension Operation {
                 message: "field \"name\" must be 1 to \(maxNameBytes) bytes of UTF-8 without control characters")
         }
         return name
+    }
+
+    /// The longest `requestId`, in UTF-8 bytes.
+    public static let maxRequestIdBytes = 128
+
+    /// A `requestId` is a string of 1–128 bytes, or absent.
+    private static func requestId(from fields: FieldReader) throws(WireError) -> String? {
+        guard let requestId = try fields.optionalString("requestId") else { return nil }
+        guard (1...maxRequestIdBytes).contains(requestId.utf8.count) else {
+            throw fields.failure("requestId", "must be a string of 1 to \(maxRequestIdBytes) bytes, such as a UUID")
+        }
+        return requestId
+    }
+
+    /// `fromRevision` (an integer ≥ 0) with an optional `epoch`; an `epoch` alone is an error.
+    private static func resumePoint(from fields: FieldReader) throws(WireError) -> ResumePoint? {
+        let epoch = try fields.optionalString("epoch")
+        guard let revision = try fields.optionalInteger("fromRevision", minimum: 0) else {
+            guard epoch == nil else {
+                throw fields.failure("epoch", "is only meaningful with \"fromRevision\"")
+            }
+            return nil
+        }
+        return ResumePoint(revision: revision, epoch: epoch)
     }
 
     private static func key(from fields: FieldReader) throws(WireError) -> String {
@@ -141,24 +172,37 @@ extension Operation {
             Self.writeField("protocol", .integer(protocolVersion), into: &buffer)
         case .get(let key):
             Self.writeField("key", .string(key), into: &buffer)
-        case .set(let key, let value, let ifVersion):
+        case .set(let key, let value, let ifVersion, let ephemeral, let requestId):
             Self.writeField("key", .string(key), into: &buffer)
             Self.writeField("value", value, into: &buffer)
             if let ifVersion { Self.writeField("ifVersion", .integer(ifVersion), into: &buffer) }
-        case .delete(let key, let ifVersion):
+            if ephemeral { Self.writeField("ephemeral", .bool(true), into: &buffer) }
+            if let requestId { Self.writeField("requestId", .string(requestId), into: &buffer) }
+        case .delete(let key, let ifVersion, let requestId):
             Self.writeField("key", .string(key), into: &buffer)
             if let ifVersion { Self.writeField("ifVersion", .integer(ifVersion), into: &buffer) }
-        case .observe(let target), .unobserve(let target):
-            switch target {
-            case .key(let key): Self.writeField("key", .string(key), into: &buffer)
-            case .prefix(let prefix): Self.writeField("prefix", .string(prefix), into: &buffer)
+            if let requestId { Self.writeField("requestId", .string(requestId), into: &buffer) }
+        case .observe(let target, let resumePoint):
+            Self.writeTarget(target, into: &buffer)
+            if let resumePoint {
+                Self.writeField("fromRevision", .integer(resumePoint.revision), into: &buffer)
+                if let epoch = resumePoint.epoch { Self.writeField("epoch", .string(epoch), into: &buffer) }
             }
+        case .unobserve(let target):
+            Self.writeTarget(target, into: &buffer)
         case .list(let prefix, let after, let limit):
             Self.writeField("prefix", .string(prefix), into: &buffer)
             if let after { Self.writeField("after", .string(after), into: &buffer) }
             if let limit { Self.writeField("limit", .integer(limit), into: &buffer) }
         case .ping:
             break
+        }
+    }
+
+    private static func writeTarget(_ target: Target, into buffer: inout [UInt8]) {
+        switch target {
+        case .key(let key): writeField("key", .string(key), into: &buffer)
+        case .prefix(let prefix): writeField("prefix", .string(prefix), into: &buffer)
         }
     }
 
