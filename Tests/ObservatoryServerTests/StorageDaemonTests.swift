@@ -136,6 +136,38 @@ import Testing
         }
     }
 
+    /// PROTOCOL.md: a restart ends every session. The keys bound to sessions that
+    /// died with a killed daemon are deleted at the next start, as new changes that
+    /// a resuming observer receives; a write retried across the kill applies once.
+    @Test func afterAKillTheNextStartDeletesSessionBoundKeysAndRemembersRequestIds() throws {
+        let arguments = ["--fsync", "always", "--data", dataPath]
+        let (first, _, port, _) = try launcher.launchListening(arguments)
+        defer { launcher.stopIfRunning(first) }
+        let alice = try LineClient(port: port)
+        let hello = try alice.request(#"{"op":"hello","name":"alice"}"#)
+        let set = try alice.request(#"{"op":"set","key":"presence.alice","value":"here","ephemeral":true}"#)
+        #expect(set["ok"] == true, "\(set)")
+        let write = try alice.request(#"{"op":"set","key":"orders.1","value":{"qty":2},"requestId":"order-1"}"#)
+        #expect(write["version"] == 2, "\(write)")
+        #expect(kill(first.processIdentifier, SIGKILL) == 0)
+        first.waitUntilExit()
+
+        let (second, _, secondPort, log) = try launcher.launchListening(arguments)
+        defer { launcher.stopIfRunning(second) }
+        #expect(log.contains("deleted 1 session-bound keys"), "\(log)")
+        let bob = try LineClient(port: secondPort)
+        let epoch = hello["epoch"]?.stringValue ?? ""
+        let resumed = try bob.request(#"{"op":"observe","prefix":"","fromRevision":2,"epoch":"\#(epoch)"}"#)
+        #expect(resumed["resumed"] == true && resumed["revision"] == 3, "\(resumed)")
+        let deletion = try bob.next()
+        #expect(deletion["event"] == "delete" && deletion["key"] == "presence.alice", "\(deletion)")
+        #expect(deletion["reason"] == "session_ended" && deletion["version"] == 3)
+        #expect(deletion["author"] == "alice" && deletion["session"] == hello["session"])
+        let retry = try bob.request(#"{"op":"set","key":"orders.1","value":{"qty":2},"requestId":"order-1"}"#)
+        #expect(retry["duplicate"] == true && retry["version"] == 2, "\(retry)")
+        #expect(try bob.request(#"{"op":"ping"}"#)["revision"] == 3, "the retry made no change")
+    }
+
     @Test func aSecondDaemonOnTheDirectoryExitsOneNamingItAndTheHolder() throws {
         let (first, _, _, _) = try launcher.launchListening(["--data", dataPath])
         defer { launcher.stopIfRunning(first) }

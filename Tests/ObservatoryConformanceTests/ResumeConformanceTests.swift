@@ -1,0 +1,277 @@
+import Foundation
+import ObservatoryServer
+import Testing
+
+/// PROTOCOL.md, "Resuming, progress, session-bound keys, retry-safe writes".
+@Suite struct ResumeConformanceTests {
+    // MARK: Resume
+
+    @Test func observeFromARevisionReplaysTheMissedEventsExactlyAsFirstSentThenGoesLive() throws {
+        try withServer { server in
+            let watcher = try server.connect(name: "watcher")
+            _ = try watcher.call(["op": "observe", "prefix": "room."])
+            let writer = try server.connect(name: "alice")
+            _ = try writer.call(["op": "set", "key": "room.a", "value": 1])
+            let seen = try watcher.call(["op": "ping"]).integer("revision") ?? -1
+            _ = try writer.call(["op": "set", "key": "room.a", "value": 2])
+            _ = try writer.call(["op": "set", "key": "other", "value": true])
+            _ = try writer.call(["op": "set", "key": "room.b", "value": "x"])
+            _ = try writer.call(["op": "delete", "key": "room.a"])
+            let live = try watcher.events(through: { $0.string("event") == "delete" })
+            watcher.close()
+
+            let resumed = try server.connect(name: "watcher")
+            let epoch = try #require(try resumed.call(["op": "ping"]).string("epoch"))
+            let reply = try resumed.call(["op": "observe", "prefix": "room.", "fromRevision": seen, "epoch": epoch])
+            #expect(reply.ok == true && reply["resumed"] == .bool(true), "\(reply)")
+            #expect(reply.integer("revision") == 5, "\(reply)")
+            #expect(reply["values"] == nil, "a resumed observe has no snapshot: \(reply)")
+            let replayed = try (0..<3).map { _ in try resumed.nextEvent() }
+            #expect(replayed.map(\.text) == live.dropFirst().map(\.text), "the same bytes, in revision order")
+            _ = try writer.call(["op": "set", "key": "room.c", "value": 3])
+            let next = try resumed.nextEvent()
+            #expect(next.string("key") == "room.c" && next.integer("version") == 6, "then live: \(next)")
+        }
+    }
+
+    @Test func aResumeWithinTheWindowSendsNothingTwiceWhileWritersKeepWriting() throws {
+        try withServer { server in
+            let writer = try server.connect(name: "alice")
+            for value in 1...20 { _ = try writer.call(["op": "set", "key": "k", "value": value]) }
+            // Writes go on while the observe is answered; every version after 10 arrives once, in order.
+            for value in 21...40 { try writer.send(["op": "set", "key": "k", "value": value]) }
+            let reader = try server.connect()
+            let reply = try reader.call(["op": "observe", "key": "k", "fromRevision": 10])
+            #expect(reply["resumed"] == .bool(true), "\(reply)")
+            let events = try reader.events(through: { $0.integer("version") == 40 })
+            #expect(events.compactMap { $0.integer("version") } == Array(11...40))
+        }
+    }
+
+    @Test func anotherEpochOrAnOldRevisionGetsASnapshotWithResumedFalse() throws {
+        try withServer({ $0.limits.historyChanges = 10_000 }) { server in
+            let client = try server.connect()
+            _ = try client.call(["op": "set", "key": "k", "value": 1])
+            let otherEpoch = try client.call(["op": "observe", "key": "k", "fromRevision": 0, "epoch": "not-this-one"])
+            #expect(otherEpoch["resumed"] == .bool(false), "\(otherEpoch)")
+            #expect(otherEpoch["values"]?.firstObject?["value"] == .integer(1), "a full snapshot: \(otherEpoch)")
+            let future = try client.call(["op": "observe", "key": "k", "fromRevision": 99])
+            #expect(future["resumed"] == .bool(false) && future.integer("revision") == 1, "\(future)")
+            for value in 2...10_005 { try client.send(["op": "set", "key": "k", "value": value]) }
+            _ = try client.call(["op": "ping"], timeout: .seconds(60))
+            let tooOld = try server.connect()
+            let reply = try tooOld.call(["op": "observe", "key": "k", "fromRevision": 1])
+            #expect(reply["resumed"] == .bool(false), "10,004 changes since: more than the window holds")
+            #expect(reply["values"]?.arrayCount == 1)
+            let recent = try tooOld.call(["op": "observe", "key": "k", "fromRevision": 10_004])
+            #expect(recent["resumed"] == .bool(true))
+            #expect(try tooOld.nextEvent().integer("version") == 10_005)
+        }
+    }
+
+    @Test func fromRevisionMustBeAnIntegerAndEpochNeedsIt() throws {
+        try withServer { server in
+            let client = try server.connect()
+            #expect(try client.call(["op": "observe", "key": "k", "fromRevision": -1]).errorCode == "bad_request")
+            #expect(try client.call(["op": "observe", "key": "k", "fromRevision": "3"]).errorCode == "bad_request")
+            #expect(try client.call(["op": "observe", "key": "k", "epoch": "e"]).errorCode == "bad_request")
+            let plain = try client.call(["op": "observe", "key": "k"])
+            #expect(plain["resumed"] == nil, "no fromRevision, no resumed: \(plain)")
+        }
+    }
+
+    // MARK: Progress
+
+    @Test func aPingPipelinedBehindTheObserversOwnWriteFollowsThatWritesEvent() throws {
+        try withServer { server in
+            let client = try server.connect()
+            _ = try client.call(["op": "observe", "prefix": ""])
+            // One segment: the write's event is made while the ping waits in the same batch.
+            try client.send(raw: #"{"op":"set","key":"k","value":1,"id":1}"# + "\n" + #"{"op":"ping","id":2}"# + "\n")
+            let frames = try (0..<3).map { _ in try client.nextFrame() }
+            #expect(frames.map { $0.isEvent ? "event" : "reply \($0.id.map(String.init(describing:)) ?? "")" }
+                == ["reply 1", "event", "reply 2"], "\(frames)")
+            #expect(frames[2].integer("revision") == 1)
+        }
+    }
+
+    @Test func aPingReplyFollowsEveryEventUpToItsRevision() throws {
+        try withServer { server in
+            let watcher = try server.connect()
+            _ = try watcher.call(["op": "observe", "prefix": ""])
+            let writer = try server.connect()
+            for round in 0..<50 {
+                try writer.send(["op": "set", "key": "k\(round % 7)", "value": round])
+                try watcher.send(["op": "ping", "id": "p\(round)"])
+            }
+            var highestEvent: Int64 = 0
+            var pings = 0
+            while pings < 50 {
+                let frame = try watcher.nextFrame()
+                if frame.isEvent {
+                    highestEvent = max(highestEvent, frame.integer("version") ?? 0)
+                } else {
+                    pings += 1
+                    let revision = frame.integer("revision") ?? -1
+                    #expect(revision <= highestEvent || revision == 0, "ping says \(revision), events only reached \(highestEvent)")
+                }
+            }
+        }
+    }
+
+    // MARK: Session-bound keys
+
+    @Test func anEphemeralKeyIsDeletedWhenItsSessionEndsWithTheOwnersAuthorAndAReason() throws {
+        try withServer { server in
+            let watcher = try server.connect()
+            _ = try watcher.call(["op": "observe", "prefix": "presence."])
+            let alice = try server.connect()
+            let hello = try alice.call(["op": "hello", "name": "alice"])
+            let set = try alice.call(["op": "set", "key": "presence.alice", "value": "online", "ephemeral": true])
+            #expect(set.ok == true && set["changed"] == .bool(true), "\(set)")
+            let created = try watcher.nextEvent()
+            #expect(created["ephemeral"] == .bool(true), "\(created)")
+            let got = try watcher.call(["op": "get", "key": "presence.alice"])
+            #expect(got["ephemeral"] == .bool(true), "\(got)")
+            let snapshot = try server.connect().call(["op": "observe", "key": "presence.alice"])
+            #expect(snapshot["values"]?.firstObject?["ephemeral"] == .bool(true), "\(snapshot)")
+            alice.close()
+            let deleted = try watcher.nextEvent()
+            #expect(deleted.string("event") == "delete" && deleted.string("key") == "presence.alice", "\(deleted)")
+            #expect(deleted.string("reason") == "session_ended", "\(deleted)")
+            #expect(deleted.string("author") == "alice" && deleted.string("session") == hello.string("session"))
+            #expect(deleted["old"] == .string("online"))
+            #expect(try watcher.call(["op": "get", "key": "presence.alice"]).errorCode == "not_found")
+        }
+    }
+
+    @Test func aLaterSetWithoutTheFlagMakesTheKeyLastingAgain() throws {
+        try withServer { server in
+            let owner = try server.connect()
+            _ = try owner.call(["op": "set", "key": "lock", "value": "mine", "ephemeral": true, "ifVersion": 0])
+            let rebound = try owner.call(["op": "set", "key": "lock", "value": "mine"])
+            #expect(rebound["changed"] == .bool(true), "the binding changed: \(rebound)")
+            let watcher = try server.connect()
+            _ = try watcher.call(["op": "observe", "prefix": ""])
+            let other = try server.connect()
+            _ = try other.call(["op": "set", "key": "temporary", "value": 1, "ephemeral": true])
+            owner.close()
+            other.close()
+            let events = try watcher.events(through: { $0.string("event") == "delete" })
+            #expect(events.last?.string("key") == "temporary", "only the key still bound is deleted: \(events)")
+            let lock = try watcher.call(["op": "get", "key": "lock"])
+            #expect(lock["value"] == .string("mine") && lock["ephemeral"] == nil, "\(lock)")
+        }
+    }
+
+    @Test func aDeleteByAnotherSessionIsAnOrdinaryDelete() throws {
+        try withServer { server in
+            let watcher = try server.connect()
+            _ = try watcher.call(["op": "observe", "key": "k"])
+            let owner = try server.connect()
+            _ = try owner.call(["op": "set", "key": "k", "value": 1, "ephemeral": true])
+            _ = try watcher.nextEvent()
+            _ = try server.connect().call(["op": "delete", "key": "k"])
+            let deleted = try watcher.nextEvent()
+            #expect(deleted["reason"] == nil, "\(deleted)")
+            owner.close()
+            _ = try server.connect().call(["op": "set", "key": "k", "value": 2])
+            #expect(try watcher.nextEvent()["new"] == .integer(2), "the ended session deleted nothing more")
+        }
+    }
+
+    @Test func ephemeralMustBeABoolean() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let reply = try client.call(["op": "set", "key": "k", "value": 1, "ephemeral": "yes"])
+            #expect(reply.errorCode == "bad_request", "\(reply)")
+        }
+    }
+
+    // MARK: Retry-safe writes
+
+    @Test func aWriteSentAgainWithTheSameRequestIdIsAppliedOnce() throws {
+        try withServer { server in
+            let watcher = try server.connect()
+            _ = try watcher.call(["op": "observe", "key": "counter"])
+            let writer = try server.connect()
+            let first = try writer.call(["op": "set", "key": "counter", "value": 1, "requestId": "r-1"])
+            #expect(first["duplicate"] == nil && first.integer("version") == 1, "\(first)")
+            let again = try server.connect().call(["op": "set", "key": "counter", "value": 1, "requestId": "r-1"])
+            #expect(again["duplicate"] == .bool(true), "\(again)")
+            #expect(again.integer("version") == 1 && again["changed"] == .bool(true) && again.string("key") == "counter")
+            let delete = try writer.call(["op": "delete", "key": "counter", "requestId": "r-2"])
+            let deleteAgain = try writer.call(["op": "delete", "key": "counter", "requestId": "r-2"])
+            #expect(deleteAgain["duplicate"] == .bool(true), "not not_found: \(deleteAgain)")
+            #expect(deleteAgain.integer("version") == delete.integer("version"))
+            let events = try watcher.events(arrivingWithin: .milliseconds(200))
+            #expect(events.map { $0.string("event") } == ["update", "delete"], "one event per write: \(events)")
+        }
+    }
+
+    @Test func requestIdMustBeOneTo128Bytes() throws {
+        try withServer { server in
+            let client = try server.connect()
+            #expect(try client.call(["op": "set", "key": "k", "value": 1, "requestId": ""]).errorCode == "bad_request")
+            let long = String(repeating: "r", count: 129)
+            #expect(try client.call(["op": "set", "key": "k", "value": 1, "requestId": long]).errorCode == "bad_request")
+            #expect(try client.call(["op": "delete", "key": "k", "requestId": 7]).errorCode == "bad_request")
+            let longest = String(repeating: "r", count: 128)
+            #expect(try client.call(["op": "set", "key": "k", "value": 1, "requestId": longest]).ok == true)
+        }
+    }
+
+    // MARK: Across restarts
+
+    @Test func withStorageResumeRequestIdsAndEphemeralKeysSurviveARestartAndACompaction() throws {
+        let directory = NSTemporaryDirectory() + "observatory-resume-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let configure: (inout ServerConfiguration) -> Void = {
+            $0.fsync = .always
+            $0.dataDirectory = directory
+        }
+        let (epoch, live, ownerSession) = try withServer(configure) { server in
+            let watcher = try server.connect()
+            _ = try watcher.call(["op": "observe", "prefix": ""])
+            let owner = try server.connect()
+            let hello = try owner.call(["op": "hello", "name": "alice"])
+            _ = try owner.call(["op": "set", "key": "a", "value": 1, "requestId": "before-compaction"])
+            _ = try owner.call(["op": "set", "key": "presence.alice", "value": true, "ephemeral": true])
+            try server.server.store.storage?.compactNow()
+            _ = try owner.call(["op": "set", "key": "a", "value": 2, "requestId": "after-compaction"])
+            let live = try watcher.events(through: { $0.integer("version") == 3 })
+            // The process "dies" with the session open: stop() ends sessions too, so
+            // the ephemeral key's deletion below must come from this stop or the restart.
+            return (hello.string("epoch"), live, hello.string("session"))
+        }
+        try withServer(configure) { server in
+            let client = try server.connect()
+            #expect(try client.call(["op": "ping"]).string("epoch") == epoch)
+            let reply = try client.call(["op": "observe", "prefix": "", "fromRevision": 0, "epoch": epoch ?? ""])
+            #expect(reply["resumed"] == .bool(true), "the window survives compaction and restart: \(reply)")
+            let replayed = try client.events(through: { $0.string("key") == "presence.alice" && $0.string("event") == "delete" })
+            #expect(Array(replayed.prefix(3)).map(\.text) == live.map(\.text), "the same bytes after a restart")
+            let deletion = try #require(replayed.last)
+            #expect(deletion.string("reason") == "session_ended" && deletion.string("session") == ownerSession)
+            for requestId in ["before-compaction", "after-compaction"] {
+                let again = try client.call(["op": "set", "key": "a", "value": 9, "requestId": requestId])
+                #expect(again["duplicate"] == .bool(true), "\(requestId): \(again)")
+            }
+            #expect(try client.call(["op": "get", "key": "a"])["value"] == .integer(2))
+        }
+    }
+}
+
+extension JSONTree {
+    /// The number of elements, for an array.
+    var arrayCount: Int? {
+        guard case .array(let elements) = self else { return nil }
+        return elements.count
+    }
+
+    /// The first element, for an array.
+    var firstObject: JSONTree? {
+        guard case .array(let elements) = self else { return nil }
+        return elements.first
+    }
+}
