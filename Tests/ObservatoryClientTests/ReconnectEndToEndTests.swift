@@ -27,20 +27,23 @@ import Testing
         try await alice.waitUntilSynchronized()
         try await bob.waitUntilSynchronized()
 
-        // The in-memory server lost sky.color: both mirrors are back at the
-        // default, and Bob saw that as an Update from the resync.
+        // The in-memory server lost sky.color and its history (a new epoch):
+        // both mirrors are back at the default, and Bob saw that as an Update
+        // authored by a Reset, not by a peer.
         #expect(await eventually { bobColor.value == "blue" && aliceColor.value == "blue" })
         #expect(bobSees.messages.map(\.new) == ["blue"])
-        #expect(bobSees.authors.first == ObjectIdentifier(bob))
+        #expect(bobSees.resets.first??.reason.contains("epoch") == true, "\(bobSees.resets)")
 
         aliceColor <- "green"
         #expect(await eventually { bobColor.value == "green" })
         #expect(bobSees.peers.last??.name == "alice")
-        // The resync was announced: disconnected, connecting, connected.
+        // The reset was announced: disconnected, connecting, reset, connected.
         let phases = states.messages.map(\.new)
         let sawDisconnection = phases.contains { if case .disconnected = $0 { true } else { false } }
         #expect(sawDisconnection)
-        #expect(phases.suffix(2) == [.connecting, .connected])
+        let lastThree = Array(phases.suffix(3))
+        #expect(lastThree.first == .connecting && lastThree.last == .connected, "\(phases)")
+        #expect(lastThree.count == 3 && lastThree[1].description.hasPrefix("reset ("), "\(phases)")
     }
 
     @Test func writesMadeWhileDisconnectedAreSentAfterTheResync() async throws {

@@ -16,7 +16,7 @@ import Testing
         let socket = try SocketConnection.connect(host: "127.0.0.1", port: peer.port, timeout: .seconds(2), sendTimeout: .seconds(2))
         let link = ServerLink(
             socket: socket,
-            epoch: 1,
+            generation: 1,
             maxFrameBytes: maxFrameBytes,
             onEvent: { event, _ in journal.events.withLock { $0.append(event) } },
             onEnd: { reason, _ in journal.endReasons.withLock { $0.append(reason) } }

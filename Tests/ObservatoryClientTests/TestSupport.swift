@@ -7,11 +7,15 @@ import ObservatoryServer
 final class TestServer: Sendable {
     let server: Server
 
-    /// Starts a server on `port` (0: a free one).
-    init(port: Int = 0) throws {
+    /// Starts a server on `port` (0: a free one), in memory, or storing in `dataDirectory`.
+    init(port: Int = 0, dataDirectory: String? = nil) throws {
         var configuration = ServerConfiguration()
         configuration.port = port
         configuration.fsync = .none
+        if let dataDirectory {
+            configuration.fsync = .always
+            configuration.dataDirectory = dataDirectory
+        }
         configuration.shutdownGraceMilliseconds = 200
         server = try Server(configuration: configuration)
         try server.start()
@@ -49,7 +53,7 @@ func eventually(timeout: Duration = .seconds(20), _ condition: () -> Bool) async
 /// Records every message an observable sends, with its author, from any thread.
 final class Recorder<Message: Sendable>: Observer, Sendable {
     let receiver = Receiver()
-    private let recorded = Locked<[(message: Message, author: ObjectIdentifier, peer: Peer?)]>([])
+    private let recorded = Locked<[(message: Message, author: ObjectIdentifier, peer: Peer?, reset: Reset?)]>([])
 
     /// Records every message of `observable`.
     func record<O: ObservableObject>(_ observable: O) where O.Message == Message {
@@ -66,7 +70,7 @@ final class Recorder<Message: Sendable>: Observer, Sendable {
     }
 
     private func append(_ message: Message, _ author: AnyAuthor) {
-        let entry = (message, ObjectIdentifier(author), author as? Peer)
+        let entry = (message, ObjectIdentifier(author), author as? Peer, author as? Reset)
         recorded.withLock { $0.append(entry) }
     }
 
@@ -74,6 +78,8 @@ final class Recorder<Message: Sendable>: Observer, Sendable {
     /// The authors that were Peers (nil for other authors).
     var peers: [Peer?] { recorded.withLock { $0.map(\.peer) } }
     var authors: [ObjectIdentifier] { recorded.withLock { $0.map(\.author) } }
+    /// The authors that were Resets (nil for other authors).
+    var resets: [Reset?] { recorded.withLock { $0.map(\.reset) } }
     var count: Int { recorded.withLock { $0.count } }
 }
 

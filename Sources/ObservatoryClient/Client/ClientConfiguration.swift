@@ -35,6 +35,11 @@ public struct ClientConfiguration: Sendable {
     /// half-open TCP connection, say); the client drops it and reconnects.
     public var pingTimeout: Duration = .seconds(10)
 
+    /// How long a write whose reply a broken connection took waits for the
+    /// reconnect before it is sent again; past it, the write fails with the
+    /// error of the wait (``ClientError/timedOut(_:)``).
+    public var writeRetryTimeout: Duration = .seconds(10)
+
     /// The longest frame the client accepts from the server. Larger than the
     /// server's own request limit, because one `observe` reply carries the
     /// values of every key under a prefix. A longer frame ends the connection.

@@ -23,15 +23,26 @@ extension ObservatoryClient {
     /// temperature.set(21.5, as: thermostat)
     /// ```
     ///
+    /// - Session-bound (`ephemeral: true`): local writes bind the key to this
+    ///   client's session, so the server deletes it when the client goes away,
+    ///   also when it crashes. After a reconnect the mirror writes its value
+    ///   again. For presence ("alice is here") and locks.
+    ///
     /// - Parameters:
     ///   - key: The remote key (1–256 bytes, no whitespace or control characters).
     ///   - defaultValue: The value while the key does not exist.
-    public func variable<Value: Codable & Equatable & Sendable>(_ key: String, default defaultValue: Value) -> Var<Value> {
+    ///   - ephemeral: Whether this mirror's writes are session-bound.
+    public func variable<Value: Codable & Equatable & Sendable>(
+        _ key: String, default defaultValue: Value, ephemeral: Bool = false
+    ) -> Var<Value> {
         let registration: (mirror: Mirror<Value>, link: ServerLink?, isNew: Bool) = state.withLock { state in
-            if let existing = state.mirrors[key]?.lazy.compactMap({ $0 as? Mirror<Value> }).first {
+            if let existing = state.mirrors[key]?.lazy.compactMap({ $0 as? Mirror<Value> })
+                .first(where: { $0.ephemeral == ephemeral })
+            {
                 return (existing, nil, false)
             }
-            let mirror = Mirror(key: key, defaultValue: defaultValue, host: self, deliveryQueue: deliveryQueue)
+            let mirror = Mirror(
+                key: key, defaultValue: defaultValue, ephemeral: ephemeral, host: self, deliveryQueue: deliveryQueue)
             state.mirrors[key, default: []].append(mirror)
             guard let link = state.synchronizedLink else {
                 state.mirrorsAwaitingObserve.append(mirror)
@@ -40,7 +51,7 @@ extension ObservatoryClient {
             return (mirror, link, true)
         }
         if let link = registration.link {
-            sendObserves([key: [registration.mirror]], watcherTargets: [], on: link)
+            sendObserves([key: [registration.mirror]], watcherTargets: [], on: link, resuming: false)
         }
         return registration.mirror.variable
     }
@@ -72,7 +83,7 @@ extension ObservatoryClient {
             state.mirrors.values.lazy.flatMap { $0 }.compactMap { $0 as? Mirror<Value> }.first { $0.variable === variable }
         }
         guard let mirror else { throw .notAMirror }
-        return try await set(mirror.key, value, ifVersion: ifVersion ?? mirror.version)
+        return try await set(mirror.key, value, ifVersion: ifVersion ?? mirror.version, ephemeral: mirror.ephemeral)
     }
 
     /// The version of the server's value that the mirrors of `key` last took;

@@ -39,33 +39,68 @@ extension ObservatoryClient {
 
     /// Sets a key to a value (a `JSONValue` is sent as it is).
     ///
-    /// - Parameter ifVersion: Only set if the key is at this version (0: only if
-    ///   it does not exist); otherwise the request fails with code `conflict`
-    ///   and the error carries the current version.
+    /// The write carries a `requestId`. If the connection breaks before the
+    /// reply, the client waits for the reconnect (up to
+    /// ``ClientConfiguration/writeRetryTimeout``) and sends it again with the
+    /// same id; the server applies it once and answers with the first reply.
+    ///
+    /// - Parameters:
+    ///   - ifVersion: Only set if the key is at this version (0: only if it does
+    ///     not exist); otherwise the request fails with code `conflict` and the
+    ///     error carries the current version.
+    ///   - ephemeral: Bind the key to this client's session: the server deletes
+    ///     it when the connection ends, for any reason, with a delete event whose
+    ///     reason is `session_ended`. A later write without the flag makes it lasting.
     @discardableResult
-    public func set<Value: Encodable>(_ key: String, _ value: Value, ifVersion: Int64? = nil) async throws(ClientError) -> WriteResult {
+    public func set<Value: Encodable>(
+        _ key: String, _ value: Value, ifVersion: Int64? = nil, ephemeral: Bool = false
+    ) async throws(ClientError) -> WriteResult {
         let encoded: JSONValue
         do {
             encoded = try JSONValue(encoding: value)
         } catch {
             throw .unencodableValue(key: key, detail: String(describing: error))
         }
-        guard case .set(_, let version, let changed, _) = try await payload(of: .set(key: key, value: encoded, ifVersion: ifVersion)) else {
+        let operation = Operation.set(
+            key: key, value: encoded, ifVersion: ifVersion, ephemeral: ephemeral, requestId: RequestIdentifier.make())
+        guard case .set(_, let version, let changed, _) = try await write(operation) else {
             throw unexpected(.set)
         }
         return WriteResult(version: version, changed: changed)
     }
 
-    /// Deletes a key and returns the revision of the delete.
+    /// Deletes a key and returns the revision of the delete; retried safely as ``set(_:_:ifVersion:ephemeral:)`` is.
     /// - Throws: `not_found` when the key does not exist; `conflict` when
     ///   `ifVersion` is given and does not match.
     @discardableResult
     public func delete(_ key: String, ifVersion: Int64? = nil) async throws(ClientError) -> Int64 {
-        guard case .delete(_, let version, _) = try await payload(of: .delete(key: key, ifVersion: ifVersion)) else {
+        let operation = Operation.delete(key: key, ifVersion: ifVersion, requestId: RequestIdentifier.make())
+        guard case .delete(_, let version, _) = try await write(operation) else {
             throw unexpected(.delete)
         }
         return version
     }
+
+    /// Sends a write with a `requestId`; when the connection breaks before its
+    /// reply, waits for the next resync and sends it again (the server applies it once).
+    private func write(_ operation: Operation) async throws(ClientError) -> ReplyPayload {
+        var attempts = 1
+        while true {
+            do {
+                return try await payload(of: operation)
+            } catch {
+                guard case .connectionLost = error, configuration.reconnects, attempts < Self.maxWriteAttempts else {
+                    throw error
+                }
+                attempts += 1
+                logger.log(.info, "resending a \(operation.kind.rawValue) whose reply was lost (\(error))")
+                try await waitUntilSynchronized(timeout: configuration.writeRetryTimeout)
+            }
+        }
+    }
+
+    /// How often a write is sent at most when connections keep breaking.
+    private static let maxWriteAttempts = 5
 
     /// The keys that start with `prefix` ("" for all), with their versions, in
     /// the order of their bytes. Asks page after page, so it returns them all
@@ -102,10 +137,11 @@ extension ObservatoryClient {
     /// The server is asked to observe the target before this returns, so a bad
     /// key or a forbidden prefix throws here. The stream carries changes only
     /// (no snapshot), in version order per key, and survives reconnects: the
-    /// client observes the target again after each one (changes made while it
-    /// was disconnected are not replayed). It finishes when the client closes,
-    /// or when the connection ends and the client does not reconnect; stop
-    /// iterating to end it.
+    /// client resumes the target after each one, and the server replays the
+    /// changes made meanwhile, once each, with their authors. If it cannot
+    /// (``ConnectionState/reset(_:)``), the changes made meanwhile are not in
+    /// the stream. It finishes when the client closes, or when the connection
+    /// ends and the client does not reconnect; stop iterating to end it.
     public func changes(of target: Target) async throws(ClientError) -> AsyncStream<RemoteChange> {
         let (stream, continuation) = AsyncStream<RemoteChange>.makeStream()
         let identifier = state.withLock { state in
@@ -118,12 +154,29 @@ extension ObservatoryClient {
             self?.stopWatching(identifier)
         }
         do {
-            _ = try await send(.observe(target))
+            try await observeForWatcher(target)
         } catch {
             continuation.finish()
             throw error
         }
         return stream
+    }
+
+    /// Observes a watcher's target; its reply is applied on the reader thread,
+    /// before any later event, so the target's progress counts from there.
+    private func observeForWatcher(_ target: Target) async throws(ClientError) {
+        let link: ServerLink = try state.withLock { (state: inout State) throws(ClientError) -> ServerLink in
+            if state.isClosed { throw .closed }
+            guard let link = state.synchronizedLink else { throw .notConnected(state.phase) }
+            return link
+        }
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ReceivedReply, ClientError>, Never>) in
+            link.send(.observe(target)) { [weak self] result in
+                self?.applyObserveReply(result, target: target, mirrors: [], link: link, resumePoint: nil)
+                continuation.resume(returning: result)
+            }
+        }
+        if case .failure(let error) = try outcome.get().outcome { throw .server(error) }
     }
 
     // MARK: Plumbing
@@ -136,7 +189,9 @@ extension ObservatoryClient {
             let target = watcher.target
             let stillWatched = state.watchers.values.contains { $0.target == target }
             let stillMirrored = if case .key(let key) = target { state.mirrors[key] != nil } else { false }
-            guard !stillWatched, !stillMirrored, let link = state.synchronizedLink else { return nil }
+            guard !stillWatched, !stillMirrored else { return nil }
+            state.tracker.forget(target)
+            guard let link = state.synchronizedLink else { return nil }
             return (target, link)
         }
         guard let (target, link) = unneeded else { return }

@@ -16,14 +16,20 @@ import ObservatoryWire
 ///
 /// The client connects at once and keeps connecting: after a failure or a
 /// broken connection it waits (``ReconnectBackoff``) and tries again. After
-/// every (re)connect it says hello and resyncs all mirrors from fresh
-/// snapshots; ``connectionState`` announces each step. An idle connection is
-/// pinged, and a ping without reply counts as a dead connection.
+/// every reconnect it says hello and resumes every mirror and stream of
+/// ``changes(of:)`` from the last revision it saw: the server replays the
+/// changes it missed, in order, with their real authors. When the server
+/// cannot (another epoch, or more changes than its history holds), the mirrors
+/// take fresh snapshots authored by a ``Reset``, and ``connectionState`` passes
+/// through ``ConnectionState/reset(_:)``. An idle connection is pinged, and a
+/// ping without reply counts as a dead connection.
 ///
 /// Writes while disconnected: a mirror keeps its latest local value and sends
 /// it after the next resync, so the offline write wins over what others wrote
 /// meanwhile. `async` requests never wait for a connection: made while the
 /// client is not in sync, they fail at once with ``ClientError/notConnected(_:)``.
+/// Writes carry a `requestId`: a write whose reply a broken connection took is
+/// sent again after the reconnect, and the server applies it once.
 ///
 /// Lifetime: the client runs (and reconnects) until ``close()``; call it when
 /// you are done. Mirrors live as long as their client.
@@ -37,7 +43,19 @@ public final class ObservatoryClient: Sendable {
         var link: ServerLink?
         var isSynchronized = false
         var isClosed = false
-        var nextEpoch = 1
+        var nextGeneration = 1
+        /// The epoch of the server this client last said hello to.
+        var serverEpoch = ""
+        /// How far each observed target has seen the server's changes.
+        var tracker = ResumeTracker()
+        /// Set during a resync when some target could not resume.
+        var reset: Reset?
+        /// Callers of `waitUntilSynchronized` waiting for the state to change, and
+        /// how many changes there have been (to tell a change that came first).
+        var stateWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var expiredWaiters: Set<Int> = []
+        var nextWaiter = 0
+        var stateChanges = 0
         var loop: Task<Void, Never>?
         var localPeer: Peer?
         var peers: [String: Peer] = [:]
@@ -53,6 +71,12 @@ public final class ObservatoryClient: Sendable {
         var synchronizedLink: ServerLink? {
             guard isSynchronized, let link, !link.hasEnded else { return nil }
             return link
+        }
+
+        /// The link, once every mirror has its snapshot or has resumed.
+        var settledLink: ServerLink? {
+            guard mirrorsAwaitingObserve.isEmpty, snapshotsInFlight == 0 else { return nil }
+            return synchronizedLink
         }
 
         /// The one `Peer` object for a session.
@@ -71,8 +95,8 @@ public final class ObservatoryClient: Sendable {
 
         func matches(_ key: String) -> Bool {
             switch target {
-            case .key(let watched): key == watched
-            case .prefix(let prefix): key.hasPrefix(prefix)
+            case .key(let watched): key.utf8.elementsEqual(watched.utf8)
+            case .prefix(let prefix): key.utf8.starts(with: prefix.utf8)
             }
         }
     }
@@ -128,28 +152,92 @@ public final class ObservatoryClient: Sendable {
     /// server stamps on this client's changes.
     public var localPeer: Peer? { state.withLock { $0.localPeer } }
 
-    /// Waits until the client is connected and every mirror is in sync: the
-    /// snapshots are in, and their values have been delivered to the mirrors.
+    /// Waits until the client is connected, every mirror is in sync, and every
+    /// change the server had made when this was called has reached the mirrors
+    /// and streams.
+    ///
+    /// It waits for the connection's state to change (no polling), then sends a
+    /// `ping`: the server answers it after every event up to the revision in its
+    /// reply (PROTOCOL.md, "Progress"), and the mirrors have applied those events
+    /// once the delivery queue has run.
     ///
     /// - Throws: ``ClientError/closed``; ``ClientError/connectionFailed(_:)``
     ///   when the connection failed and the client does not reconnect;
     ///   ``ClientError/timedOut(_:)`` after `timeout`.
     public func waitUntilSynchronized(timeout: Duration = .seconds(10)) async throws(ClientError) {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let (phase, isClosed, isSynchronized) = state.withLock { ($0.phase, $0.isClosed, $0.synchronizedLink != nil && $0.mirrorsAwaitingObserve.isEmpty && $0.snapshotsInFlight == 0) }
+        while true {
+            let (phase, isClosed, link, changes) = state.withLock {
+                ($0.phase, $0.isClosed, $0.settledLink, $0.stateChanges)
+            }
             if isClosed { throw .closed }
-            if isSynchronized && phase == .connected {
-                // Let the delivery queue apply what the snapshots brought.
+            if let link, phase == .connected, await confirmProgress(on: link) {
                 await withCheckedContinuation { continuation in deliveryQueue.async { continuation.resume() } }
                 return
             }
             if case .disconnected(let reason) = phase, reason != .notStarted, !configuration.reconnects {
                 throw .connectionFailed(reason.description)
             }
-            try? await Task.sleep(for: .milliseconds(5))
+            guard ContinuousClock.now < deadline else {
+                throw .timedOut("not in sync with \(configuration.host):\(configuration.port) after \(timeout)")
+            }
+            await waitForStateChange(after: changes, until: deadline)
         }
-        throw .timedOut("not in sync with \(configuration.host):\(configuration.port) after \(timeout)")
+    }
+
+    /// Pings on `link` and records the reply's revision as every target's progress;
+    /// false if the link ended first.
+    private func confirmProgress(on link: ServerLink) async -> Bool {
+        guard case .success(let reply) = await link.request(.ping),
+            case .ping(let revision, _)? = try? reply.payload(for: .ping)
+        else { return false }
+        state.withLock { $0.tracker.progressed(to: revision, generation: link.generation) }
+        return true
+    }
+
+    /// Returns once the connection's state has changed since `changes` was read, or at `deadline`.
+    private func waitForStateChange(after changes: Int, until deadline: ContinuousClock.Instant) async {
+        let waiter = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(until: deadline)
+            self?.wake(waiter)
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state in
+                if state.stateChanges != changes || state.expiredWaiters.remove(waiter) != nil || state.isClosed {
+                    return true
+                }
+                state.stateWaiters[waiter] = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+        timer.cancel()
+    }
+
+    /// Resumes one waiter whose deadline passed.
+    private func wake(_ waiter: Int) {
+        let continuation = state.withLock { state in
+            guard let continuation = state.stateWaiters.removeValue(forKey: waiter) else {
+                state.expiredWaiters.insert(waiter)
+                return nil as CheckedContinuation<Void, Never>?
+            }
+            return continuation
+        }
+        continuation?.resume()
+    }
+
+    /// Wakes every caller of `waitUntilSynchronized` to look at the state again.
+    func stateChanged() {
+        let waiters = state.withLock { state in
+            state.stateChanges += 1
+            defer { state.stateWaiters.removeAll() }
+            return Array(state.stateWaiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Closes the connection and stops reconnecting. Waiting requests fail with
@@ -167,6 +255,7 @@ public final class ObservatoryClient: Sendable {
         link?.end(.closed)
         for watcher in watchers { watcher.continuation.finish() }
         publish(.disconnected(.closed))
+        stateChanged()
     }
 
     // MARK: Connection loop
@@ -243,12 +332,12 @@ public final class ObservatoryClient: Sendable {
             guard !state.isClosed else { return nil }
             let link = ServerLink(
                 socket: socket,
-                epoch: state.nextEpoch,
+                generation: state.nextGeneration,
                 maxFrameBytes: configuration.maxFrameBytes,
                 onEvent: { [weak self] event, link in self?.handle(event, from: link) },
                 onEnd: { [weak self] _, link in self?.linkEnded(link) }
             )
-            state.nextEpoch += 1
+            state.nextGeneration += 1
             state.link = link
             // Session ids are unique only within one run of the server, and a
             // reconnect may reach a restarted server: start a fresh table.
@@ -273,12 +362,13 @@ public final class ObservatoryClient: Sendable {
         }
         let failure: DisconnectReason
         do throws(WireError) {
-            guard case .hello(_, _, let session, let author, _, _) = try reply.payload(for: .hello) else {
+            guard case .hello(_, _, let session, let author, _, let epoch) = try reply.payload(for: .hello) else {
                 throw WireError(code: .badFrame, message: "hello answered with another reply")
             }
             let peer = state.withLock { state in
                 let peer = state.peer(session: session, name: author)
                 state.localPeer = peer
+                state.serverEpoch = epoch
                 return peer
             }
             logger.log(.info, "connected to \(configuration.host):\(configuration.port) as \(peer)")
@@ -291,13 +381,20 @@ public final class ObservatoryClient: Sendable {
         return .failure(failure)
     }
 
-    /// Resyncs, announces `connected`, keeps the link alive, and returns why it ended.
+    /// Resumes (or resyncs), announces `connected`, keeps the link alive, and returns why it ended.
     private func serve(_ link: ServerLink) async -> DisconnectReason {
         let (mirrors, targets) = state.withLock { state in
             state.mirrorsAwaitingObserve.removeAll()
-            return (state.mirrors, Set(state.watchers.values.map(\.target)))
+            state.reset = nil
+            // A watched key that is also mirrored is observed once, for both:
+            // a second resumed observe would replay its changes twice.
+            let targets = Set(state.watchers.values.map(\.target)).filter { target in
+                guard case .key(let key) = target else { return true }
+                return state.mirrors[key] == nil
+            }
+            return (state.mirrors, targets)
         }
-        await observe(mirrors, watcherTargets: targets, on: link)
+        await observe(mirrors, watcherTargets: targets, on: link, resuming: true)
         let ready: (unsent: [any MirrorEndpoint], awaiting: [any MirrorEndpoint])? = state.withLock { state in
             guard state.link === link, !link.hasEnded, !state.isClosed else { return nil }
             state.isSynchronized = true
@@ -309,12 +406,19 @@ public final class ObservatoryClient: Sendable {
         }
         if let ready {
             logger.log(.debug, "resynced \(mirrors.count) mirrored keys and \(targets.count) watches")
+            if let reset = state.withLock({ $0.reset }) {
+                logger.log(.warning, "\(reset)")
+                setPhase(.reset(reset.reason))
+            }
             setPhase(.connected)
             for mirror in ready.unsent { mirror.sendUnsentWrite() }
             sendObserves(Dictionary(grouping: ready.awaiting, by: \.key), watcherTargets: [], on: link)
         }
+        let state = self.state
         let liveness = Task { [configuration] in
-            await link.keepAlive(interval: configuration.pingInterval, timeout: configuration.pingTimeout)
+            await link.keepAlive(interval: configuration.pingInterval, timeout: configuration.pingTimeout) { revision in
+                state.withLock { $0.tracker.progressed(to: revision, generation: link.generation) }
+            }
         }
         let reason = await link.waitUntilEnded()
         liveness.cancel()
@@ -324,31 +428,41 @@ public final class ObservatoryClient: Sendable {
 
     /// The link ended: stop sending on it. Runs before its waiting requests fail.
     private func linkEnded(_ link: ServerLink) {
-        state.withLock { state in
-            guard state.link === link else { return }
+        let mirrors = state.withLock { state -> [any MirrorEndpoint] in
+            guard state.link === link else { return [] }
             state.link = nil
             state.isSynchronized = false
             state.localPeer = nil
+            return state.mirrors.values.flatMap { $0 }
         }
+        for mirror in mirrors { mirror.sessionEnded() }
+        stateChanged()
     }
 
     // MARK: Observing
 
     /// Observes every key of `mirrors` and every watcher target on `link`,
     /// and returns when all replies are in.
-    func observe(_ mirrors: [String: [any MirrorEndpoint]], watcherTargets: Set<Target>, on link: ServerLink) async {
+    func observe(
+        _ mirrors: [String: [any MirrorEndpoint]], watcherTargets: Set<Target>, on link: ServerLink, resuming: Bool
+    ) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            sendObserves(mirrors, watcherTargets: watcherTargets, on: link) { continuation.resume() }
+            sendObserves(mirrors, watcherTargets: watcherTargets, on: link, resuming: resuming) { continuation.resume() }
         }
     }
 
     /// Sends `observe` for every key of `mirrors` and every watcher target;
-    /// applies each snapshot to its mirrors as its reply arrives (on the reader
-    /// thread, so before any later event), and calls `done` after the last reply.
+    /// applies each reply as it arrives (on the reader thread, so before any
+    /// later event), and calls `done` after the last reply.
+    ///
+    /// When `resuming`, each target that was observed before asks for the
+    /// changes after the last revision it saw; a key resumes only if each of its
+    /// mirrors already has a snapshot.
     func sendObserves(
         _ mirrors: [String: [any MirrorEndpoint]],
         watcherTargets: Set<Target>,
         on link: ServerLink,
+        resuming: Bool = false,
         done: @escaping @Sendable () -> Void = {}
     ) {
         let total = mirrors.count + watcherTargets.count
@@ -363,32 +477,55 @@ public final class ObservatoryClient: Sendable {
             if isLast { done() }
         }
         for (key, keyMirrors) in mirrors {
-            link.send(.observe(.key(key))) { [weak self] result in
-                self?.applySnapshot(result, key: key, to: keyMirrors, epoch: link.epoch)
+            let target = Target.key(key)
+            let canResume = resuming && keyMirrors.allSatisfy(\.hasSnapshot)
+            let resumePoint = canResume ? state.withLock { $0.tracker.resumePoint(for: target) } : nil
+            link.send(.observe(target, from: resumePoint)) { [weak self] result in
+                self?.applyObserveReply(result, target: target, mirrors: keyMirrors, link: link, resumePoint: resumePoint)
                 self?.state.withLock { $0.snapshotsInFlight -= 1 }
+                self?.stateChanged()
                 countDown()
             }
         }
         for target in watcherTargets {
-            link.send(.observe(target)) { [weak self] result in
-                if case .success(let reply) = result, case .failure(let error) = reply.outcome {
-                    self?.report(.server(error))
-                }
+            let resumePoint = resuming ? state.withLock { $0.tracker.resumePoint(for: target) } : nil
+            link.send(.observe(target, from: resumePoint)) { [weak self] result in
+                self?.applyObserveReply(result, target: target, mirrors: [], link: link, resumePoint: resumePoint)
                 countDown()
             }
         }
     }
 
-    private func applySnapshot(_ result: Result<ReceivedReply, ClientError>, key: String, to mirrors: [any MirrorEndpoint], epoch: Int) {
+    /// Takes an `observe` reply: records the target's revision, and either lets
+    /// the mirrors wait for the replayed events (resumed) or gives them the
+    /// snapshot, authored by a ``Reset`` when a resume was asked for and refused.
+    func applyObserveReply(
+        _ result: Result<ReceivedReply, ClientError>, target: Target, mirrors: [any MirrorEndpoint],
+        link: ServerLink, resumePoint: ResumePoint?
+    ) {
         guard case .success(let reply) = result else { return }
         do {
-            guard case .observe(let values, _, _) = try reply.payload(for: .observe) else { return }
+            guard case .observe(let values, let revision, let resumed) = try reply.payload(for: .observe) else { return }
+            let reset: Reset? = state.withLock { state in
+                state.tracker.observed(target, revision: revision, epoch: state.serverEpoch, generation: link.generation)
+                guard let resumePoint, resumed != true else { return nil }
+                let reason = resumePoint.epoch == state.serverEpoch
+                    ? "the server no longer holds every change after revision \(resumePoint.revision)"
+                    : "the server's history changed (epoch \(resumePoint.epoch ?? "?") is now \(state.serverEpoch))"
+                state.reset = state.reset ?? Reset(reason: reason)
+                return state.reset
+            }
+            if resumed == true {
+                for mirror in mirrors { mirror.resume(generation: link.generation) }
+                return
+            }
+            guard case .key(let key) = target else { return }
             let entry = values.first { $0.key == key }
             let author = entry.map { entry in
                 state.withLock { $0.peer(session: entry.session, name: entry.author) }
             }
             for mirror in mirrors {
-                mirror.applySnapshot(entry, author: author, epoch: epoch)
+                mirror.applySnapshot(entry, author: author, reset: reset, generation: link.generation)
             }
         } catch {
             report(.server(error))
@@ -414,14 +551,15 @@ public final class ObservatoryClient: Sendable {
             return
         }
         let (peer, mirrors, watchers) = state.withLock { state in
-            (
+            state.tracker.saw(key: key, version: version, generation: link.generation)
+            return (
                 state.peer(session: session, name: name),
                 state.mirrors[key] ?? [],
                 state.watchers.values.filter { $0.matches(key) }
             )
         }
         for mirror in mirrors {
-            mirror.applyEvent(event, author: peer, epoch: link.epoch)
+            mirror.applyEvent(event, author: peer, generation: link.generation)
         }
         let change = RemoteChange(key: key, old: old, new: new, version: version, author: peer, event: event)
         for watcher in watchers {
@@ -440,6 +578,7 @@ public final class ObservatoryClient: Sendable {
         guard changed else { return }
         logger.log(.debug, "connection state: \(phase)")
         publish(phase)
+        stateChanged()
     }
 
     private func publish(_ phase: ConnectionState) {

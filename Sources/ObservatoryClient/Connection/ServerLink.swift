@@ -32,7 +32,7 @@ final class ServerLink: Sendable {
     }
 
     /// Counts links, so that the client can tell an old link's news from the current one's.
-    let epoch: Int
+    let generation: Int
     private let socket: SocketConnection
     private let state: Locked<State>
     private let writeQueue: DispatchQueue
@@ -48,17 +48,17 @@ final class ServerLink: Sendable {
     ///   - onEnd: Called once when the link ends, before any waiting request fails.
     init(
         socket: SocketConnection,
-        epoch: Int,
+        generation: Int,
         maxFrameBytes: Int = 64 << 20,
         onEvent: @escaping @Sendable (Event, ServerLink) -> Void,
         onEnd: @escaping @Sendable (DisconnectReason, ServerLink) -> Void
     ) {
         self.socket = socket
-        self.epoch = epoch
+        self.generation = generation
         self.onEvent = onEvent
         self.onEnd = onEnd
         self.state = Locked(State(splitter: FrameSplitter(maxFrameBytes: maxFrameBytes), lastReceived: ContinuousClock.now))
-        self.writeQueue = DispatchQueue(label: "observatory.client.write.\(epoch)")
+        self.writeQueue = DispatchQueue(label: "observatory.client.write.\(generation)")
     }
 
     /// Starts reading frames.
@@ -243,8 +243,9 @@ final class ServerLink: Sendable {
     // MARK: Liveness
 
     /// Pings when the link is idle and ends it when a ping stays unanswered,
-    /// until the link ends or the task is cancelled.
-    func keepAlive(interval: Duration, timeout: Duration) async {
+    /// until the link ends or the task is cancelled; hands each ping reply's
+    /// revision to `progress`.
+    func keepAlive(interval: Duration, timeout: Duration, progress: @escaping @Sendable (Int64) -> Void = { _ in }) async {
         let tick = max(min(interval, timeout) / 4, .milliseconds(5))
         while !Task.isCancelled && !hasEnded {
             try? await Task.sleep(for: tick)
@@ -252,7 +253,13 @@ final class ServerLink: Sendable {
             case .fine:
                 continue
             case .ping:
-                send(.ping) { [self] _ in state.withLock { $0.pingSentAt = nil } }
+                send(.ping) { [self] result in
+                    state.withLock { $0.pingSentAt = nil }
+                    // The reply's revision is how far this link has seen every change it observes.
+                    if case .success(let reply) = result, case .ping(let revision, _)? = try? reply.payload(for: .ping) {
+                        progress(revision)
+                    }
+                }
             case .dead:
                 end(.pingTimeout)
                 return

@@ -42,12 +42,16 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
 
     private struct State {
         weak var host: (any MirrorHost)?
-        var epoch = -1
+        var generation = -1
         var version: Int64 = 0
         var server = ServerValue.unknown
         var writesInFlight = 0
         var hasUnsentWrite = false
         var localWriteCount = 0
+        /// The `requestId` of the write that is unsent or in flight: a write
+        /// whose reply a broken connection took is sent again with the same id,
+        /// so the server applies it once. A new local value takes a new id.
+        var requestId: String?
 
         /// No local write waits to be sent or acknowledged, so the `Var` may show the server's value.
         var isQuiet: Bool { writesInFlight == 0 && !hasUnsentWrite }
@@ -66,12 +70,17 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     /// The local variable that the program observes and changes.
     let variable: Var<Value>
     let receiver = Receiver()
+    /// Whether local writes bind the key to the client's session (PROTOCOL.md's
+    /// session-bound keys); the mirror then writes its value again after each
+    /// reconnect, since the server deleted it when the old session ended.
+    let ephemeral: Bool
     private let defaultValue: Value
     private let deliveryQueue: DispatchQueue
     private let state: Locked<State>
 
-    init(key: String, defaultValue: Value, host: any MirrorHost, deliveryQueue: DispatchQueue) {
+    init(key: String, defaultValue: Value, ephemeral: Bool = false, host: any MirrorHost, deliveryQueue: DispatchQueue) {
         self.key = key
+        self.ephemeral = ephemeral
         self.defaultValue = defaultValue
         self.deliveryQueue = deliveryQueue
         self.variable = Var(defaultValue)
@@ -85,26 +94,47 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
 
     var version: Int64 { state.withLock { $0.version } }
 
+    var hasSnapshot: Bool {
+        state.withLock { state in
+            if case .unknown = state.server { return false }
+            return true
+        }
+    }
+
     // MARK: Local writes
 
     private func variableChanged(author: AnyAuthor) {
         guard let host = state.withLock({ $0.host }) else { return }
-        if author is Peer || host.isClient(author) { return }
+        if author is Peer || author is Reset || host.isClient(author) { return }
         state.withLock { state in
             state.localWriteCount += 1
             state.hasUnsentWrite = true
+            state.requestId = nil
         }
         host.requestSend(for: self)
     }
 
-    func sendUnsentWrite() {
+    func sessionEnded() {
+        guard ephemeral else { return }
         let host: (any MirrorHost)? = state.withLock { state in
+            guard state.localWriteCount > 0, !state.hasUnsentWrite else { return nil }
+            state.hasUnsentWrite = true
+            state.requestId = nil
+            return state.host
+        }
+        host?.requestSend(for: self)
+    }
+
+    func sendUnsentWrite() {
+        let sending: (host: any MirrorHost, requestId: String)? = state.withLock { state in
             guard state.hasUnsentWrite, let host = state.host else { return nil }
             state.hasUnsentWrite = false
             state.writesInFlight += 1
-            return host
+            let requestId = state.requestId ?? RequestIdentifier.make()
+            state.requestId = requestId
+            return (host, requestId)
         }
-        guard let host else { return }
+        guard let (host, requestId) = sending else { return }
         let value = variable.value
         let encoded: JSONValue
         do {
@@ -115,7 +145,8 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
             reconcileIfQuiet()
             return
         }
-        let sent = host.sendIfSynchronized(.set(key: key, value: encoded, ifVersion: nil)) { [weak self] result in
+        let write = Operation.set(key: key, value: encoded, ifVersion: nil, ephemeral: ephemeral, requestId: requestId)
+        let sent = host.sendIfSynchronized(write) { [weak self] result in
             self?.writeCompleted(value, result)
         }
         if !sent { keepUnsent(host: host) }
@@ -136,7 +167,10 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         case .failure(.connectionLost):
             keepUnsent(host: host)
         case .failure(let error):
-            state.withLock { $0.writesInFlight -= 1 }
+            state.withLock { state in
+                state.writesInFlight -= 1
+                state.requestId = nil
+            }
             host.report(error)
             reconcileIfQuiet()
         case .success(let reply):
@@ -156,6 +190,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
             let author: any AnyObject & Sendable = host.localPeer ?? host.resyncAuthor
             state.withLock { state in
                 state.writesInFlight -= 1
+                if state.writesInFlight == 0 && !state.hasUnsentWrite { state.requestId = nil }
                 guard let version = acknowledgedVersion, version > state.version else { return }
                 state.version = version
                 state.server = .value(value, author: author)
@@ -166,19 +201,24 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
 
     // MARK: Remote changes
 
-    func applySnapshot(_ entry: ValueEntry?, author: Peer?, epoch: Int) {
+    func resume(generation: Int) {
+        state.withLock { $0.generation = generation }
+    }
+
+    func applySnapshot(_ entry: ValueEntry?, author: Peer?, reset: Reset?, generation: Int) {
         let decoded = entry.map { decode($0.value) }
         let (isQuiet, failure): (Bool, ClientError?) = state.withLock { state in
             let version = entry?.version ?? 0
-            if state.epoch == epoch && version < state.version { return (false, nil) }
-            state.epoch = epoch
+            if state.generation == generation && version < state.version { return (false, nil) }
+            state.generation = generation
             state.version = version
             var failure: ClientError?
+            let resyncAuthor: any AnyObject & Sendable = reset ?? state.host?.resyncAuthor ?? self
             switch decoded {
             case nil:
-                state.server = .absent(author: state.host?.resyncAuthor ?? self)
+                state.server = .absent(author: resyncAuthor)
             case .success(let value)?:
-                state.server = .value(value, author: author ?? state.host?.resyncAuthor ?? self)
+                state.server = .value(value, author: reset ?? author ?? resyncAuthor)
             case .failure(let detail)?:
                 state.server = .undecodable
                 failure = undecodable(version: version, detail: detail)
@@ -189,7 +229,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         if isQuiet { reconcileIfQuiet() }
     }
 
-    func applyEvent(_ event: Event, author: Peer, epoch: Int) {
+    func applyEvent(_ event: Event, author: Peer, generation: Int) {
         let newValue: JSONValue?
         let version: Int64
         switch event {
@@ -204,7 +244,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         }
         let decoded = newValue.map { decode($0) }
         let outcome: (target: Value?, writeCount: Int, failure: ClientError?)? = state.withLock { state in
-            guard epoch == state.epoch, version > state.version else { return nil }
+            guard generation == state.generation, version > state.version else { return nil }
             state.version = version
             switch decoded {
             case nil:

@@ -7,11 +7,19 @@ protocol MirrorEndpoint: AnyObject, Sendable {
     var key: String { get }
     /// The version of the server's value the mirror last took (0 while the key does not exist).
     var version: Int64 { get }
+    /// Whether the mirror has taken a snapshot (only then can it resume after a reconnect).
+    var hasSnapshot: Bool { get }
     /// Takes a fresh snapshot of the key (nil: the key does not exist) as the
-    /// server's truth for the link with `epoch`.
-    func applySnapshot(_ entry: ValueEntry?, author: Peer?, epoch: Int)
-    /// Applies a change event that arrived on the link with `epoch`.
-    func applyEvent(_ event: Event, author: Peer, epoch: Int)
+    /// server's truth for the link with `generation`; `reset`, when the client
+    /// asked to resume and could not, authors the update.
+    func applySnapshot(_ entry: ValueEntry?, author: Peer?, reset: Reset?, generation: Int)
+    /// The server resumed the key on the link with `generation`: the missed
+    /// events follow, and the mirror keeps its value until they come.
+    func resume(generation: Int)
+    /// The session ended: a session-bound mirror writes its value again on the next link.
+    func sessionEnded()
+    /// Applies a change event that arrived on the link with `generation`.
+    func applyEvent(_ event: Event, author: Peer, generation: Int)
     /// Sends the local value if a local write has not reached the server yet.
     func sendUnsentWrite()
 }
