@@ -92,4 +92,14 @@ import ObservatoryWire
         #expect(try CommandLineArguments.parse(["ping", "--port", "7071"]).port == 7071)
         #expect(throws: CommandLineUsageError.self) { try CommandLineArguments.parse(["ping", "extra"]) }
     }
+
+    @Test func ephemeralGoesWithSetAndFromWithWatch() throws {
+        #expect(try CommandLineArguments.parse(["set", "k", "1", "--ephemeral"]).command
+            == .set(key: "k", value: 1, ephemeral: true))
+        #expect(try CommandLineArguments.parse(["watch", "room.*", "--from", "42"]).command
+            == .watch(.prefix("room."), fromRevision: 42))
+        #expect(throws: CommandLineUsageError.self) { try CommandLineArguments.parse(["get", "k", "--ephemeral"]) }
+        #expect(throws: CommandLineUsageError.self) { try CommandLineArguments.parse(["set", "k", "1", "--from", "3"]) }
+        #expect(throws: CommandLineUsageError.self) { try CommandLineArguments.parse(["watch", "k", "--from", "-1"]) }
+    }
 }

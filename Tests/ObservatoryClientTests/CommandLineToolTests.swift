@@ -135,6 +135,53 @@ import Testing
         #expect(await watch.value == .success)
     }
 
+    @Test func watchFromARevisionPrintsTheChangesAfterItFirstAndSaysItResumed() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let alice = try await server.client("alice")
+        defer { alice.close() }
+        for value in 1...3 { try await alice.set("room.topic", value) }
+        let capture = Capture()
+        let watch = Task {
+            await CommandLineTool.run(
+                arguments: ["watch", "room.*", "--from", "1", "--port", String(server.port)], output: capture.output)
+        }
+        #expect(await eventually { capture.out.count == 2 })
+        #expect(capture.err.first == "resumed room.* after revision 1", "\(capture.err)")
+        #expect(capture.out[0].hasPrefix("room.topic 1 → 2 by alice (v2)"), "\(capture.out)")
+        #expect(capture.out[1].hasPrefix("room.topic 2 → 3 by alice (v3)"))
+        watch.cancel()
+        #expect(await watch.value == .success)
+
+        let future = Capture()
+        let refused = Task {
+            await CommandLineTool.run(
+                arguments: ["watch", "room.*", "--from", "99", "--port", String(server.port)], output: future.output)
+        }
+        #expect(await eventually { future.err.first?.hasPrefix("cannot resume room.* after revision 99") == true })
+        refused.cancel()
+        #expect(await refused.value == .success)
+    }
+
+    @Test func setEphemeralKeepsTheKeyWhileItRunsAndTheServerDeletesItAfter() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let watcher = try await server.client("watcher")
+        defer { watcher.close() }
+        let seen = watcher.variable("presence.cli", default: "away")
+        let capture = Capture()
+        let command = Task {
+            await CommandLineTool.run(
+                arguments: ["set", "presence.cli", "here", "--ephemeral", "--port", String(server.port)],
+                output: capture.output)
+        }
+        #expect(await eventually { seen.value == "here" })
+        #expect(await eventually { capture.err.first?.hasPrefix("keeping presence.cli while this runs") == true })
+        command.cancel()
+        #expect(await command.value == .success)
+        #expect(await eventually { seen.value == "away" }, "deleted when the command's session ended")
+    }
+
     @Test func watchWithJSONPrintsTheEventFrames() async throws {
         let server = try TestServer()
         defer { server.stop() }

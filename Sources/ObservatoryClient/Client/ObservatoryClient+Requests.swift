@@ -143,6 +143,24 @@ extension ObservatoryClient {
     /// the stream. It finishes when the client closes, or when the connection
     /// ends and the client does not reconnect; stop iterating to end it.
     public func changes(of target: Target) async throws(ClientError) -> AsyncStream<RemoteChange> {
+        try await watch(target, from: nil).changes
+    }
+
+    /// The changes of a target after `revision`, then as they happen: the
+    /// server replays the target's changes after `revision` if it still holds
+    /// them all (`resumed` is true), else the stream starts now.
+    ///
+    /// For a program that stored the revision it had seen (``RemoteChange/version``)
+    /// and starts again later; the stream then resumes like ``changes(of:)``.
+    public func changes(of target: Target, after revision: Int64) async throws(ClientError)
+        -> (changes: AsyncStream<RemoteChange>, resumed: Bool)
+    {
+        try await watch(target, from: ResumePoint(revision: revision, epoch: nil))
+    }
+
+    private func watch(_ target: Target, from resumePoint: ResumePoint?) async throws(ClientError)
+        -> (changes: AsyncStream<RemoteChange>, resumed: Bool)
+    {
         let (stream, continuation) = AsyncStream<RemoteChange>.makeStream()
         let identifier = state.withLock { state in
             let identifier = state.nextWatcherIdentifier
@@ -154,29 +172,33 @@ extension ObservatoryClient {
             self?.stopWatching(identifier)
         }
         do {
-            try await observeForWatcher(target)
+            let resumed = try await observeForWatcher(target, from: resumePoint)
+            return (stream, resumed)
         } catch {
             continuation.finish()
             throw error
         }
-        return stream
     }
 
     /// Observes a watcher's target; its reply is applied on the reader thread,
     /// before any later event, so the target's progress counts from there.
-    private func observeForWatcher(_ target: Target) async throws(ClientError) {
+    private func observeForWatcher(_ target: Target, from resumePoint: ResumePoint?) async throws(ClientError) -> Bool {
         let link: ServerLink = try state.withLock { (state: inout State) throws(ClientError) -> ServerLink in
             if state.isClosed { throw .closed }
             guard let link = state.synchronizedLink else { throw .notConnected(state.phase) }
             return link
         }
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ReceivedReply, ClientError>, Never>) in
-            link.send(.observe(target)) { [weak self] result in
+            link.send(.observe(target, from: resumePoint)) { [weak self] result in
+                // A resume point from the caller is not a reconnect: a refusal is no reset.
                 self?.applyObserveReply(result, target: target, mirrors: [], link: link, resumePoint: nil)
                 continuation.resume(returning: result)
             }
         }
-        if case .failure(let error) = try outcome.get().outcome { throw .server(error) }
+        let reply = try outcome.get()
+        if case .failure(let error) = reply.outcome { throw .server(error) }
+        guard case .observe(_, _, let resumed)? = try? reply.payload(for: .observe) else { return false }
+        return resumed == true
     }
 
     // MARK: Plumbing

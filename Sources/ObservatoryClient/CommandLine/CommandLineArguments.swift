@@ -19,6 +19,10 @@ public struct CommandLineArguments: Sendable, Equatable {
 
     /// Print the server's frames as JSON instead of readable text (`--json`).
     public var printsFrames = false
+    /// `set --ephemeral`: bind the key to the command's session.
+    private var ephemeral = false
+    /// `watch --from REV`: resume after this revision.
+    private var fromRevision: Int64?
     /// What to do.
     public var command: CommandLineCommand = .help
 
@@ -32,10 +36,12 @@ public struct CommandLineArguments: Sendable, Equatable {
         commands:
           get KEY             print the value of KEY as JSON
           set KEY VALUE       set KEY to VALUE (JSON; a bare word is a string)
+                              --ephemeral: keep KEY only while the command runs
           delete KEY          delete KEY
           list [PREFIX]       list the keys that start with PREFIX, with their versions
           watch KEY|PREFIX*   print every change of KEY, or of every key under PREFIX,
                               as `key old → new by author (vN)`, until interrupted
+                              --from REV: first the changes after revision REV
           ping                print the server, its last revision and its epoch (a health check)
 
         options:
@@ -73,7 +79,24 @@ public struct CommandLineArguments: Sendable, Equatable {
             }
         }
         result.command = try command(from: positional)
+        try result.applyCommandOptions()
         return result
+    }
+
+    /// Folds `--ephemeral` and `--from` into the command they belong to.
+    private mutating func applyCommandOptions() throws(CommandLineUsageError) {
+        if ephemeral {
+            guard case .set(let key, let value, _) = command else {
+                throw CommandLineUsageError("--ephemeral only goes with set")
+            }
+            command = .set(key: key, value: value, ephemeral: true)
+        }
+        if let fromRevision {
+            guard case .watch(let target, _) = command else {
+                throw CommandLineUsageError("--from only goes with watch")
+            }
+            command = .watch(target, fromRevision: fromRevision)
+        }
     }
 
     private static func isOption(_ argument: String) -> Bool {
@@ -110,6 +133,15 @@ public struct CommandLineArguments: Sendable, Equatable {
         case "--json":
             guard inlineValue == nil else { throw CommandLineUsageError("--json takes no value") }
             printsFrames = true
+        case "--ephemeral":
+            guard inlineValue == nil else { throw CommandLineUsageError("--ephemeral takes no value") }
+            ephemeral = true
+        case "--from":
+            let text = try value()
+            guard let revision = Int64(text), revision >= 0 else {
+                throw CommandLineUsageError("--from must be a revision (a number ≥ 0), not '\(text)'")
+            }
+            fromRevision = revision
         default:
             throw CommandLineUsageError("unknown option \(option)")
         }

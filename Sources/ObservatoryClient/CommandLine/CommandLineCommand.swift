@@ -5,13 +5,16 @@ public enum CommandLineCommand: Sendable, Equatable {
     /// Print the value of a key.
     case get(key: String)
     /// Set a key to a value (given as JSON, or as a bare word taken as a string).
-    case set(key: String, value: JSONValue)
+    /// With `ephemeral`, the key is bound to the command's session: the command
+    /// keeps running, and the server deletes the key when it ends.
+    case set(key: String, value: JSONValue, ephemeral: Bool = false)
     /// Delete a key.
     case delete(key: String)
     /// List the keys that start with a prefix ("" for all of them).
     case list(prefix: String)
-    /// Print every change of one key, or of every key under a prefix, until interrupted.
-    case watch(Target)
+    /// Print every change of one key, or of every key under a prefix, until
+    /// interrupted; with `fromRevision`, first the changes after that revision.
+    case watch(Target, fromRevision: Int64? = nil)
     /// Print the server's name, its last revision and its epoch: a health check
     /// (exit 0, or 3 when the server cannot be reached).
     case ping

@@ -1,3 +1,4 @@
+import Observatory
 import ObservatoryWire
 
 /// The `observatory` command-line tool as a library call, so that every
@@ -62,12 +63,13 @@ public enum CommandLineTool {
         case .get(let key):
             let reply = try await client.send(.get(key: key))
             output.standardOutput(raw ? frame(reply) : (reply["value"].map(ChangeFormatter.text) ?? "null"))
-        case .set(let key, let value):
-            let reply = try await client.send(.set(key: key, value: value, ifVersion: nil))
+        case .set(let key, let value, let ephemeral):
+            let reply = try await client.send(.set(key: key, value: value, ifVersion: nil, ephemeral: ephemeral))
             let version = reply["version"]?.integerValue ?? 0
             let changed = reply["changed"]?.boolValue ?? true
             let summary = changed ? "\(key) = \(ChangeFormatter.text(value)) (v\(version))" : "\(key) unchanged (v\(version))"
             output.standardOutput(raw ? frame(reply) : summary)
+            if ephemeral { try await holdSession(for: key, on: client, output: output) }
         case .delete(let key):
             let reply = try await client.send(.delete(key: key, ifVersion: nil))
             output.standardOutput(raw ? frame(reply) : "\(key) deleted (v\(reply["version"]?.integerValue ?? 0))")
@@ -85,8 +87,8 @@ public enum CommandLineTool {
                 }
                 after = reply["more"] == true ? entries.last?["key"]?.stringValue : nil
             } while after != nil
-        case .watch(let target):
-            try await watch(target, on: client, raw: raw, output: output)
+        case .watch(let target, let fromRevision):
+            try await watch(target, from: fromRevision, on: client, raw: raw, output: output)
         case .ping:
             // A second hello (same name and token) learns the server's name; ping, its revision and epoch.
             let hello = try await client.send(.hello(name: arguments.name, token: arguments.token, protocolVersion: 1))
@@ -99,17 +101,54 @@ public enum CommandLineTool {
     }
 
     /// Prints every change until the task is cancelled (SIGINT) or the
-    /// connection ends (then throws, for exit code 3).
-    private static func watch(_ target: Target, on client: ObservatoryClient, raw: Bool, output: CommandLineOutput) async throws(ClientError) {
-        let changes = try await client.changes(of: target)
+    /// connection ends (then throws, for exit code 3). With `fromRevision`, the
+    /// changes after it come first, if the server still holds them; it says
+    /// whether it did.
+    private static func watch(
+        _ target: Target, from fromRevision: Int64?, on client: ObservatoryClient, raw: Bool, output: CommandLineOutput
+    ) async throws(ClientError) {
+        let changes: AsyncStream<RemoteChange>
         let description = switch target {
         case .key(let key): key
         case .prefix(let prefix): prefix + "*"
+        }
+        if let fromRevision {
+            let resumed: Bool
+            (changes, resumed) = try await client.changes(of: target, after: fromRevision)
+            output.standardError(
+                resumed
+                    ? "resumed \(description) after revision \(fromRevision)"
+                    : "cannot resume \(description) after revision \(fromRevision): the server no longer holds "
+                        + "every change since; showing changes from now on")
+        } else {
+            changes = try await client.changes(of: target)
         }
         output.standardError("watching \(description) on \(client.configuration.host):\(client.configuration.port); Ctrl-C stops")
         for await change in changes {
             output.standardOutput(raw ? String(decoding: change.event.encoded(), as: UTF8.self) : ChangeFormatter.line(for: change))
         }
+        try endedByInterruption(client)
+    }
+
+    /// Keeps a session-bound key's session open until the task is cancelled
+    /// (SIGINT): the server deletes the key when the command ends.
+    private static func holdSession(for key: String, on client: ObservatoryClient, output: CommandLineOutput) async throws(ClientError) {
+        output.standardError("keeping \(key) while this runs; Ctrl-C ends the session and the server deletes it")
+        let states = AsyncStream<ConnectionState> { continuation in
+            let observer = FreeObserver()
+            observer.observe(client.connectionState) { (update: Update<ConnectionState>) in
+                if !update.new.isConnected { continuation.finish() }
+            }
+            continuation.onTermination = { _ in observer.stopObserving(client.connectionState) }
+            // The connection may have ended before the observation began.
+            if !client.currentState.isConnected { continuation.finish() }
+        }
+        for await _ in states {}
+        try endedByInterruption(client)
+    }
+
+    /// Returns when the task was cancelled (Ctrl-C); throws `connectionLost` when the connection ended instead.
+    private static func endedByInterruption(_ client: ObservatoryClient) throws(ClientError) {
         if Task.isCancelled { return }
         if case .disconnected(let reason) = client.currentState {
             throw .connectionLost(reason)
