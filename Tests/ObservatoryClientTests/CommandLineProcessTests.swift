@@ -1,4 +1,6 @@
 import Foundation
+import Observatory
+import ObservatoryClient
 import Testing
 
 /// Runs the built `observatory` binary as a separate process, as a user
@@ -50,6 +52,37 @@ import Testing
             output: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
             errors: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         )
+    }
+
+    /// Presence with a member in another process: `observatory set --ephemeral`
+    /// announces it, and SIGKILL takes it away; the others see it leave, authored
+    /// by the member, as soon as its socket closes.
+    @Test func aMemberKilledWithSIGKILLLeavesTheOthersPresence() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let alice = try await server.client("alice")
+        defer { alice.close() }
+        let lobby = try await alice.presence(under: "chat.lobby.online.", as: "alice")
+        let seen = Recorder<Update<Set<String>>>()
+        seen.record(lobby.members)
+
+        let process = Process()
+        process.executableURL = try cliURL()
+        process.arguments = [
+            "set", "chat.lobby.online.bob", "true", "--ephemeral", "--name", "bob", "--port", "\(server.port)",
+        ]
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        #expect(await eventually { lobby.members.value == ["alice", "bob"] })
+        kill(process.processIdentifier, SIGKILL)
+        #expect(await eventually { lobby.members.value == ["alice"] })
+        #expect(seen.messages.map(\.new) == [["alice", "bob"], ["alice"]])
+        #expect(seen.peers.map { $0?.name } == ["bob", "bob"], "joined and left by bob")
     }
 
     @Test func commandsPrintTheirResultsAndExitZero() throws {
