@@ -136,4 +136,33 @@ import Testing
         alice.close()
         #expect(await eventually { !seen.value }, "deleted once the session ended")
     }
+
+    /// The README's chat-room example ("Session-bound keys and presence"), as written there.
+    @Test func theReadmesChatRoomExampleRuns() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try await server.client("alice")
+        let bob = try await server.client("bob")
+        defer { client.close(); bob.close() }
+        let bobsLobby = try await bob.presence(under: "chat.lobby.online.", as: "bob")
+        let chatWindow = FreeObserver()
+        let printed = Locked<[String]>([])
+        func print(_ items: Any...) { printed.withLock { $0.append(items.map { "\($0)" }.joined(separator: " ")) } }
+
+        let lobby = try await client.presence(under: "chat.lobby.online.", as: "alice")
+        print("online:", lobby.members.value.sorted())            // ["alice", "bob"]
+        chatWindow.observe(lobby.members) { update, author in      // an ordinary Var<Set<String>>
+            let who = (author as? Peer)?.name ?? "?"
+            let joined = update.new.subtracting(update.old), left = update.old.subtracting(update.new)
+            if !joined.isEmpty { print("\(who) joined") }
+            if !left.isEmpty { print("\(who) left") }
+        }
+        try await bob.leave(bobsLobby)
+        #expect(await eventually { printed.withLock { $0 }.count == 2 })
+        #expect(printed.withLock { $0 } == ["online: [\"alice\", \"bob\"]", "bob left"])
+        try await client.leave(lobby)
+        await #expect(throws: ClientError.self, "leaving deletes the announcement") {
+            try await bob.get("chat.lobby.online.alice")
+        }
+    }
 }
