@@ -39,7 +39,7 @@ watcher.observe(client.connectionState) { (update: Update<ConnectionState>) in
     say("connection: \(update.new)")
 }
 watcher.observe(color) { (update: Update<String>, author: AnyAuthor) in
-    let who = (author as? Peer)?.name ?? "resync"
+    let who = (author as? Peer)?.name ?? (author as? Reset)?.description ?? "resync"
     say("sky.color: \(update.old) → \(update.new) by \(who)")
 }
 say("sky.color is \(color.value) until the server says otherwise; change it with:")
