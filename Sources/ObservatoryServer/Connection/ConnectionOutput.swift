@@ -35,31 +35,36 @@ final class ConnectionOutput: Sendable {
 
     /// Queues a change that arrived on `route` if this connection wants it by that route.
     func deliver(_ change: StoreChange, via route: ObservationSet.Route) {
-        enqueue(CollectionOfOne(change), via: route, replaying: false)
+        let needsFlush = state.withLock { state in
+            guard state.observations.accepts(change.key, via: route) else { return false }
+            return Self.needsFlush(after: state.queue.appendEvent(change), &state)
+        }
+        if needsFlush { requestFlush() }
     }
 
     /// Queues the changes a resumed `observe` replays, right behind its reply and
     /// ahead of the events held meanwhile, filtered like live events of `route`.
     func replay(_ changes: [StoreChange], via route: ObservationSet.Route) {
-        enqueue(changes, via: route, replaying: true)
-    }
-
-    private func enqueue(_ changes: some Sequence<StoreChange>, via route: ObservationSet.Route, replaying: Bool) {
         let needsFlush = state.withLock { state in
             var outcome = OutboundQueue.EventOutcome.queued
             for change in changes where state.observations.accepts(change.key, via: route) {
-                outcome = replaying ? state.queue.appendReplayed(change) : state.queue.appendEvent(change)
+                outcome = state.queue.appendReplayed(change)
                 if outcome == .slowConsumer { break }
             }
-            if outcome == .slowConsumer && !state.isSlowConsumerReported {
-                // Even with a flush pending on a full socket, the connection must learn now
-                // so it can start its close deadline.
-                state.isSlowConsumerReported = true
-                return true
-            }
-            return Self.claimFlush(&state)
+            return Self.needsFlush(after: outcome, &state)
         }
         if needsFlush { requestFlush() }
+    }
+
+    /// Whether a flush must be requested after events were queued with `outcome`.
+    private static func needsFlush(after outcome: OutboundQueue.EventOutcome, _ state: inout State) -> Bool {
+        if outcome == .slowConsumer && !state.isSlowConsumerReported {
+            // Even with a flush pending on a full socket, the connection must learn now
+            // so it can start its close deadline.
+            state.isSlowConsumerReported = true
+            return true
+        }
+        return claimFlush(&state)
     }
 
     /// Queues a reply (the caller flushes). The reply to a change waits for storage

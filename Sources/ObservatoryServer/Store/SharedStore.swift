@@ -177,8 +177,9 @@ public final class SharedStore: Sendable, SnapshotSource {
     }
 
     /// Appends a change's records to the log before it is applied.
-    private func persist(_ records: [StorageRecord]) throws(WireError) {
-        guard let storage, !records.isEmpty else { return }
+    private func persist(_ change: StoreChange?, _ applied: AppliedWrite?) throws(WireError) {
+        guard let storage else { return }
+        let records = (change?.storageRecords ?? []) + (applied.map { [.appliedWrite($0)] } ?? [])
         do {
             try storage.append(records)
         } catch {

@@ -16,8 +16,10 @@ struct StoreState {
         let payload: ReplyPayload
     }
 
-    /// Stores records before they are applied (the storage log), or throws to refuse them.
-    typealias Persist = ([StorageRecord]) throws(WireError) -> Void
+    /// Stores a change, and the write that carried a `requestId`, before they are
+    /// applied (the storage log), or throws to refuse them. Takes the change
+    /// itself, so that a store without storage builds no records.
+    typealias Persist = (StoreChange?, AppliedWrite?) throws(WireError) -> Void
 
     private(set) var entries: EntryTable
     /// The keys in byte order, for `list` and prefix snapshots.
@@ -68,7 +70,7 @@ struct StoreState {
             !ephemeral || existing.session == author.session
         {
             let reply = AppliedWrite.Reply.set(key: key, version: existing.version, changed: false)
-            try remember(requestId, reply, now: now, after: [], persist: persist)
+            try remember(requestId, reply, now: now, after: nil, persist: persist)
             return WriteOutcome(change: nil, payload: .set(key: key, version: existing.version, changed: false))
         }
         if existing == nil && entries.count >= maxKeys {
@@ -80,7 +82,7 @@ struct StoreState {
         let change = StoreChange.update(
             key: key, old: existing?.value, new: value, version: version, by: author, ephemeral: ephemeral)
         let reply = AppliedWrite.Reply.set(key: key, version: version, changed: true)
-        try remember(requestId, reply, now: now, after: change.storageRecords, persist: persist)
+        try remember(requestId, reply, now: now, after: change, persist: persist)
         revision = version
         let entry = ValueEntry(
             key: key, value: value, version: version, author: author.name, session: author.session,
@@ -110,7 +112,7 @@ struct StoreState {
         try checkVersion(of: key, existing: existing, expected: ifVersion)
         let change = StoreChange.delete(key: key, old: existing.value, version: revision + 1, by: author)
         let reply = AppliedWrite.Reply.delete(key: key, version: change.version)
-        try remember(requestId, reply, now: now, after: change.storageRecords, persist: persist)
+        try remember(requestId, reply, now: now, after: change, persist: persist)
         revision = change.version
         replace(existing, with: nil)
         return WriteOutcome(change: change, payload: .delete(key: key, version: change.version))
@@ -130,7 +132,7 @@ struct StoreState {
             let change = StoreChange.delete(
                 key: key.text, old: existing.value, version: revision + 1, by: owner, reason: Event.sessionEnded)
             do {
-                try persist(change.storageRecords)
+                try persist(change, nil)
             } catch {
                 return (deleted, error)
             }
@@ -152,18 +154,17 @@ struct StoreState {
         StoreView(keys: keys, entries: entries)
     }
 
-    /// Persists `records`, and the write's `requestId` with them in the same
-    /// step, then remembers the id.
+    /// Persists `change`, and the write's `requestId` with it in the same step,
+    /// then remembers the id.
     private mutating func remember(
-        _ requestId: String?, _ reply: AppliedWrite.Reply, now: Int64, after records: [StorageRecord],
-        persist: Persist
+        _ requestId: String?, _ reply: AppliedWrite.Reply, now: Int64, after change: StoreChange?, persist: Persist
     ) throws(WireError) {
         guard let requestId else {
-            if !records.isEmpty { try persist(records) }
+            if let change { try persist(change, nil) }
             return
         }
         let applied = AppliedWrite(requestId: requestId, appliedAt: now, reply: reply)
-        try persist(records + [.appliedWrite(applied)])
+        try persist(change, applied)
         appliedWrites.remember(applied, now: now)
     }
 
