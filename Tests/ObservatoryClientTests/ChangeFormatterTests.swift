@@ -30,4 +30,9 @@ import Testing
         let line = ChangeFormatter.line(for: change(.delete(key: "n", old: true, version: 2, author: "alice", session: "s3")))
         #expect(line == "n true → (deleted) by alice (v2)")
     }
+
+    @Test func aKeyDeletedBecauseItsSessionEndedSaysSo() {
+        let event = Event.delete(key: "presence.bob", old: true, version: 9, author: "alice", session: "s3", reason: "session_ended")
+        #expect(ChangeFormatter.line(for: change(event)) == "presence.bob true → (session ended) by alice (v9)")
+    }
 }

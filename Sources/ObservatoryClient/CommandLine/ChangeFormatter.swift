@@ -4,13 +4,19 @@ import ObservatoryWire
 public enum ChangeFormatter {
     /// One change as `key old → new by author (vN)`; `(none)` stands for the
     /// missing old value of a created key, `(deleted)` for the new value of a
-    /// deleted one. Values are compact JSON.
+    /// deleted one, `(session ended)` for a session-bound key the server deleted
+    /// because its owner's session ended. Values are compact JSON.
     ///
     ///     sky.color "blue" → "red" by alice (v12)
     public static func line(for change: RemoteChange) -> String {
         let old = change.old.map(text) ?? "(none)"
-        let new = change.new.map(text) ?? "(deleted)"
+        let new = change.new.map(text) ?? (isSessionEnd(change.event) ? "(session ended)" : "(deleted)")
         return "\(change.key) \(old) → \(new) by \(change.author.name) (v\(change.version))"
+    }
+
+    private static func isSessionEnd(_ event: Event) -> Bool {
+        guard case .delete(_, _, _, _, _, let reason) = event else { return false }
+        return reason == Event.sessionEnded
     }
 
     /// A value as compact JSON text.
