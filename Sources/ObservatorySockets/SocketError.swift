@@ -20,6 +20,11 @@ public struct SocketError: Error, Equatable, CustomStringConvertible {
         self.detail = detail
     }
 
+    /// `operation` found the connection already closed (no system call failed).
+    public static func closed(_ operation: String) -> SocketError {
+        SocketError(operation: operation, errorNumber: 0, detail: "the connection is closed")
+    }
+
     /// Captures the current `errno` for `operation`.
     static func lastError(_ operation: String) -> SocketError {
         SocketError(operation: operation, errorNumber: errno)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observatory
+import ObservatorySockets
 import ObservatoryWire
 
 /// A connection to an `observatoryd` server that mirrors remote shared values
@@ -304,7 +305,7 @@ public final class ObservatoryClient: Sendable {
         // ordering, not the continuation's, and would report the socket's
         // first use here as a race.
         let handoff = Locked(Result<SocketConnection, SocketError>.failure(
-            SocketError(code: .closed, errorNumber: 0, operation: "connect to \(configuration.host):\(configuration.port)")
+            SocketError.closed("connect to \(configuration.host):\(configuration.port)")
         ))
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let thread = Thread {

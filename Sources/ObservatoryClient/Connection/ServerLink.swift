@@ -1,5 +1,6 @@
 import Observatory
 import Dispatch
+import ObservatorySockets
 import ObservatoryWire
 
 /// One open connection to the server: sends requests, matches every reply to

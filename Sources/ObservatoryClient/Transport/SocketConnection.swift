@@ -1,5 +1,6 @@
-import Observatory
 import Foundation
+import Observatory
+import ObservatorySockets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,10 +49,12 @@ final class SocketConnection: Sendable {
         var list: UnsafeMutablePointer<addrinfo>?
         let resolved = getaddrinfo(host, String(port), &hints, &list)
         guard resolved == 0, let first = list else {
-            throw SocketError(code: .resolveFailed, errorNumber: resolved, operation: operation)
+            throw SocketError(
+                operation: operation, errorNumber: 0,
+                detail: "cannot resolve the host (\(String(cString: gai_strerror(resolved))))")
         }
         defer { freeaddrinfo(list) }
-        var lastError = SocketError(code: .connectFailed, errorNumber: 0, operation: operation)
+        var lastError = SocketError(operation: operation, errorNumber: 0, detail: "the host has no address")
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let address = candidate {
             do {
@@ -71,7 +74,7 @@ final class SocketConnection: Sendable {
     private static func openSocket(to address: addrinfo, timeout: Duration, operation: String) throws(SocketError) -> Int32 {
         let descriptor = socket(address.ai_family, address.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.ai_protocol)
         guard descriptor >= 0 else {
-            throw SocketError(code: .connectFailed, errorNumber: errno, operation: operation)
+            throw SocketError(operation: operation, errorNumber: errno)
         }
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
@@ -79,7 +82,7 @@ final class SocketConnection: Sendable {
             let connectError = errno
             guard connectError == EINPROGRESS else {
                 Glibc.close(descriptor)
-                throw SocketError(code: .connectFailed, errorNumber: connectError, operation: operation)
+                throw SocketError(operation: operation, errorNumber: connectError)
             }
             do {
                 try waitForConnect(descriptor, timeout: timeout, operation: operation)
@@ -101,14 +104,14 @@ final class SocketConnection: Sendable {
             ready = poll(&poller, 1, milliseconds)
         } while ready < 0 && errno == EINTR
         guard ready > 0 else {
-            if ready == 0 { throw SocketError(code: .timedOut, errorNumber: 0, operation: operation) }
-            throw SocketError(code: .connectFailed, errorNumber: errno, operation: operation)
+            if ready == 0 { throw SocketError(operation: operation, errorNumber: ETIMEDOUT) }
+            throw SocketError(operation: operation, errorNumber: errno)
         }
         var socketError: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &socketError, &length)
         guard socketError == 0 else {
-            throw SocketError(code: .connectFailed, errorNumber: socketError, operation: operation)
+            throw SocketError(operation: operation, errorNumber: socketError)
         }
     }
 
@@ -158,7 +161,7 @@ final class SocketConnection: Sendable {
             if readError == EINTR { continue }
             let wasShutDown = state.withLock { $0.isShutDown }
             if wasShutDown { return nil }
-            return SocketError(code: .readFailed, errorNumber: readError, operation: "read from \(endpoint)")
+            return SocketError(operation: "read from \(endpoint)", errorNumber: readError)
         }
     }
 
@@ -167,7 +170,7 @@ final class SocketConnection: Sendable {
         let operation = "write to \(endpoint)"
         try state.withLock { (state: inout State) throws(SocketError) in
             guard state.descriptor >= 0, !state.isShutDown else {
-                throw SocketError(code: .closed, errorNumber: 0, operation: operation)
+                throw SocketError.closed(operation)
             }
             try Self.sendAll(bytes, to: state.descriptor, operation: operation)
         }
@@ -187,9 +190,9 @@ final class SocketConnection: Sendable {
             let sendError = errno
             if sent < 0 && sendError == EINTR { continue }
             if sendError == EAGAIN || sendError == EWOULDBLOCK {
-                throw SocketError(code: .timedOut, errorNumber: sendError, operation: operation)
+                throw SocketError(operation: operation, errorNumber: ETIMEDOUT)
             }
-            throw SocketError(code: .writeFailed, errorNumber: sendError, operation: operation)
+            throw SocketError(operation: operation, errorNumber: sendError)
         }
     }
 
