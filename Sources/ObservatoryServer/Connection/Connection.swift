@@ -200,6 +200,11 @@ final class Connection: LoopHandler, @unchecked Sendable {
                 let action = session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 carryOut(machine.answered(action, at: EventLoop.now()))
                 reportHeldInput()
+                // A read that did not fill the buffer took everything the kernel had:
+                // another would only say "would block", a system call per request
+                // for nothing. Epoll is level-triggered, so bytes that arrive later
+                // are reported on the next turn.
+                if count < buffer.count { return }
             }
         }
     }
