@@ -112,6 +112,30 @@ private final class RecordingObserver: Observer {
                 == #"{"event":"update","key":"k","new":2,"version":1,"author":"alice","session":"s1"}"# + "\n")
     }
 
+    @Test func changesAreEncodedOnlyWhenObservedAndReplayedAsLiveOnesAre() throws {
+        let store = SharedStore(maxKeys: 10)
+        try store.set("k", to: 1, by: alice)
+        let kept = try store.withFrozenState { $0.history.changes(of: .key("k"), after: 0) }
+        #expect(kept?.map(\.isEncoded) == [false])
+
+        let live = RecordingObserver()
+        _ = store.observe(.key("k"), by: live, subscribe: true) { live.changes.append($0) }
+        try store.set("k", to: 2, by: bob)
+        let delivered = try #require(live.changes.first)
+        #expect(delivered.isEncoded)
+        #expect(delivered.frame == delivered.event.encoded() + [UInt8(ascii: "\n")])
+
+        let resuming = RecordingObserver()
+        let observation = store.observe(
+            .key("k"), from: ResumePoint(revision: 0, epoch: store.epoch), by: resuming, subscribe: { true }
+        ) { resuming.changes.append($0) }
+        let replay = try #require(observation.replay)
+        #expect(replay.map(\.version) == [1, 2])
+        #expect(replay.allSatisfy { $0.isEncoded })
+        #expect(replay.map(\.frame) == replay.map { $0.event.encoded() + [UInt8(ascii: "\n")] })
+        #expect(replay[1] === delivered)
+    }
+
     @Test func prefixSubscriptionReceivesEveryChange() throws {
         let store = SharedStore(maxKeys: 10)
         let observer = RecordingObserver()

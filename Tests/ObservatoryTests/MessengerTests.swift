@@ -27,6 +27,21 @@ extension Model: @unchecked Sendable {}
         #expect(isSameObject(messenger.messenger, messenger))
     }
 
+    @Test func isObservedFollowsObservationsAndTheirObservers() {
+        let messenger = Messenger<Int>()
+        #expect(!messenger.isObserved)
+        let first = TestObserver()
+        first.observe(messenger) { _ in }
+        #expect(messenger.isObserved)
+        first.stopObserving(messenger)
+        #expect(!messenger.isObserved)
+        var second: TestObserver? = TestObserver()
+        second?.observe(messenger) { _ in }
+        #expect(messenger.isObserved)
+        second = nil
+        #expect(!messenger.isObserved)
+    }
+
     @Test func sendWithoutAuthorMakesTheMessengerTheAuthor() {
         let messenger = Messenger<Int>()
         let observer = TestObserver()

@@ -44,6 +44,16 @@ open class Messenger<Message>: ObservableObject {
     /// The messenger itself: a messenger is its own ``ObservableObject``.
     @inlinable
     public final var messenger: Messenger<Message> { self }
+
+    /// Whether anyone observes this messenger now.
+    ///
+    /// A sender whose message is costly to prepare can skip it when nobody
+    /// would receive it. The answer can be stale the moment it returns if other
+    /// threads start or end observations meanwhile; a sender that needs it exact
+    /// guards both with a lock of its own.
+    public final var isObserved: Bool {
+        core.observationCount > 0
+    }
 }
 
 /// All mutable state of a messenger lives in its ``MessengerCore``, which guards

@@ -132,9 +132,7 @@ public final class SharedStore: Sendable, SnapshotSource {
         guarded.withLock { guarded in
             let (deleted, failure) = guarded.data.endSession(session, persist: persist)
             for change in deleted {
-                record(change, in: &guarded)
-                let owner = SessionIdentity(name: change.author, session: change.session)
-                announce(change, from: owner, keyFeeds: guarded.keyFeeds)
+                publish(change, from: SessionIdentity(name: change.author, session: change.session), in: &guarded)
             }
             return (deleted.count, failure)
         }
@@ -160,15 +158,28 @@ public final class SharedStore: Sendable, SnapshotSource {
         try guarded.withLock { guarded throws(WireError) in
             let outcome = try body(&guarded.data)
             if let change = outcome.change {
-                record(change, in: &guarded)
-                announce(change, from: author, keyFeeds: guarded.keyFeeds)
+                publish(change, from: author, in: &guarded)
             }
             return outcome.payload
         }
     }
 
-    private func record(_ change: StoreChange, in guarded: inout Guarded) {
-        guarded.history.append(change)
+    /// Keeps a change in the history and sends it to the observers of its key and
+    /// of every change; encodes its event first, once, if anyone observes it.
+    ///
+    /// Under the lock, where observations start too, so an observer that registers
+    /// right after this check sees the change in its snapshot instead.
+    private func publish(_ change: StoreChange, from author: SessionIdentity, in guarded: inout Guarded) {
+        let keyFeed = guarded.keyFeeds[StoreKey(change.key)]
+        let isPrefixObserved = everyChange.isObserved
+        guard keyFeed != nil || isPrefixObserved else {
+            guarded.history.append(change)
+            return
+        }
+        let encoded = change.encoded()
+        guarded.history.append(encoded)
+        keyFeed?.messenger.send(encoded, from: author)
+        if isPrefixObserved { everyChange.send(encoded, from: author) }
     }
 
     /// The wall time in milliseconds, read only for writes with a `requestId`.
@@ -285,7 +296,8 @@ public final class SharedStore: Sendable, SnapshotSource {
         switch captured {
         case .entry(let entry): return Observation(values: entry.map { [$0] } ?? [], revision: revision)
         case .view(let view, let prefix): return Observation(values: view.entries(withPrefix: prefix), revision: revision)
-        case .replay(let changes): return Observation(values: [], revision: revision, replay: changes)
+        case .replay(let changes):
+            return Observation(values: [], revision: revision, replay: changes.map { $0.encoded() })
         }
     }
 
@@ -326,11 +338,6 @@ public final class SharedStore: Sendable, SnapshotSource {
                     view: guarded.data.view, revision: guarded.data.revision, history: guarded.history,
                     appliedWrites: guarded.data.appliedWrites))
         }
-    }
-
-    private func announce(_ change: StoreChange, from author: SessionIdentity, keyFeeds: [StoreKey: KeyFeed]) {
-        keyFeeds[StoreKey(change.key)]?.messenger.send(change, from: author)
-        everyChange.send(change, from: author)
     }
 
 }

@@ -2,41 +2,78 @@ import ObservatoryWire
 
 /// One change of the store, as every observer of its key receives it.
 ///
-/// Carries the event already encoded as a frame (with its LF): a change observed by
-/// a thousand connections is encoded once, not a thousand times. A class, so that
-/// handing it to each of them costs one reference count, not a copy of its fields.
-/// It is also what the storage log appends (`storageRecord`): it holds everything
-/// needed to replay it.
+/// Carries the event encoded as a frame (with its LF) once the store has encoded
+/// it (`encoded()`): a change observed by a thousand connections is encoded once,
+/// not a thousand times, and a change nobody observes is not encoded at all. A
+/// class, so that handing it to each observer costs one reference count, not a
+/// copy of its fields. It is also what the storage log appends
+/// (`storageRecords`): it holds everything needed to replay it.
 public final class StoreChange: Sendable, Equatable {
+    /// An event's line and where its `old` member sits in it.
+    private struct Encoding: Sendable {
+        let frame: [UInt8]
+        let oldMember: Range<Int>
+
+        init(_ event: Event) {
+            var frame: [UInt8] = []
+            oldMember = event.encode(into: &frame)
+            frame.append(UInt8(ascii: "\n"))
+            self.frame = frame
+        }
+
+        init(frame: [UInt8], oldMember: Range<Int>) {
+            self.frame = frame
+            self.oldMember = oldMember
+        }
+    }
+
     /// The event sent to observers.
     public let event: Event
     /// The key that changed.
     public let key: String
     /// The revision this change took.
     public let version: Int64
-    /// The encoded event line, ending in LF.
-    public let frame: [UInt8]
-    /// Where the `,"old":…` member sits in `frame` (empty for a creation), so that
-    /// coalescing can splice bytes instead of encoding values again.
-    let oldMember: Range<Int>
+    /// The encoded event, when this change was made by `encoded()` (or coalescing).
+    private let encoding: Encoding?
 
-    /// Creates the change for `event`, which must be an update or a delete.
-    init(_ event: Event, key: String, version: Int64) {
-        self.event = event
-        self.key = key
-        self.version = version
-        var frame: [UInt8] = []
-        oldMember = event.encode(into: &frame)
-        frame.append(UInt8(ascii: "\n"))
-        self.frame = frame
+    /// The encoded event line, ending in LF: the one made once by `encoded()`,
+    /// else encoded anew at each call.
+    public var frame: [UInt8] {
+        encodingOrNew.frame
     }
 
-    private init(_ event: Event, key: String, version: Int64, frame: [UInt8], oldMember: Range<Int>) {
+    /// Where the `,"old":…` member sits in `frame` (empty for a creation), so that
+    /// coalescing can splice bytes instead of encoding values again.
+    var oldMember: Range<Int> {
+        encodingOrNew.oldMember
+    }
+
+    /// Whether the event was encoded once for all its observers (`encoded()`).
+    var isEncoded: Bool {
+        encoding != nil
+    }
+
+    private var encodingOrNew: Encoding {
+        encoding ?? Encoding(event)
+    }
+
+    /// Creates the change for `event`, which must be an update or a delete, not yet encoded.
+    convenience init(_ event: Event, key: String, version: Int64) {
+        self.init(event, key: key, version: version, encoding: nil)
+    }
+
+    private init(_ event: Event, key: String, version: Int64, encoding: Encoding?) {
         self.event = event
         self.key = key
         self.version = version
-        self.frame = frame
-        self.oldMember = oldMember
+        self.encoding = encoding
+    }
+
+    /// This change with its event encoded, ready to be queued for observers:
+    /// itself when it already is.
+    public func encoded() -> StoreChange {
+        guard encoding == nil else { return self }
+        return StoreChange(event, key: key, version: version, encoding: Encoding(event))
     }
 
     /// The change an update or delete event describes (`nil` for `shutdown`):
@@ -90,19 +127,21 @@ public final class StoreChange: Sendable, Equatable {
             event = .delete(
                 key: key, old: firstOld ?? lastOld, version: version, author: author, session: session, reason: reason)
             if firstOld == nil {
-                return StoreChange(event, key: key, version: version, frame: later.frame, oldMember: later.oldMember)
+                return StoreChange(event, key: key, version: version, encoding: later.encodingOrNew)
             }
         case .shutdown:
             return later
         }
+        let (first, last) = (encodingOrNew, later.encodingOrNew)
         var frame: [UInt8] = []
-        frame.reserveCapacity(Self.coalescedByteCount(self, later))
-        frame.append(contentsOf: later.frame[..<later.oldMember.lowerBound])
-        frame.append(contentsOf: self.frame[oldMember])
-        frame.append(contentsOf: later.frame[later.oldMember.upperBound...])
-        let start = later.oldMember.lowerBound
+        frame.reserveCapacity(last.frame.count - last.oldMember.count + first.oldMember.count)
+        frame.append(contentsOf: last.frame[..<last.oldMember.lowerBound])
+        frame.append(contentsOf: first.frame[first.oldMember])
+        frame.append(contentsOf: last.frame[last.oldMember.upperBound...])
+        let start = last.oldMember.lowerBound
         return StoreChange(
-            event, key: later.key, version: later.version, frame: frame, oldMember: start..<(start + oldMember.count))
+            event, key: later.key, version: later.version,
+            encoding: Encoding(frame: frame, oldMember: start..<(start + first.oldMember.count)))
     }
 
     /// The size of `first.coalesced(with: later).frame`, without building it.
