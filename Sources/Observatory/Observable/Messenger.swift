@@ -51,6 +51,7 @@ open class Messenger<Message>: ObservableObject {
     /// would receive it. The answer can be stale the moment it returns if other
     /// threads start or end observations meanwhile; a sender that needs it exact
     /// guards both with a lock of its own.
+    @inlinable
     public final var isObserved: Bool {
         core.observationCount > 0
     }

@@ -242,7 +242,9 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
         return removed
     }
 
-    /// The number of live observations, for tests and diagnostics.
+    /// The number of live observations. Inlinable, so that it is specialized for
+    /// the message type: a generic call reads the table through type metadata.
+    @inlinable
     var observationCount: Int {
         lock.locked { state.pointee.table.count }
     }

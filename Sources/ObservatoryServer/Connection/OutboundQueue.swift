@@ -52,7 +52,7 @@ struct OutboundQueue {
         var byteCount: Int {
             switch self {
             case .frame(let bytes), .write(let bytes, _, _): bytes.count
-            case .change(let change): change.frame.count
+            case .change(let change): change.frameByteCount
             case .merged(let first, let latest): StoreChange.coalescedByteCount(first, latest)
             }
         }
@@ -176,7 +176,7 @@ struct OutboundQueue {
             items[position] = merged
         } else {
             items.append(.change(change))
-            pendingBytes += change.frame.count
+            pendingBytes += change.frameByteCount
             coalescingIndex?[StoreKey(change.key)] = items.count - 1
         }
         guard queuedBytes > maxQueuedBytes else { return .queued }
@@ -278,9 +278,9 @@ struct OutboundQueue {
                     return compactItems()
                 }
                 if case .merged(let first, _) = item {
-                    writeBuffer.append(contentsOf: first.coalesced(with: change).frame)
+                    first.coalesced(with: change).appendFrame(to: &writeBuffer)
                 } else {
-                    change.frame.withUnsafeBufferPointer { writeBuffer.append(contentsOf: $0) }
+                    change.appendFrame(to: &writeBuffer)
                 }
                 if coalescingIndex?[StoreKey(change.key)] == head { coalescingIndex?[StoreKey(change.key)] = nil }
             case .write(let bytes, let revision, let id):

@@ -48,6 +48,17 @@ public final class StoreChange: Sendable, Equatable {
         encodingOrNew.oldMember
     }
 
+    /// `frame.count`, read in place: output queues count every event they hold.
+    var frameByteCount: Int {
+        encoding?.frame.count ?? frame.count
+    }
+
+    /// Appends `frame` to `buffer`, copied from where it is kept.
+    func appendFrame(to buffer: inout [UInt8]) {
+        guard let encoding else { return buffer.append(contentsOf: frame) }
+        encoding.frame.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+    }
+
     /// Whether the event was encoded once for all its observers (`encoded()`).
     var isEncoded: Bool {
         encoding != nil

@@ -24,28 +24,32 @@ public enum KeyRules {
     }
 
     private static func validate(_ text: String, kind: String, allowsEmpty: Bool) throws(WireError) {
-        let rule = allowsEmpty
-            ? "\(kind) must be at most \(maxBytes) bytes of UTF-8 without whitespace or control characters"
-            : "\(kind) must be 1–\(maxBytes) bytes of UTF-8 without whitespace or control characters"
         let byteCount = text.utf8.count
         guard allowsEmpty || byteCount > 0 else {
-            throw WireError(code: .invalidKey, message: "\(rule): got an empty \(kind)")
+            throw invalid(kind, allowsEmpty: allowsEmpty, "got an empty \(kind)")
         }
         guard byteCount <= maxBytes else {
-            throw WireError(code: .invalidKey, message: "\(rule): got \(byteCount) bytes")
+            throw invalid(kind, allowsEmpty: allowsEmpty, "got \(byteCount) bytes")
         }
         if let (scalar, offset) = firstForbiddenScalar(in: text) {
             let name = scalar.properties.isWhitespace ? "whitespace" : "control character"
-            throw WireError(
-                code: .invalidKey,
-                message: "\(rule): got \(name) U+\(hex(scalar.value)) at byte \(offset)"
-            )
+            throw invalid(kind, allowsEmpty: allowsEmpty, "got \(name) U+\(hex(scalar.value)) at byte \(offset)")
         }
+    }
+
+    /// The error for a key or prefix that breaks the rule: the rule, then what was found.
+    /// (Built only on failure: every request with a key is validated.)
+    private static func invalid(_ kind: String, allowsEmpty: Bool, _ found: String) -> WireError {
+        let length = allowsEmpty ? "at most \(maxBytes)" : "1–\(maxBytes)"
+        return WireError(
+            code: .invalidKey,
+            message: "\(kind) must be \(length) bytes of UTF-8 without whitespace or control characters: \(found)")
     }
 
     /// The first control or whitespace scalar and its UTF-8 offset. Printable ASCII,
     /// the usual case, is decided without looking up Unicode properties.
     private static func firstForbiddenScalar(in text: String) -> (Unicode.Scalar, Int)? {
+        if text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return nil }
         var offset = 0
         for scalar in text.unicodeScalars {
             defer { offset += UTF8.width(scalar) }
