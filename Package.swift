@@ -50,7 +50,7 @@ let package = Package(
         // Release benchmarks; a separate module, so it calls the library as users do.
         .executableTarget(
             name: "observatory-bench",
-            dependencies: ["Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatoryClient", "ObservatorySockets", "CEpoll"]
+            dependencies: ["Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatoryClient", "ObservatorySockets"]
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
         .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),
