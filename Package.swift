@@ -34,8 +34,13 @@ let package = Package(
         .target(name: "ObservatoryServer", dependencies: ["Observatory", "ObservatoryWire", "ObservatorySockets"]),
         // Connection, mirrors of remote values as local Vars, reconnect.
         .target(name: "ObservatoryClient", dependencies: ["Observatory", "ObservatoryWire", "ObservatorySockets"]),
-        .executableTarget(name: "observatoryd", dependencies: ["ObservatoryServer"]),
-        .executableTarget(name: "observatory", dependencies: ["ObservatoryClient", "ObservatoryWire"]),
+        // The daemon's logic: its command line and environment, signals, the file limit.
+        // Not a product: library users embed `Server` and have no use for it.
+        .target(name: "ObservatoryDaemon", dependencies: ["ObservatoryServer", "ObservatorySockets"]),
+        // The CLI's logic: arguments, commands, output and exit codes. Not a product.
+        .target(name: "ObservatoryCommandLine", dependencies: ["ObservatoryClient", "ObservatoryWire", "Observatory"]),
+        .executableTarget(name: "observatoryd", dependencies: ["ObservatoryDaemon"]),
+        .executableTarget(name: "observatory", dependencies: ["ObservatoryCommandLine"]),
         // The README's walkthrough: mirrors `sky.color` and prints its changes.
         .executableTarget(
             name: "SkyWatcher",
@@ -45,7 +50,7 @@ let package = Package(
         // Release benchmarks; a separate module, so it calls the library as users do.
         .executableTarget(
             name: "observatory-bench",
-            dependencies: ["Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatoryClient", "ObservatorySockets", "CEpoll"]
+            dependencies: ["Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatoryClient", "ObservatorySockets"]
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
         .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),
@@ -58,6 +63,13 @@ let package = Package(
         .testTarget(
             name: "ObservatoryClientTests",
             dependencies: ["ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets"]
+        ),
+        // The daemon's command line, environment and exit statuses, without a process.
+        .testTarget(name: "ObservatoryDaemonTests", dependencies: ["ObservatoryDaemon", "ObservatoryServer"]),
+        // The CLI's parsing and formatting, and every command against an in-process server.
+        .testTarget(
+            name: "ObservatoryCommandLineTests",
+            dependencies: ["ObservatoryCommandLine", "ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory"]
         ),
     ]
 )

@@ -14,7 +14,11 @@ public struct ListeningSocket: Sendable {
 
     /// Creates, binds and listens; `SO_REUSEADDR` so a restart can reuse the port at once.
     public init(host: String, port: Int, backlog: Int32 = 4_096) throws {
-        let address = try SocketAddress(host: host, port: port)
+        let operation = "listen on \(host):\(port)"
+        // The first address, as the resolver prefers; a listener serves one.
+        guard let address = try SocketAddress.resolve(host: host, port: port, for: operation).first else {
+            throw SocketError(operation: operation, errorNumber: 0, detail: "the host has no address")
+        }
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let descriptor = socket(address.family, type, 0)
         guard descriptor >= 0 else { throw SocketError.lastError("socket") }
@@ -24,7 +28,7 @@ public struct ListeningSocket: Sendable {
             else { throw SocketError.lastError("setsockopt SO_REUSEADDR") }
             let bound = address.withSocketAddress { Glibc.bind(descriptor, $0, $1) }
             guard bound == 0 else { throw SocketError.lastError("bind \(host):\(port)") }
-            guard listen(descriptor, backlog) == 0 else { throw SocketError.lastError("listen \(host):\(port)") }
+            guard listen(descriptor, backlog) == 0 else { throw SocketError.lastError(operation) }
             self.port = try SocketAddress.localPort(of: descriptor)
             self.descriptor = descriptor
         } catch {

@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// One epoll set: which of many descriptors are ready, in one system call, plus
-/// an eventfd through which another thread wakes the waiter.
+/// an eventfd through which another thread wakes the waiter and a timerfd that
+/// wakes it at a deadline.
 ///
 /// epoll rather than `poll(2)`: with thousands of sockets, `poll` makes the
 /// kernel look at every one on every wait, while epoll hands back only the
@@ -13,7 +14,7 @@ import Glibc
 /// to read is reported again on the next wait, so a caller may read a bounded
 /// amount per turn and stay fair to the others.
 ///
-/// Not thread-safe, except `wake()`: one thread registers and waits.
+/// Not thread-safe, except `wake()`: one thread registers, sets the timer and waits.
 public final class Poller {
     /// What one wait found for one registered descriptor.
     public struct Readiness: Sendable, Equatable {
@@ -44,39 +45,42 @@ public final class Poller {
         public static let hangUp = Interest(rawValue: EPOLLRDHUP.rawValue)
     }
 
-    /// The token under which `wake()` reports; registered descriptors use tokens ≥ 0.
+    /// The token under which `wake()` and the timer report; registered descriptors use tokens ≥ 0.
     public static let wakeToken = -1
+    /// The timerfd's token inside the epoll set; reported as `wakeToken`.
+    private static let timerToken = -2
 
     private let epoll: Int32
     private let wakeDescriptor: Int32
+    private let timer: Int32
     private var events: [epoll_event]
+    /// The deadline the timer is set to, 0 when it is not set.
+    private var timerDeadline: UInt64 = 0
 
-    /// Creates the epoll set and its wake-up eventfd.
+    /// Creates the epoll set, its wake-up eventfd and its timerfd.
     ///
     /// - Parameter batch: the most readiness reports one wait hands back.
     /// - Throws: `SocketError` when the kernel refuses (descriptor limit reached).
     public init(batch: Int = 256) throws(SocketError) {
+        // Each failure is captured at once, before the next call can overwrite `errno`.
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epoll >= 0 else { throw SocketError.lastError("epoll_create1") }
+        let epollFailure = epoll < 0 ? SocketError.lastError("epoll_create1") : nil
         wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
-        guard wakeDescriptor >= 0 else {
-            let error = SocketError.lastError("eventfd")
-            close(epoll)
-            throw error
-        }
+        let wakeFailure = wakeDescriptor < 0 ? SocketError.lastError("eventfd") : nil
+        timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
+        let timerFailure = timer < 0 ? SocketError.lastError("timerfd_create") : nil
         events = Array(repeating: epoll_event(), count: max(1, batch))
-        do {
-            try control(EPOLL_CTL_ADD, wakeDescriptor, token: Self.wakeToken, interest: .readable)
-        } catch {
-            close(wakeDescriptor)
-            close(epoll)
-            throw error
-        }
+        // Every stored property is set: from here on a throw runs `deinit`, which
+        // closes what was opened (closing it here as well would close it twice).
+        if let failure = epollFailure ?? wakeFailure ?? timerFailure { throw failure }
+        try control(EPOLL_CTL_ADD, wakeDescriptor, token: Self.wakeToken, interest: .readable)
+        try control(EPOLL_CTL_ADD, timer, token: Self.timerToken, interest: .readable)
     }
 
     deinit {
-        close(wakeDescriptor)
-        close(epoll)
+        for descriptor in [timer, wakeDescriptor, epoll] where descriptor >= 0 {
+            close(descriptor)
+        }
     }
 
     /// Starts watching `descriptor`, reporting it under `token` (≥ 0).
@@ -101,8 +105,21 @@ public final class Poller {
         _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
     }
 
+    /// Makes the next `wait` return at `deadline` (`CLOCK_MONOTONIC` nanoseconds) at
+    /// the latest, reporting under `wakeToken`; a later call replaces the deadline.
+    ///
+    /// To the microsecond, where `wait`'s millisecond timeout would bunch work
+    /// paced finer than that (a benchmark's writes) into bursts.
+    public func wake(atMonotonicNanoseconds deadline: UInt64) {
+        guard deadline != timerDeadline else { return }
+        timerDeadline = deadline
+        let time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        var setting = itimerspec(it_interval: timespec(), it_value: time)
+        _ = timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &setting, nil)
+    }
+
     /// Waits at most `timeoutMilliseconds` (-1: no limit) and calls `body` for each
-    /// ready descriptor. A wake-up is consumed here and reported under `wakeToken`.
+    /// ready descriptor. A wake-up or the timer is consumed here and reported under `wakeToken`.
     public func wait(timeoutMilliseconds: Int32, _ body: (Readiness) -> Void) throws(SocketError) {
         let count = epoll_wait(epoll, &events, Int32(events.count), timeoutMilliseconds)
         guard count >= 0 else {
@@ -111,10 +128,15 @@ public final class Poller {
         }
         for index in 0..<Int(count) {
             let event = events[index]
-            let token = Int(truncatingIfNeeded: Int64(bitPattern: event.data.u64))
+            var token = Int(truncatingIfNeeded: Int64(bitPattern: event.data.u64))
             if token == Self.wakeToken {
+                var count: UInt64 = 0
+                _ = read(wakeDescriptor, &count, MemoryLayout<UInt64>.size)
+            } else if token == Self.timerToken {
                 var expirations: UInt64 = 0
-                _ = read(wakeDescriptor, &expirations, MemoryLayout<UInt64>.size)
+                _ = read(timer, &expirations, MemoryLayout<UInt64>.size)
+                timerDeadline = 0
+                token = Self.wakeToken
             }
             let flags = event.events
             let failed = flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0

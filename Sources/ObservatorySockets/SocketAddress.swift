@@ -2,30 +2,46 @@
 import Glibc
 #endif
 
-/// An IPv4 or IPv6 socket address resolved from a host literal (or `localhost`) and a port.
+/// An IPv4 or IPv6 socket address resolved from a host name or literal and a port.
 public struct SocketAddress {
     private(set) var storage = sockaddr_storage()
     let length: socklen_t
     let family: Int32
 
-    /// Resolves `host` without DNS lookups beyond the hosts file; the first result wins.
-    init(host: String, port: Int) throws {
+    private init(_ result: addrinfo) {
+        family = result.ai_family
+        length = result.ai_addrlen
+        withUnsafeMutableBytes(of: &storage) { target in
+            target.copyMemory(from: UnsafeRawBufferPointer(start: result.ai_addr, count: Int(result.ai_addrlen)))
+        }
+    }
+
+    /// Every TCP address `host` resolves to (IPv4 and IPv6, in the resolver's
+    /// order of preference), never none: the project's one call of `getaddrinfo`.
+    ///
+    /// - Parameter operation: what the caller is doing, such as `connect to
+    ///   example.com:7070`, so that a failure names the endpoint.
+    /// - Throws: `SocketError` for `operation`, with the resolver's message.
+    static func resolve(host: String, port: Int, for operation: String) throws(SocketError) -> [SocketAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        hints.ai_protocol = Int32(IPPROTO_TCP)
+        hints.ai_flags = AI_NUMERICSERV
         var results: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &results)
-        guard status == 0, let first = results else {
-            let detail = String(cString: gai_strerror(status))
-            throw SocketError(operation: "resolve host '\(host)'", errorNumber: 0, detail: detail)
+        guard status == 0, results != nil else {
+            let reason = String(cString: gai_strerror(status))
+            throw SocketError(operation: operation, errorNumber: 0, detail: "cannot resolve the host (\(reason))")
         }
         defer { freeaddrinfo(results) }
-        family = first.pointee.ai_family
-        length = first.pointee.ai_addrlen
-        withUnsafeMutableBytes(of: &storage) { target in
-            target.copyMemory(from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(length)))
+        var addresses: [SocketAddress] = []
+        var next = results
+        while let result = next {
+            addresses.append(SocketAddress(result.pointee))
+            next = result.pointee.ai_next
         }
+        return addresses
     }
 
     /// Calls `body` with a `sockaddr` pointer to this address.

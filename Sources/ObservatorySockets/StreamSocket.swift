@@ -3,12 +3,13 @@ import Glibc
 #endif
 
 /// A connected TCP socket: the server's side of a client connection, or a client's
-/// side in tests and benchmarks.
+/// side (the client library's, the tests' and the benchmark's).
 ///
 /// A thin value over the descriptor. The server uses it non-blocking (`send` and
 /// `receive` report `wouldBlock` instead of waiting); clients may use `sendAll` and
-/// `waitReadable` to wait with a deadline. `send` uses `MSG_NOSIGNAL`, so a peer
-/// that went away is an error, never a `SIGPIPE`.
+/// `waitReadable` to wait with a deadline, or connect in blocking mode for a
+/// reader thread that waits in `receive`. `send` never blocks, in either mode, and
+/// uses `MSG_NOSIGNAL`, so a peer that went away is an error, never a `SIGPIPE`.
 public struct StreamSocket: Sendable, Hashable {
     /// The outcome of one `receive`.
     public enum Received: Equatable, Sendable {
@@ -28,48 +29,80 @@ public struct StreamSocket: Sendable, Hashable {
         self.descriptor = descriptor
     }
 
-    /// Connects to `host:port`, waiting at most `timeoutMilliseconds`; the result is non-blocking.
+    /// Connects to `host:port` with `TCP_NODELAY`, trying every address the host
+    /// resolves to (IPv4 and IPv6) in turn, each for at most `timeoutMilliseconds`.
     ///
-    /// `receiveBufferBytes` fixes the kernel's receive buffer before connecting (it
-    /// then no longer grows by itself): a client that means to read slowly uses it
-    /// to keep the bytes in flight small.
+    /// - Parameters:
+    ///   - receiveBufferBytes: fixes the kernel's receive buffer before connecting
+    ///     (it then no longer grows by itself): a client that means to read slowly
+    ///     uses it to keep the bytes in flight small.
+    ///   - blocking: leaves the socket in blocking mode, for a reader thread that
+    ///     waits in `receive`; `send` and `sendAll` still never block beyond their
+    ///     deadline. By default the socket is non-blocking.
+    /// - Throws: `SocketError` naming `connect to host:port`: the host does not
+    ///   resolve, or the last address refused, failed or timed out.
     public static func connect(
-        host: String, port: Int, timeoutMilliseconds: Int32 = 5_000, receiveBufferBytes: Int32? = nil
-    ) throws -> StreamSocket {
-        let address = try SocketAddress(host: host, port: port)
+        host: String, port: Int, timeoutMilliseconds: Int32 = 5_000, receiveBufferBytes: Int32? = nil,
+        blocking: Bool = false
+    ) throws(SocketError) -> StreamSocket {
+        let operation = "connect to \(host):\(port)"
+        var failure = SocketError(operation: operation, errorNumber: 0, detail: "the host has no address")
+        for address in try SocketAddress.resolve(host: host, port: port, for: operation) {
+            do {
+                let socket = try connect(
+                    to: address, timeoutMilliseconds: timeoutMilliseconds, receiveBufferBytes: receiveBufferBytes,
+                    operation: operation)
+                if blocking {
+                    _ = fcntl(socket.descriptor, F_SETFL, fcntl(socket.descriptor, F_GETFL) & ~O_NONBLOCK)
+                }
+                return socket
+            } catch {
+                failure = error
+            }
+        }
+        throw failure
+    }
+
+    /// Connects one non-blocking socket to one address, waiting for the outcome at most `timeoutMilliseconds`.
+    private static func connect(
+        to address: SocketAddress, timeoutMilliseconds: Int32, receiveBufferBytes: Int32?, operation: String
+    ) throws(SocketError) -> StreamSocket {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let descriptor = socket(address.family, type, 0)
-        guard descriptor >= 0 else { throw SocketError.lastError("socket") }
+        guard descriptor >= 0 else { throw SocketError.lastError(operation) }
         let socket = StreamSocket(descriptor: descriptor)
         if var size = receiveBufferBytes {
             _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         let status = address.withSocketAddress { Glibc.connect(descriptor, $0, $1) }
         if status != 0 && errno != EINPROGRESS {
-            let error = SocketError.lastError("connect \(host):\(port)")
+            let error = SocketError.lastError(operation)
             socket.close()
             throw error
         }
         guard socket.wait(for: Int16(POLLOUT), timeoutMilliseconds: timeoutMilliseconds) else {
             socket.close()
-            throw SocketError(operation: "connect \(host):\(port)", errorNumber: ETIMEDOUT)
+            throw SocketError(operation: operation, errorNumber: ETIMEDOUT)
         }
         var failure: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length)
         guard failure == 0 else {
             socket.close()
-            throw SocketError(operation: "connect \(host):\(port)", errorNumber: failure)
+            throw SocketError(operation: operation, errorNumber: failure)
         }
         setNoDelay(descriptor)
         return socket
     }
 
     /// Sends what the kernel takes now; returns the count, 0 if it would block.
-    public func send(_ bytes: UnsafeRawBufferPointer) throws -> Int {
+    ///
+    /// `MSG_DONTWAIT`: it never waits, also on a blocking socket, so a writer's
+    /// wait is always bounded by `sendAll`'s deadline.
+    public func send(_ bytes: UnsafeRawBufferPointer) throws(SocketError) -> Int {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
         while true {
-            let sent = Glibc.send(descriptor, base, bytes.count, Int32(MSG_NOSIGNAL))
+            let sent = Glibc.send(descriptor, base, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             if sent >= 0 { return sent }
             switch errno {
             case EINTR: continue
@@ -80,10 +113,13 @@ public struct StreamSocket: Sendable, Hashable {
     }
 
     /// Sends every byte, waiting for the socket to drain at most `timeoutMilliseconds` each time.
-    public func sendAll(_ bytes: [UInt8], timeoutMilliseconds: Int32 = 5_000) throws {
+    public func sendAll(_ bytes: [UInt8], timeoutMilliseconds: Int32 = 5_000) throws(SocketError) {
         var offset = 0
         while offset < bytes.count {
-            let sent = try bytes.withUnsafeBytes { try send(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            // `withUnsafeBytes` rethrows untyped errors; the `Result` keeps the type.
+            let sent = try bytes.withUnsafeBytes { raw in
+                Result { () throws(SocketError) in try send(UnsafeRawBufferPointer(rebasing: raw[offset...])) }
+            }.get()
             offset += sent
             if sent == 0 && !wait(for: Int16(POLLOUT), timeoutMilliseconds: timeoutMilliseconds) {
                 throw SocketError(operation: "send", errorNumber: ETIMEDOUT)
@@ -91,8 +127,12 @@ public struct StreamSocket: Sendable, Hashable {
         }
     }
 
-    /// Reads what is there into `buffer` without waiting.
-    public func receive(into buffer: UnsafeMutableRawBufferPointer) throws -> Received {
+    /// Reads what is there into `buffer`; on a blocking socket, waits until there is something.
+    ///
+    /// - Parameter resetIsError: whether a reset by the peer (`ECONNRESET`) is
+    ///   thrown, for a client that reports how its connection failed, or counts
+    ///   as `closed`, for a server that does not care how a client left.
+    public func receive(into buffer: UnsafeMutableRawBufferPointer, resetIsError: Bool = false) throws(SocketError) -> Received {
         while true {
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count > 0 { return .bytes(count) }
@@ -100,7 +140,7 @@ public struct StreamSocket: Sendable, Hashable {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            case ECONNRESET: return .closed
+            case ECONNRESET where !resetIsError: return .closed
             default: throw SocketError.lastError("recv")
             }
         }
@@ -134,6 +174,12 @@ public struct StreamSocket: Sendable, Hashable {
     /// Stops sending: the peer reads end-of-file after the bytes already sent.
     public func shutdownWrite() {
         _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// Stops sending and receiving, without closing the descriptor: a thread
+    /// blocked in `receive` returns `closed`, and the peer reads end-of-file.
+    public func shutdown() {
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
     /// Reads and drops whatever the peer has sent, without waiting.

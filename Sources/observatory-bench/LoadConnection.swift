@@ -13,7 +13,7 @@ final class LoadConnection {
     private var outputStart = 0
     /// The bytes of an incomplete frame, put in front of the next read.
     var carry: [UInt8] = []
-    /// Whether the event loop watches this socket for room to write.
+    /// Whether the driver's poller watches this socket for room to write.
     var watchingWritable = false
 
     init(socket: StreamSocket) {

@@ -1,10 +1,10 @@
 // The `observatory` command-line tool: get, set, delete, list and watch
 // shared values of an observatoryd server. All logic lives in
-// ObservatoryClient's `CommandLineTool`; this file wires the real output
+// ObservatoryCommandLine's `CommandLineTool`; this file wires the real output
 // streams and SIGINT, which ends a `watch` cleanly.
 import Dispatch
 import Foundation
-import ObservatoryClient
+import ObservatoryCommandLine
 
 let output = CommandLineOutput(
     standardOutput: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) },

@@ -1,7 +1,7 @@
 import Foundation
-import ObservatoryServer
+import ObservatoryDaemon
 
-// The daemon is a thin shell: everything, including argument parsing, is in the library.
+// The daemon is a thin shell: everything, including argument parsing, is in ObservatoryDaemon.
 let status = Daemon.run(
     arguments: Array(CommandLine.arguments.dropFirst()),
     environment: ProcessInfo.processInfo.environment,

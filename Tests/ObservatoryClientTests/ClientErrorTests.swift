@@ -21,12 +21,4 @@ import Testing
         #expect(ClientError.undecodableValue(key: "k", version: 4, type: "Double", detail: "a string").description
             == "the value of k (version 4) is not a Double: a string; the local value was kept")
     }
-
-    @Test func commandLineMapsServerRefusalsToOneAndConnectionTroubleToThree() {
-        #expect(CommandLineTool.exitCode(for: .server(WireError(code: .notFound, message: ""))) == .refused)
-        #expect(CommandLineTool.exitCode(for: .server(WireError(code: .conflict, message: ""))) == .refused)
-        #expect(CommandLineTool.exitCode(for: .connectionFailed("refused")) == .connection)
-        #expect(CommandLineTool.exitCode(for: .connectionLost(.closedByServer)) == .connection)
-        #expect(CommandLineTool.exitCode(for: .timedOut("slow")) == .connection)
-    }
 }

@@ -140,34 +140,4 @@ import Testing
         try admin.send(#"{"op":"set","key":"public.news","value":1}"#, #"{"op":"set","key":"sky.a","value":2}"#)
         #expect(try client.pending().isEmpty, "alice observes nothing yet; public.* is not hers")
     }
-
-    @Test func theTokensFileAddsTokensAndItsVariableNamesIt() throws {
-        let files: [String: String] = [
-            "c.json": #"{"auth":{"tokensFile":"from-config.json"}}"#,
-            "from-config.json": #"[{"token":"file-token-0123456789","author":"filed","read":["*"]}]"#,
-            "from-env.json": #"[{"token":"env-token-0123456789","author":"env","write":["x.*"]}]"#,
-            "bad.json": #"{"token":"not an array"}"#,
-        ]
-        let read: (String) throws -> Data = { path in
-            guard let text = files[path] else { throw CocoaError(.fileNoSuchFile) }
-            return Data(text.utf8)
-        }
-        var flags = ConfigurationOverrides()
-        flags.configPath = .init("c.json", source: "--config")
-        let fromConfig = try ServerConfiguration.resolve(flags: flags, environment: ConfigurationOverrides(), readFile: read)
-        #expect(fromConfig.auth.tokens.map(\.author) == ["filed"])
-        #expect(fromConfig.requiresAuthentication)
-        let fromEnvironment = try ServerConfiguration.resolve(
-            flags: flags, environment: ConfigurationOverrides(environment: ["OBSERVATORY_TOKENS_FILE": "from-env.json"]),
-            readFile: read)
-        #expect(fromEnvironment.auth.tokens.map(\.author) == ["env"])
-        #expect {
-            try ServerConfiguration.resolve(
-                flags: flags, environment: ConfigurationOverrides(environment: ["OBSERVATORY_TOKENS_FILE": "bad.json"]),
-                readFile: read)
-        } throws: { error in
-            guard case .malformedFile(let path, _)? = error as? ConfigurationError else { return false }
-            return path == "bad.json"
-        }
-    }
 }

@@ -4,9 +4,10 @@ import Foundation
 ///
 /// `ServerConfiguration()` is what `observatoryd` runs with when given nothing:
 /// 127.0.0.1:7070, changes stored in `./data` with fsync `everysec`, no
-/// authentication. Set `fsync` to `none` to keep everything in memory. The daemon builds one with
-/// `resolve(flags:environment:readFile:)` (flag > environment > file > default);
-/// programs embedding the server set the fields directly.
+/// authentication. Set `fsync` to `none` to keep everything in memory. Programs embedding
+/// the server set the fields directly, or read a file with `load(path:readFile:)`;
+/// the daemon layers its flags and environment over the file (flag > environment >
+/// file > default).
 public struct ServerConfiguration: Sendable, Equatable, Decodable {
     /// The address to listen on (an IPv4 or IPv6 literal, or `localhost`).
     public var host = "127.0.0.1"
@@ -104,14 +105,16 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
     /// Whether clients must present a token in `hello` (to do more than `anonymous` allows).
     public var requiresAuthentication: Bool { !auth.tokens.isEmpty }
 
-    static func fsyncPolicy(_ text: String, setting: String) throws -> FsyncPolicy {
+    /// The fsync policy `text` names; `setting` (`fsync`, or the flag or variable it came from) is for the error.
+    package static func fsyncPolicy(_ text: String, setting: String) throws -> FsyncPolicy {
         guard let policy = FsyncPolicy(rawValue: text) else {
             throw ConfigurationError.invalidValue(setting: setting, value: text, allowed: "always, everysec, none")
         }
         return policy
     }
 
-    static func logLevel(_ text: String, setting: String) throws -> LogLevel {
+    /// The log level `text` names; `setting` (`logLevel`, or the flag or variable it came from) is for the error.
+    package static func logLevel(_ text: String, setting: String) throws -> LogLevel {
         guard let level = LogLevel(rawValue: text) else {
             let allowed = LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
             throw ConfigurationError.invalidValue(setting: setting, value: text, allowed: allowed)

@@ -35,6 +35,10 @@ public final class Server: Sendable {
         var nextLoop = 0
     }
 
+    /// The server's name and version, as `hello` replies name it and
+    /// `observatoryd --version` prints it.
+    public static let version = "observatoryd 0.1.0"
+
     /// The store, configuration and logger shared by all sessions.
     public let context: ServerContext
     private let state = Locked(State())

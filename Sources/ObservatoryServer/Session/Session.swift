@@ -227,7 +227,7 @@ final class Session: Observer {
         }
         identity = SessionIdentity(name: author, session: identity.session)
         return .hello(
-            server: DaemonCommand.versionText, protocolVersion: 1, session: identity.session, author: author,
+            server: Server.version, protocolVersion: 1, session: identity.session, author: author,
             revision: context.store.revision, epoch: context.store.epoch)
     }
 

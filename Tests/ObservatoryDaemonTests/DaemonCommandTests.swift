@@ -1,6 +1,7 @@
+import ObservatoryServer
 import Testing
 
-@testable import ObservatoryServer
+@testable import ObservatoryDaemon
 
 @Suite struct DaemonCommandTests {
     @Test func noArgumentsRunsWithNoOverrides() throws {

@@ -1,5 +1,7 @@
+import ObservatoryCommandLine
 import ObservatoryWire
 import Testing
+
 @testable import ObservatoryClient
 
 @Suite struct ChangeFormatterTests {

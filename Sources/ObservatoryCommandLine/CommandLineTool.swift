@@ -1,7 +1,8 @@
 import Observatory
+import ObservatoryClient
 import ObservatoryWire
 
-/// The `observatory` command-line tool as a library call, so that every
+/// The `observatory` command-line tool as a function call, so that every
 /// command and exit code is tested without spawning a process.
 ///
 /// `main.swift` only wires the real output streams and SIGINT to ``run(arguments:output:)``:

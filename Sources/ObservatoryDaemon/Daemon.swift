@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
+import ObservatoryServer
 import ObservatorySockets
 
-/// What `observatoryd` does, as a library function so its `main.swift` stays one line.
+/// What `observatoryd` does, as a function of its own module so its `main.swift` stays one line.
 ///
 /// Parses the arguments, resolves the configuration (flag > environment > file >
 /// default), raises the file limit, starts the server, and on SIGTERM or SIGINT
@@ -35,7 +36,7 @@ public enum Daemon {
                 print(DaemonCommand.usage)
                 return exitSuccess
             case .version:
-                print(DaemonCommand.versionText)
+                print(Server.version)
                 return exitSuccess
             case .run(let flags):
                 configuration = try ServerConfiguration.resolve(

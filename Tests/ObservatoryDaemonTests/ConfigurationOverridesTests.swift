@@ -1,7 +1,8 @@
 import Foundation
+import ObservatoryServer
 import Testing
 
-@testable import ObservatoryServer
+@testable import ObservatoryDaemon
 
 @Suite struct ConfigurationOverridesTests {
     private let file = #"{"host":"10.0.0.1","port":1000,"logLevel":"warning"}"#
@@ -72,6 +73,36 @@ import Testing
         } throws: { error in
             guard case .unreadableFile(let path, _) = error as? ConfigurationError else { return false }
             return path == "missing.json"
+        }
+    }
+
+    @Test func theTokensFileAddsTokensAndItsVariableNamesIt() throws {
+        let files: [String: String] = [
+            "c.json": #"{"auth":{"tokensFile":"from-config.json"}}"#,
+            "from-config.json": #"[{"token":"file-token-0123456789","author":"filed","read":["*"]}]"#,
+            "from-env.json": #"[{"token":"env-token-0123456789","author":"env","write":["x.*"]}]"#,
+            "bad.json": #"{"token":"not an array"}"#,
+        ]
+        let read: (String) throws -> Data = { path in
+            guard let text = files[path] else { throw CocoaError(.fileNoSuchFile) }
+            return Data(text.utf8)
+        }
+        var flags = ConfigurationOverrides()
+        flags.configPath = .init("c.json", source: "--config")
+        let fromConfig = try ServerConfiguration.resolve(flags: flags, environment: ConfigurationOverrides(), readFile: read)
+        #expect(fromConfig.auth.tokens.map(\.author) == ["filed"])
+        #expect(fromConfig.requiresAuthentication)
+        let fromEnvironment = try ServerConfiguration.resolve(
+            flags: flags, environment: ConfigurationOverrides(environment: ["OBSERVATORY_TOKENS_FILE": "from-env.json"]),
+            readFile: read)
+        #expect(fromEnvironment.auth.tokens.map(\.author) == ["env"])
+        #expect {
+            try ServerConfiguration.resolve(
+                flags: flags, environment: ConfigurationOverrides(environment: ["OBSERVATORY_TOKENS_FILE": "bad.json"]),
+                readFile: read)
+        } throws: { error in
+            guard case .malformedFile(let path, _)? = error as? ConfigurationError else { return false }
+            return path == "bad.json"
         }
     }
 }

@@ -1,9 +1,11 @@
-import Observatory
 import Foundation
+import Observatory
 import ObservatoryClient
 import ObservatoryServer
 import ObservatoryWire
 import Testing
+
+@testable import ObservatoryCommandLine
 
 @Suite(.timeLimit(.minutes(1))) struct CommandLineToolTests {
     /// Collects what the tool prints.
@@ -32,11 +34,11 @@ import Testing
         _ = await run(["set", "b", "2"], port: server.port)
         let (code, ping) = await run(["ping"], port: server.port)
         #expect(code == .success)
-        #expect(ping.out == ["\(DaemonCommand.versionText), revision 2, epoch \(server.server.store.epoch)"], "\(ping.out)")
+        #expect(ping.out == ["\(Server.version), revision 2, epoch \(server.server.store.epoch)"], "\(ping.out)")
         let (jsonCode, json) = await run(["ping", "--json"], port: server.port)
         #expect(jsonCode == .success)
         #expect(json.out.first?.contains("\"revision\":2") == true)
-        let closed = try LoopbackPeer(listening: false)
+        let closed = try RefusingPort()
         defer { withExtendedLifetime(closed) {} }
         let (refusedCode, refused) = await run(["ping"], port: closed.port)
         #expect(refusedCode == .connection)
@@ -85,7 +87,7 @@ import Testing
         let capture = Capture()
         #expect(await CommandLineTool.run(arguments: ["fly"], output: capture.output) == .usage)
         #expect(capture.err.first == "observatory: unknown command 'fly'")
-        let closed = try LoopbackPeer(listening: false)
+        let closed = try RefusingPort()
         defer { withExtendedLifetime(closed) {} }
         let (code, refused) = await run(["get", "k"], port: closed.port)
         #expect(code == .connection)
@@ -212,5 +214,13 @@ import Testing
         server.stop()
         #expect(await watch.value == .connection)
         #expect(capture.err.last?.contains("the server shut down") == true)
+    }
+
+    @Test func commandLineMapsServerRefusalsToOneAndConnectionTroubleToThree() {
+        #expect(CommandLineTool.exitCode(for: .server(WireError(code: .notFound, message: ""))) == .refused)
+        #expect(CommandLineTool.exitCode(for: .server(WireError(code: .conflict, message: ""))) == .refused)
+        #expect(CommandLineTool.exitCode(for: .connectionFailed("refused")) == .connection)
+        #expect(CommandLineTool.exitCode(for: .connectionLost(.closedByServer)) == .connection)
+        #expect(CommandLineTool.exitCode(for: .timedOut("slow")) == .connection)
     }
 }

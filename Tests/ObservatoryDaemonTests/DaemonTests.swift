@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ObservatoryServer
+@testable import ObservatoryDaemon
 
 @Suite struct DaemonTests {
     @Test func badFlagValueReturnsTwoAndNamesTheSetting() {

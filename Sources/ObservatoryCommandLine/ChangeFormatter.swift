@@ -1,3 +1,4 @@
+import ObservatoryClient
 import ObservatoryWire
 
 /// Formats what the command-line tool prints for values and changes.

@@ -1,4 +1,5 @@
 import Foundation
+import ObservatoryServer
 
 /// Settings given outside the configuration file, by flags or environment variables,
 /// each remembering where it came from so an error can say so.

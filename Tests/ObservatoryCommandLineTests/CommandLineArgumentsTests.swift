@@ -1,6 +1,7 @@
-import Testing
-@testable import ObservatoryClient
 import ObservatoryWire
+import Testing
+
+@testable import ObservatoryCommandLine
 
 @Suite struct CommandLineArgumentsTests {
     @Test func defaultsAreLoopbackPort7070WithoutTokenOrJSON() throws {

@@ -1,3 +1,5 @@
+import ObservatoryServer
+
 /// What the `observatoryd` command line asks for: run the server, or print help or
 /// the version. Parsed by the pure `parse(_:)`, so the daemon's `main.swift` stays thin.
 public enum DaemonCommand: Sendable, Equatable {
@@ -7,11 +9,8 @@ public enum DaemonCommand: Sendable, Equatable {
     case check(ConfigurationOverrides)
     /// Print `DaemonCommand.usage` and exit 0.
     case help
-    /// Print `DaemonCommand.version` and exit 0.
+    /// Print the version (`Server.version`) and exit 0.
     case version
-
-    /// The server's version, printed by `--version` and sent in `hello` replies.
-    public static let versionText = "observatoryd 0.1.0"
 
     /// The text printed by `--help`.
     public static let usage = """
