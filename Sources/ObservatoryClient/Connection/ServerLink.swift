@@ -87,9 +87,7 @@ final class ServerLink: Sendable {
         case .failure(let reason):
             completion(.failure(.connectionLost(reason)))
         case .success(let identifier):
-            var line = Request(id: .integer(identifier), operation: operation).encoded()
-            line.append(UInt8(ascii: "\n"))
-            let frame = line
+            let frame = Request(id: .integer(identifier), operation: operation).encodedLine()
             writeQueue.async { [self] in
                 do throws(SocketError) {
                     try socket.write(frame)

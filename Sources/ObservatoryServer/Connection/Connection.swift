@@ -318,9 +318,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
         guard let storage = context.store.storage else { return .everything }
         return OutboundQueue.Acknowledgement(revision: storage.acknowledgedRevision) { revision, id in
             guard storage.isLost(revision) else { return nil }
-            var frame = Reply.failure(id: id, storage.lostChangeError()).encoded()
-            frame.append(UInt8(ascii: "\n"))
-            return frame
+            return Reply.failure(id: id, storage.lostChangeError()).encodedLine()
         }
     }
 

@@ -70,8 +70,7 @@ final class ConnectionOutput: Sendable {
     /// Queues a reply (the caller flushes). The reply to a change waits for storage
     /// to acknowledge the change's revision (its `version`).
     func append(_ reply: Reply) {
-        var frame = reply.encoded()
-        frame.append(UInt8(ascii: "\n"))
+        let frame = reply.encodedLine()
         switch reply {
         case .success(let id, .set(_, let version, _, _)), .success(let id, .delete(_, let version, _)):
             state.withLock { $0.queue.appendWriteReply(frame, revision: version, id: id) }
@@ -82,9 +81,7 @@ final class ConnectionOutput: Sendable {
 
     /// Queues an event that is not a store change, such as `shutdown` (the caller flushes).
     func append(_ event: Event) {
-        var frame = event.encoded()
-        frame.append(UInt8(ascii: "\n"))
-        appendFrame(frame)
+        appendFrame(event.encodedLine())
     }
 
     private func appendFrame(_ frame: [UInt8]) {

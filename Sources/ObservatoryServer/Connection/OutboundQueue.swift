@@ -217,8 +217,7 @@ struct OutboundQueue {
             code: .slowConsumer,
             message: "this connection fell more than \(maxQueuedBytes) bytes behind its events; it is closed"
         )
-        var frame = Reply.failure(id: nil, error).encoded()
-        frame.append(UInt8(ascii: "\n"))
+        let frame = Reply.failure(id: nil, error).encodedLine()
         items = [.frame(frame)]
         head = 0
         pendingBytes = frame.count

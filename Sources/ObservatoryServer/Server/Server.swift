@@ -158,8 +158,7 @@ public final class Server: Sendable {
         let error = context.isShuttingDown
             ? WireError(code: .shuttingDown, message: "the server is shutting down")
             : WireError(code: .limitExceeded, message: "the server has its maximum of \(limit) connections")
-        var frame = Reply.failure(id: nil, error).encoded()
-        frame.append(UInt8(ascii: "\n"))
+        let frame = Reply.failure(id: nil, error).encodedLine()
         _ = try? frame.withUnsafeBytes { try socket.send($0) }
         socket.close()
         context.logger.warning("refused a connection: \(error.message)")

@@ -15,10 +15,9 @@ public final class StoreChange: Sendable, Equatable {
         let oldMember: Range<Int>
 
         init(_ event: Event) {
-            var frame: [UInt8] = []
-            oldMember = event.encode(into: &frame)
-            frame.append(UInt8(ascii: "\n"))
-            self.frame = frame
+            var oldMember = 0..<0
+            frame = FrameBuilder.line { oldMember = event.encode(into: &$0) }
+            self.oldMember = oldMember
         }
 
         init(frame: [UInt8], oldMember: Range<Int>) {

@@ -22,9 +22,12 @@ public enum Event: Sendable, Equatable {
 
     /// The event as one compact JSON object, without the LF.
     public func encoded() -> [UInt8] {
-        var buffer: [UInt8] = []
-        encode(into: &buffer)
-        return buffer
+        FrameBuilder.object { encode(into: &$0) }
+    }
+
+    /// The event as one frame: ``encoded()`` followed by the LF that ends it.
+    public func encodedLine() -> [UInt8] {
+        FrameBuilder.line { encode(into: &$0) }
     }
 
     /// Appends the event as in ``encoded()``, writing bytes directly.

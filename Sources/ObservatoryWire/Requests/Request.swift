@@ -78,9 +78,12 @@ public struct Request: Sendable, Equatable {
     /// The request as one compact JSON object, without the LF:
     /// `{"id":7,"op":"set","key":"k","value":1}` (no `"id"` when there is none).
     public func encoded() -> [UInt8] {
-        var buffer: [UInt8] = []
-        encode(into: &buffer)
-        return buffer
+        FrameBuilder.object { encode(into: &$0) }
+    }
+
+    /// The request as one frame: ``encoded()`` followed by the LF that ends it.
+    public func encodedLine() -> [UInt8] {
+        FrameBuilder.line { encode(into: &$0) }
     }
 
     /// Appends the request as in ``encoded()``.
