@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Cuts a byte stream into frames: lines ending in LF, as PROTOCOL.md defines them.
 ///
 /// Feed it bytes as they arrive, in any chunking, then take frames until it has none:
@@ -89,7 +95,7 @@ public struct FrameSplitter: Sendable {
     ///   longer than ``maxFrameBytes``; then on every later call.
     public mutating func next() throws(WireError) -> [UInt8]? {
         if let failure { throw failure }
-        while let lineFeedIndex = buffer[searchedUpTo...].firstIndex(of: Self.lineFeed) {
+        while let lineFeedIndex = firstLineFeed(from: searchedUpTo) {
             searchedByteCount += lineFeedIndex + 1 - searchedUpTo
             let start = frameStart
             var end = lineFeedIndex
@@ -116,6 +122,17 @@ public struct FrameSplitter: Sendable {
 
     /// Whether the bytes after the last LF could still become a frame within the
     /// limit (a final CR may be part of the line ending).
+    /// The index of the first LF at or after `start`, found with `memchr`, which
+    /// scans a word at a time where a loop over the bytes takes one.
+    private func firstLineFeed(from start: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            guard start < bytes.count, let base = bytes.baseAddress,
+                let found = memchr(base + start, Int32(Self.lineFeed), bytes.count - start)
+            else { return nil }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+        }
+    }
+
     private func unfinishedLineFits() -> Bool {
         let length = buffer.count - frameStart
         if length <= maxFrameBytes { return true }
