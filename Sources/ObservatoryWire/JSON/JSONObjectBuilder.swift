@@ -7,6 +7,8 @@
 struct JSONObjectBuilder {
     /// Up to this many members a scan is cheaper than hashing.
     static let linearSearchLimit = 16
+    /// Members reserved at the first insertion.
+    static let initialCapacity = 4
 
     private var members: [JSONObject.Member] = []
     private var positions: [String: Int]? = nil
@@ -15,6 +17,11 @@ struct JSONObjectBuilder {
         if let position = position(of: key) {
             members[position].value = value
             return
+        }
+        if members.isEmpty {
+            // Most objects of the protocol have a handful of members: one allocation
+            // for them, where growing one at a time would reallocate three times.
+            members.reserveCapacity(Self.initialCapacity)
         }
         members.append((key, value))
         if positions != nil {
