@@ -15,10 +15,10 @@
 /// without requiring the value or the results to be `Sendable`: the value
 /// never leaves the lock except as copies the caller asks for.
 public final class Locked<Value>: @unchecked Sendable {
-    private let lock = Lock()
+    @usableFromInline let lock = Lock()
     /// Guarded by `lock`. Behind a pointer, so that its accesses skip Swift's
     /// dynamic exclusivity checks; the lock already makes them exclusive.
-    private let storage: UnsafeMutablePointer<Value>
+    @usableFromInline let storage: UnsafeMutablePointer<Value>
 
     /// Creates a locked value.
     public init(_ value: Value) {
@@ -34,6 +34,7 @@ public final class Locked<Value>: @unchecked Sendable {
     /// Runs `body` with the lock held, giving it the value to read or change.
     ///
     /// - Returns: What `body` returns.
+    @inlinable
     public func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
