@@ -38,6 +38,42 @@ import Testing
         withExtendedLifetime(observers) {}
     }
 
+    @Test func observersThatDieLeaveTheSurvivorsInOrderThroughCompaction() {
+        let messenger = Messenger<Int>()
+        let received = Locked<[Int]>([])
+        var observers: [TestObserver?] = (0..<300).map { _ in TestObserver() }
+        for (index, observer) in observers.enumerated() {
+            observer?.observe(messenger) { (_: Int) in received.withLock { $0.append(index) } }
+        }
+        // Two of every three die (their receivers end the observations), enough to compact.
+        for index in observers.indices where index % 3 != 0 {
+            observers[index] = nil
+        }
+        messenger.send(1)
+        #expect(received.withLock { $0 } == Array(stride(from: 0, to: 300, by: 3)))
+        #expect(observationCount(of: messenger) == 100)
+        withExtendedLifetime(observers) {}
+    }
+
+    @Test func anObserverOfMessengersOfDifferentTypesThatDiesLeavesAll() {
+        let numbers = Messenger<Int>()
+        let texts = Messenger<String>()
+        let received = Locked(0)
+        var observer: TestObserver? = TestObserver()
+        observer?.observe(numbers) { (_: Int) in received.withLock { $0 += 1 } }
+        observer?.observe(texts) { (_: String) in received.withLock { $0 += 10 } }
+        observer?.observe(texts) { (_: String, _: AnyAuthor) in received.withLock { $0 += 100 } }
+        numbers.send(1)
+        texts.send("a")
+        #expect(received.withLock { $0 } == 111)
+        observer = nil
+        numbers.send(2)
+        texts.send("b")
+        #expect(received.withLock { $0 } == 111)
+        #expect(observationCount(of: numbers) == 0)
+        #expect(observationCount(of: texts) == 0)
+    }
+
     @Test func anObserverAddedAgainAfterRemovalIsDeliveredLast() {
         let messenger = Messenger<String>()
         let received = Locked<[String]>([])

@@ -29,6 +29,9 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
         /// Receivers whose observations ended during the current delivery
         /// turn: they receive nothing more, even from snapshots taken before.
         @usableFromInline var receiversRemovedWhileDelivering: [ObjectIdentifier] = []
+        /// `removeObservations(of:)` compiled for `Message`, made by the first
+        /// observation added (see `prepareSpecializedRemoval()`).
+        @usableFromInline var specializedRemoval: ((ReceiverLink) -> Void)?
     }
 
     @usableFromInline let lock = Lock()
@@ -163,6 +166,7 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
             guard registerObservation(of: receiver.link) else { return }
             let slot = state.pointee.table.add(ObservationTable<Message>.MessageHandler(receiver: receiver.link, receive: receive))
             receiver.link.remember(self, slot: slot)
+            prepareSpecializedRemoval()
         }
     }
 
@@ -173,7 +177,34 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
             guard registerObservation(of: receiver.link) else { return }
             let slot = state.pointee.table.add(ObservationTable<Message>.AuthorHandler(receiver: receiver.link, receive: receive))
             receiver.link.remember(self, slot: slot)
+            prepareSpecializedRemoval()
         }
+    }
+
+    /// Must be called with the lock held, from code inlined where `Message` is
+    /// known: the closure made here runs `removeObservations` specialized for it.
+    ///
+    /// A receiver that dies or stops everything reaches this core through
+    /// `ObservationRegistry`, whose witness runs the generic code, where every
+    /// step of a removal looks up the metadata of a generic type (the table, its
+    /// handlers, the removed ones): about 3,600 instructions a removal, which made
+    /// 100,000 observers of one messenger take over 100 ms to die.
+    @inlinable
+    func prepareSpecializedRemoval() {
+        guard state.pointee.specializedRemoval == nil else { return }
+        // Unowned: the closure is kept by this core and never outlives it.
+        state.pointee.specializedRemoval = { [unowned self] receiver in removeObservations(of: receiver) }
+    }
+
+    /// Ends a receiver's observations when it dies or stops them all (through
+    /// `ObservationRegistry`, in generic code): by the specialized removal that
+    /// its observations prepared, else by the generic one.
+    @usableFromInline
+    func endObservations(of receiver: ReceiverLink) {
+        guard let remove = lock.locked({ state.pointee.specializedRemoval }) else {
+            return removeObservations(of: receiver)
+        }
+        remove(receiver)
     }
 
     /// Must be called with the lock held, before a handler is added (the caller

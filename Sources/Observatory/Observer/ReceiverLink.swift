@@ -140,7 +140,7 @@ final class ReceiverLink: Sendable {
     /// Ends every observation of the receiver.
     func stopAll() {
         for registry in registries.withLock({ $0.all }) {
-            registry.removeObservations(of: self)
+            registry.endObservations(of: self)
         }
     }
 }
