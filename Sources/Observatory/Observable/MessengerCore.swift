@@ -226,15 +226,18 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
 
     @inlinable
     func removeObservations(of receiver: ReceiverLink) {
-        let removed: ObservationTable<Message>.RemovedHandlers? = lock.locked {
-            guard let slots = receiver.forgetSlots(in: self) else { return nil }
-            let removed = state.pointee.table.removeHandlers(at: slots.first, slots.more, of: self)
+        var removed = ObservationTable<Message>.RemovedHandlers()
+        lock.locked {
+            guard let slots = receiver.forgetSlots(in: self) else { return }
+            removed = state.pointee.table.removeHandlers(at: slots.first, slots.more, of: self)
             noteRemoval(of: receiver)
-            return removed
         }
         // Handlers are released here, outside the lock: releasing a closure can
         // end the life of objects it captured, whose deinit may call back in.
-        withExtendedLifetime(removed) {}
+        // Explicitly, in this specialized code: left to the end of the scope, an
+        // optional of them was destroyed through generic value witnesses (an
+        // observe and a stop took 1,156 instructions then, 1,101 now).
+        removed.release()
     }
 
     /// Must be called with the lock held.

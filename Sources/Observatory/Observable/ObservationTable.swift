@@ -123,6 +123,13 @@ struct ObservationTable<Message> {
 
         @inlinable
         init() {}
+
+        /// Releases the handlers now (see `MessengerCore.removeObservations(of:)`).
+        @inlinable
+        mutating func release() {
+            messageHandlers.release()
+            authorHandlers.release()
+        }
     }
 
     /// Elements taken out of a list. The first is held inline, since a receiver
@@ -134,6 +141,13 @@ struct ObservationTable<Message> {
 
         @inlinable
         init() {}
+
+        /// Drops the elements it holds.
+        @inlinable
+        mutating func release() {
+            first = nil
+            if !others.isEmpty { others = [] }
+        }
 
         @inlinable
         mutating func add(_ element: Element?) {
