@@ -62,14 +62,24 @@ let package = Package(
         .testTarget(name: "ObservatoryConformanceTests", dependencies: ["ObservatoryServer", "Observatory", "ObservatorySockets"]),
         .testTarget(
             name: "ObservatoryClientTests",
-            dependencies: ["ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets"]
+            dependencies: [
+                "ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets",
+                "ObservatoryTestSupport",
+            ]
         ),
+        // What the client's and the CLI's tests share: a server on a free port, waiting.
+        .target(
+            name: "ObservatoryTestSupport", dependencies: ["ObservatoryClient", "ObservatoryServer"],
+            path: "Tests/ObservatoryTestSupport"),
         // The daemon's command line, environment and exit statuses, without a process.
         .testTarget(name: "ObservatoryDaemonTests", dependencies: ["ObservatoryDaemon", "ObservatoryServer"]),
         // The CLI's parsing and formatting, and every command against an in-process server.
         .testTarget(
             name: "ObservatoryCommandLineTests",
-            dependencies: ["ObservatoryCommandLine", "ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory"]
+            dependencies: [
+                "ObservatoryCommandLine", "ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory",
+                "ObservatoryTestSupport",
+            ]
         ),
     ]
 )

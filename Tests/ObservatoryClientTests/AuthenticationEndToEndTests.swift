@@ -2,6 +2,7 @@ import Foundation
 import Observatory
 import ObservatoryClient
 import ObservatoryServer
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import ObservatoryClient
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 

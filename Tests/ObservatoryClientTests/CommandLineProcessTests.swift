@@ -1,6 +1,7 @@
 import Foundation
 import Observatory
 import ObservatoryClient
+import ObservatoryTestSupport
 import Testing
 
 /// Runs the built `observatory` binary as a separate process, as a user

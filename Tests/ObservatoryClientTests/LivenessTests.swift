@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Observatory
 import ObservatoryClient
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 

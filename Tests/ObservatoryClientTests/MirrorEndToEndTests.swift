@@ -1,6 +1,7 @@
 import Foundation
 import Observatory
 import ObservatoryClient
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Observatory
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 

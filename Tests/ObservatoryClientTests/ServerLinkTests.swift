@@ -1,5 +1,6 @@
 import Observatory
 import Foundation
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 @testable import ObservatoryClient

@@ -3,53 +3,6 @@ import Observatory
 import ObservatoryClient
 import ObservatoryServer
 
-/// A real server on 127.0.0.1, in memory, for end-to-end tests.
-final class TestServer: Sendable {
-    let server: Server
-
-    /// Starts a server on `port` (0: a free one), in memory, or storing in `dataDirectory`.
-    init(port: Int = 0, dataDirectory: String? = nil) throws {
-        var configuration = ServerConfiguration()
-        configuration.port = port
-        configuration.fsync = .none
-        if let dataDirectory {
-            configuration.fsync = .always
-            configuration.dataDirectory = dataDirectory
-        }
-        configuration.shutdownGraceMilliseconds = 200
-        server = try Server(configuration: configuration)
-        try server.start()
-    }
-
-    var port: Int { server.port }
-
-    func stop() { server.stop() }
-
-    /// A client configuration for this server with quick reconnects and pings.
-    func clientConfiguration(name: String) -> ClientConfiguration {
-        var configuration = ClientConfiguration(host: "127.0.0.1", port: port, name: name)
-        configuration.backoff = ReconnectBackoff(initial: .milliseconds(20), maximum: .milliseconds(200), jitter: 0.5)
-        configuration.pingInterval = .milliseconds(500)
-        configuration.pingTimeout = .seconds(10)
-        return configuration
-    }
-
-    /// A connected, synchronized client.
-    func client(_ name: String) async throws -> ObservatoryClient {
-        try await ObservatoryClient.connect(clientConfiguration(name: name), timeout: .seconds(20))
-    }
-}
-
-/// Polls `condition` every 5 ms until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
-
 /// Records every message an observable sends, with its author, from any thread.
 final class Recorder<Message: Sendable>: Observer, Sendable {
     let receiver = Receiver()

@@ -6,29 +6,6 @@ import ObservatoryServer
 import Glibc
 #endif
 
-/// A real server on 127.0.0.1, on a free port and in memory, for the commands to talk to.
-final class TestServer: Sendable {
-    let server: Server
-
-    init() throws {
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.fsync = .none
-        configuration.shutdownGraceMilliseconds = 200
-        server = try Server(configuration: configuration)
-        try server.start()
-    }
-
-    var port: Int { server.port }
-
-    func stop() { server.stop() }
-
-    /// A connected client of this server, to make the changes a command sees.
-    func client(_ name: String) async throws -> ObservatoryClient {
-        try await ObservatoryClient.connect(ClientConfiguration(host: "127.0.0.1", port: port, name: name), timeout: .seconds(20))
-    }
-}
-
 /// A loopback port that refuses every connection for as long as this value lives:
 /// bound but never listened on, so no other test can take it meanwhile (as it
 /// could once a listener closed).
@@ -60,14 +37,4 @@ final class RefusingPort: Sendable {
     deinit {
         close(descriptor)
     }
-}
-
-/// Polls `condition` every 5 ms until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
 }
