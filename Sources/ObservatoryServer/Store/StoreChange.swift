@@ -38,13 +38,13 @@ public final class StoreChange: Sendable, Equatable {
     /// The encoded event line, ending in LF: the one made once by `encoded()`,
     /// else encoded anew at each call.
     public var frame: [UInt8] {
-        encodingOrNew.frame
+        encoding?.frame ?? Encoding(event).frame
     }
 
     /// Where the `,"old":…` member sits in `frame` (empty for a creation), so that
     /// coalescing can splice bytes instead of encoding values again.
     var oldMember: Range<Int> {
-        encodingOrNew.oldMember
+        encoding?.oldMember ?? Encoding(event).oldMember
     }
 
     /// `frame.count`, read in place: output queues count every event they hold.
@@ -156,9 +156,9 @@ public final class StoreChange: Sendable, Equatable {
 
     /// The size of `first.coalesced(with: later).frame`, without building it.
     static func coalescedByteCount(_ first: StoreChange, _ later: StoreChange) -> Int {
-        if case .delete = later.event, first.old == nil { return later.frame.count }
-        if case .shutdown = later.event { return later.frame.count }
-        return later.frame.count - later.oldMember.count + first.oldMember.count
+        if case .delete = later.event, first.old == nil { return later.frameByteCount }
+        if case .shutdown = later.event { return later.frameByteCount }
+        return later.frameByteCount - later.oldMember.count + first.oldMember.count
     }
 
     /// Changes are equal when their events are (the frame follows from the event).
