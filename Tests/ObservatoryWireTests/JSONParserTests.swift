@@ -26,6 +26,13 @@ import Testing
         #expect(value == 9_007_199_254_740_993)
     }
 
+    @Test func integersOfEighteenAndNineteenDigitsStayExact() throws {
+        #expect(try json("999999999999999999") == .integer(999_999_999_999_999_999))
+        #expect(try json("-999999999999999999") == .integer(-999_999_999_999_999_999))
+        #expect(try json("1000000000000000000") == .integer(1_000_000_000_000_000_000))
+        #expect(try json("-1000000000000000000") == .integer(-1_000_000_000_000_000_000))
+    }
+
     @Test func integersBeyondInt64BecomeDoubles() throws {
         guard case .double(let value) = try json("9223372036854775808") else {
             Issue.record("2^63 must become a double")
@@ -166,6 +173,23 @@ import Testing
         #expect(parseError("\"a\nb\"")?.kind == .controlCharacterInString)
         #expect(parseError("\"a\u{0}b\"")?.kind == .controlCharacterInString)
         #expect(parseError("\"a\\n\tb\"")?.kind == .controlCharacterInString)
+    }
+
+    /// Strings are scanned eight bytes at a time; a byte that needs attention
+    /// must be caught at every position of a word and across words.
+    @Test(arguments: 0..<20)
+    func stringBytesThatNeedAttentionAreFoundAtEveryOffset(_ offset: Int) throws {
+        let plain = String(repeating: "a", count: offset)
+        #expect(try json("\"\(plain)\"") == .string(plain))
+        #expect(try json("[\"\(plain)\",\"\(plain)b\"]") == [.string(plain), .string(plain + "b")])
+        #expect(try json("\"\(plain)\\nz\"") == .string(plain + "\nz"))
+        #expect(try json("\"\(plain)é\(plain)\"") == .string(plain + "é" + plain))
+        #expect(try json("\"\(plain)\u{7F} ~\(plain)\"") == .string(plain + "\u{7F} ~" + plain))
+        let control = parseError(Array("\"\(plain)".utf8) + [0x1F] + Array("bbbbbbbbb\"".utf8))
+        #expect(control?.kind == .controlCharacterInString)
+        #expect(control?.offset == offset + 1)
+        #expect(parseError(Array("\"\(plain)".utf8) + [0xFF] + Array("bbbbbbbbb\"".utf8))?.kind == .invalidUTF8)
+        #expect(parseError("\"\(plain)")?.kind == .unexpectedEnd)
     }
 
     @Test(arguments: [

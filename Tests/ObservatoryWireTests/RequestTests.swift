@@ -108,6 +108,35 @@ import Testing
         #expect(request(#"{"op":"get","key":"k","colour":"blue","nested":{"x":[1]}}"#)?.operation == .get(key: "k"))
     }
 
+    @Test func anUnknownFieldMustStillBeValidJSON() {
+        #expect(rejection(#"{"op":"ping","extra":[1,}"#)?.error.code == .badFrame)
+        #expect(rejection(Array(#"{"op":"ping","extra":""#.utf8) + [0xFF] + Array(#""}"#.utf8))?.error.code == .badFrame)
+        #expect(rejection(Array(#"{"op":"ping",""#.utf8) + [0xC3] + Array(#"":1}"#.utf8))?.error.code == .badFrame)
+    }
+
+    @Test func fieldNamesAreMatchedAfterUnescaping() {
+        #expect(request(#"{"\u006fp":"get","k\u0065y":"k"}"#)?.operation == .get(key: "k"))
+    }
+
+    @Test(arguments: [#""ke""#, #""keys""#, #""Key""#, #""key\u0000""#, #""\u006bey ""#])
+    func namesThatOnlyResembleAFieldAreUnknownFields(_ name: String) {
+        #expect(rejection(#"{"op":"get",\#(name):"k"}"#)?.error == WireError(code: .badRequest, message: "field \"key\" is required (a string)"))
+    }
+
+    @Test func aRepeatedFieldKeepsItsLastValue() {
+        #expect(request(#"{"op":"ping","op":"get","key":"a","key":"b"}"#)?.operation == .get(key: "b"))
+        #expect(request(#"{"id":1,"op":"get","key":"a","id":"x"}"#)?.id == .string("x"))
+    }
+
+    @Test func everyFieldOfEveryOperationIsFound() {
+        let frame = #"{"id":"r","op":"set","key":"k","value":[1],"ifVersion":4,"ephemeral":true,"requestId":"u-1"}"#
+        #expect(request(frame) == Request(id: .string("r"), operation: .set(key: "k", value: [1], ifVersion: 4, ephemeral: true, requestId: "u-1")))
+        #expect(request(#"{"op":"observe","prefix":"a.","fromRevision":3,"epoch":"e1"}"#)?.operation == .observe(.prefix("a."), from: ResumePoint(revision: 3, epoch: "e1")))
+        #expect(request(#"{"op":"list","prefix":"a.","after":"a.b","limit":2}"#)?.operation == .list(prefix: "a.", after: "a.b", limit: 2))
+        #expect(request(#"{"op":"hello","name":"n","token":"t","protocol":2}"#)?.operation == .hello(name: "n", token: "t", protocolVersion: 2))
+        #expect(request(#"{"op":"delete","key":"k","ifVersion":1,"requestId":"u-2"}"#)?.operation == .delete(key: "k", ifVersion: 1, requestId: "u-2"))
+    }
+
     // MARK: hello
 
     @Test func helloDecodesAllFields() {

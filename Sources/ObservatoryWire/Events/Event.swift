@@ -75,12 +75,12 @@ public enum Event: Sendable, Equatable {
     }
 
     /// Reads an event from a server message whose `"event"` field was `name`.
-    static func decode(name: String, from fields: FieldReader) throws(WireError) -> Event {
+    static func decode(name: String, from fields: FieldReader<JSONObject>) throws(WireError) -> Event {
         switch name {
         case "update":
             return .update(
                 key: try fields.requiredString("key"),
-                old: fields.object["old"],
+                old: fields.source["old"],
                 new: try fields.requiredValue("new"),
                 version: try fields.requiredInteger("version", minimum: 0),
                 author: try fields.requiredString("author"),

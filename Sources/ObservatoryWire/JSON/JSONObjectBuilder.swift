@@ -45,3 +45,13 @@ struct JSONObjectBuilder {
         JSONObject(uniqueMembers: members)
     }
 }
+
+extension JSONObjectBuilder: JSONMemberCollector {
+    static func name(_ bytes: UTF8Span) -> String {
+        String(copying: bytes)
+    }
+
+    mutating func add(_ value: JSONValue, named name: String) {
+        insert(key: name, value: value)
+    }
+}

@@ -22,11 +22,35 @@ struct JSONParser: ~Copyable {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue()
-        parser.skipWhitespace()
-        guard parser.position == bytes.count else {
-            throw parser.error(.trailingBytes, "found \(parser.describeByte(at: parser.position)) after a complete value")
-        }
+        try parser.expectEnd()
         return value
+    }
+
+    /// Parses exactly one value as ``parse(_:maxDepth:)`` does, except that a
+    /// top-level object is never built: its members go to `collector` instead.
+    ///
+    /// - Returns: nil when the value was an object, else the value.
+    static func parseMembers<Collector: JSONMemberCollector>(
+        of bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, into collector: inout Collector
+    ) throws(JSONParseError) -> JSONValue? {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        parser.skipWhitespace()
+        guard parser.position < bytes.count, bytes[parser.position] == UInt8(ascii: "{") else {
+            let value = try parser.parseValue()
+            try parser.expectEnd()
+            return value
+        }
+        try parser.parseMembers(into: &collector)
+        try parser.expectEnd()
+        return nil
+    }
+
+    /// Whitespace may follow the value; anything else is an error.
+    private mutating func expectEnd() throws(JSONParseError) {
+        skipWhitespace()
+        guard position == bytes.count else {
+            throw error(.trailingBytes, "found \(describeByte(at: position)) after a complete value")
+        }
     }
 
     // MARK: Values
@@ -95,24 +119,32 @@ struct JSONParser: ~Copyable {
     }
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        var builder = JSONObjectBuilder()
+        try parseMembers(into: &builder)
+        return .object(builder.object)
+    }
+
+    /// Parses an object at its opening brace into `collector`, member by member.
+    private mutating func parseMembers<Collector: JSONMemberCollector>(
+        into collector: inout Collector
+    ) throws(JSONParseError) {
         try enterContainer()
         defer { depth -= 1 }
-        var builder = JSONObjectBuilder()
         if try consumeIfPresent(UInt8(ascii: "}")) {
-            return .object(builder.object)
+            return
         }
         while true {
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                 throw errorAtCurrentByte("expected a string key in an object")
             }
-            let key = try parseString()
+            let name = try withStringContent(Collector.name)
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "expected \":\" after an object key")
             skipWhitespace()
-            builder.insert(key: key, value: try parseValue())
+            collector.add(try parseValue(), named: name)
             skipWhitespace()
             if try consumeIfPresent(UInt8(ascii: "}")) {
-                return .object(builder.object)
+                return
             }
             try expect(UInt8(ascii: ","), "expected \",\" or \"}\" in an object")
             skipWhitespace()
@@ -121,27 +153,38 @@ struct JSONParser: ~Copyable {
 
     // MARK: Strings
 
-    /// Parses a string starting at its opening quote. Unescaped runs are copied in
-    /// one step; UTF-8 is validated once for the whole string.
     private mutating func parseString() throws(JSONParseError) -> String {
+        try withStringContent { String(copying: $0) }
+    }
+
+    /// Parses a string starting at its opening quote and hands `body` its content,
+    /// unescaped and checked to be UTF-8. The content is the input's own bytes when
+    /// the string has no escapes (unescaped runs are never copied), else the
+    /// decoded ``scratch``; either way it lives only during the call.
+    private mutating func withStringContent<Result>(_ body: (UTF8Span) -> Result) throws(JSONParseError) -> Result {
         let start = position + 1
         var index = start
         var isASCII = true
-        while index < bytes.count {
+        while true {
+            index = endOfPlainASCII(from: index)
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 position = index + 1
                 let content = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 if isASCII {
-                    return String(decoding: content, as: UTF8.self)
+                    return body(UTF8Span(unchecked: content.span, isKnownASCII: true))
                 }
-                return try validatedString(content, offset: start)
+                return try withValidated(content, offset: start, body)
             }
             if byte == UInt8(ascii: "\\") {
                 scratch.removeAll(keepingCapacity: true)
                 scratch.append(contentsOf: bytes[start..<index])
                 position = index
-                return try parseEscapedString(stringStart: start)
+                try parseEscapedString()
+                return try scratch.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> Result in
+                    try withValidated(buffer, offset: start, body)
+                }
             }
             if byte < 0x20 {
                 position = index
@@ -154,16 +197,46 @@ struct JSONParser: ~Copyable {
         throw error(.unexpectedEnd, "unterminated string")
     }
 
-    /// Continues a string from its first backslash, decoding into ``scratch``.
-    private mutating func parseEscapedString(stringStart: Int) throws(JSONParseError) -> String {
+    /// The index of the first byte from `index` on that a string scan must look
+    /// at: a quote, a backslash, a control character or a non-ASCII byte (or the
+    /// end). It tests eight bytes at a time, since most string bytes are plain.
+    private func endOfPlainASCII(from index: Int) -> Int {
+        guard let base = bytes.baseAddress else { return index }
+        var index = index
+        while bytes.count - index >= 8 {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            if Self.mayHoldSpecialByte(word) { return index }
+            index += 8
+        }
+        return index
+    }
+
+    /// Whether any byte of `word` is a quote, a backslash, below 0x20 or above
+    /// 0x7F. Never false when one is; it may be true when none is, which only
+    /// sends the scan to its byte-by-byte path.
+    private static func mayHoldSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        // A byte of `value` is zero, or `value` has a byte below the limit
+        // (limit ≤ 0x80), when subtracting the limit from each byte borrows
+        // into a byte whose own high bit was clear.
+        func hasByteBelow(_ limit: UInt64, in value: UInt64) -> Bool {
+            (value &- ones &* limit) & ~value & highBits != 0
+        }
+        return hasByteBelow(1, in: word ^ (ones &* UInt64(UInt8(ascii: "\""))))
+            || hasByteBelow(1, in: word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+            || hasByteBelow(0x20, in: word)
+            || word & highBits != 0
+    }
+
+    /// Continues a string from its first backslash to its closing quote, decoding into ``scratch``.
+    private mutating func parseEscapedString() throws(JSONParseError) {
         while position < bytes.count {
             let byte = bytes[position]
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                return try scratch.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> String in
-                    try validatedString(buffer, offset: stringStart)
-                }
+                return
             case UInt8(ascii: "\\"):
                 try parseEscape()
             case 0..<0x20:
@@ -245,11 +318,17 @@ struct JSONParser: ~Copyable {
         UTF8.encode(scalar) { unit in scratch.append(unit) }
     }
 
-    private func validatedString(_ content: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONParseError) -> String {
-        guard let string = String(validating: content, as: UTF8.self) else {
+    /// Hands `body` the content once it is checked to be UTF-8.
+    private func withValidated<Result>(
+        _ content: UnsafeBufferPointer<UInt8>, offset: Int, _ body: (UTF8Span) -> Result
+    ) throws(JSONParseError) -> Result {
+        let span: UTF8Span
+        do {
+            span = try UTF8Span(validating: content.span)
+        } catch {
             throw JSONParseError(kind: .invalidUTF8, offset: offset, detail: "string is not valid UTF-8")
         }
-        return string
+        return body(span)
     }
 
     // MARK: Numbers
@@ -297,6 +376,14 @@ struct JSONParser: ~Copyable {
 
     /// The Int64 spelled by `digits`, or nil when it is out of range.
     private func exactInteger(digits: Range<Int>, isNegative: Bool) -> Int64? {
+        // Up to 18 digits always fit: no overflow checks needed.
+        if digits.count <= 18 {
+            var value: Int64 = 0
+            for index in digits {
+                value = value &* 10 &+ Int64(bytes[index] &- UInt8(ascii: "0"))
+            }
+            return isNegative ? -value : value
+        }
         // Accumulate negatively: Int64.min has no positive counterpart.
         var value: Int64 = 0
         for index in digits {
@@ -326,7 +413,14 @@ struct JSONParser: ~Copyable {
 
     // MARK: Helpers
 
+    @inline(__always)
     private mutating func skipWhitespace() {
+        // Compact JSON, what clients send, has no whitespace: one test and out.
+        guard position < bytes.count, bytes[position] <= UInt8(ascii: " ") else { return }
+        skipWhitespaceRun()
+    }
+
+    private mutating func skipWhitespaceRun() {
         while position < bytes.count {
             switch bytes[position] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):

@@ -54,7 +54,7 @@ public enum ServerMessage: Sendable, Equatable {
         return ReceivedReply(id: id, outcome: .success(object))
     }
 
-    private static func decodeError(_ fields: FieldReader) throws(WireError) -> WireError {
+    private static func decodeError(_ fields: FieldReader<JSONObject>) throws(WireError) -> WireError {
         WireError(
             code: ErrorCode(rawValue: try fields.requiredString("code")),
             message: try fields.optionalString("message") ?? "",

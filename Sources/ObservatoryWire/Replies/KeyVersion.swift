@@ -21,7 +21,7 @@ public struct KeyVersion: Sendable, Hashable {
     }
 
     /// Reads the pair from a server message.
-    static func decode(from fields: FieldReader) throws(WireError) -> KeyVersion {
+    static func decode(from fields: FieldReader<JSONObject>) throws(WireError) -> KeyVersion {
         KeyVersion(key: try fields.requiredString("key"), version: try fields.requiredInteger("version", minimum: 0))
     }
 }

@@ -90,7 +90,7 @@ public enum ReplyPayload: Sendable, Equatable {
     }
 
     /// Reads the payload of a reply to an op of `kind` from the reply's fields.
-    static func decode(_ kind: OperationKind, from fields: FieldReader) throws(WireError) -> ReplyPayload {
+    static func decode(_ kind: OperationKind, from fields: FieldReader<JSONObject>) throws(WireError) -> ReplyPayload {
         switch kind {
         case .hello:
             return .hello(
@@ -135,8 +135,8 @@ public enum ReplyPayload: Sendable, Equatable {
 
     /// Decodes each element of an array of objects.
     private static func elements<Element>(
-        of field: String, in fields: FieldReader,
-        _ decode: (FieldReader) throws(WireError) -> Element
+        of field: String, in fields: FieldReader<JSONObject>,
+        _ decode: (FieldReader<JSONObject>) throws(WireError) -> Element
     ) throws(WireError) -> [Element] {
         var result: [Element] = []
         for element in try fields.requiredArray(field) {

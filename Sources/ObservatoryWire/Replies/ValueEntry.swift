@@ -39,7 +39,7 @@ public struct ValueEntry: Sendable, Hashable {
     }
 
     /// Reads the entry's fields from a server message.
-    static func decode(from fields: FieldReader) throws(WireError) -> ValueEntry {
+    static func decode(from fields: FieldReader<JSONObject>) throws(WireError) -> ValueEntry {
         ValueEntry(
             key: try fields.requiredString("key"),
             value: try fields.requiredValue("value"),

@@ -44,39 +44,39 @@ extension Operation {
     /// - Parameter frameByteCount: The size of the frame the object was parsed
     ///   from, if known; it lets small frames skip measuring the value.
     static func decode(
-        _ kind: OperationKind, from fields: FieldReader, limits: RequestLimits, frameByteCount: Int?
+        _ kind: OperationKind, from fields: FieldReader<RequestFields>, limits: RequestLimits, frameByteCount: Int?
     ) throws(WireError) -> Operation {
         switch kind {
         case .hello:
             return .hello(
                 name: try helloName(from: fields),
-                token: try fields.optionalString("token"),
-                protocolVersion: try fields.optionalInteger("protocol", minimum: 1) ?? 1
+                token: try fields.optionalString(.token),
+                protocolVersion: try fields.optionalInteger(.protocolVersion, minimum: 1) ?? 1
             )
         case .get:
             return .get(key: try key(from: fields))
         case .set:
             let key = try key(from: fields)
-            let value = try fields.requiredValue("value")
-            let ifVersion = try fields.optionalInteger("ifVersion", minimum: 0)
-            let ephemeral = try fields.optionalBool("ephemeral") ?? false
+            let value = try fields.requiredValue(.value)
+            let ifVersion = try fields.optionalInteger(.ifVersion, minimum: 0)
+            let ephemeral = try fields.optionalBool(.ephemeral) ?? false
             let requestId = try requestId(from: fields)
             try checkSize(of: value, limit: limits.maxValueBytes, frameByteCount: frameByteCount)
             return .set(key: key, value: value, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId)
         case .delete:
             return .delete(
-                key: try key(from: fields), ifVersion: try fields.optionalInteger("ifVersion", minimum: 0),
+                key: try key(from: fields), ifVersion: try fields.optionalInteger(.ifVersion, minimum: 0),
                 requestId: try requestId(from: fields))
         case .observe:
             return .observe(try target(from: fields), from: try resumePoint(from: fields))
         case .unobserve:
             return .unobserve(try target(from: fields))
         case .list:
-            let prefix = try fields.optionalString("prefix") ?? ""
+            let prefix = try fields.optionalString(.prefix) ?? ""
             try KeyRules.validate(prefix: prefix)
-            let after = try fields.optionalString("after")
+            let after = try fields.optionalString(.after)
             if let after { try KeyRules.validate(key: after) }
-            return .list(prefix: prefix, after: after, limit: try fields.optionalInteger("limit", minimum: 1))
+            return .list(prefix: prefix, after: after, limit: try fields.optionalInteger(.limit, minimum: 1))
         case .ping:
             return .ping
         }
@@ -86,8 +86,8 @@ extension Operation {
     public static let maxNameBytes = 128
 
     /// A `name` is 1–128 bytes of UTF-8 without control characters, or absent.
-    private static func helloName(from fields: FieldReader) throws(WireError) -> String? {
-        guard let name = try fields.optionalString("name") else { return nil }
+    private static func helloName(from fields: FieldReader<RequestFields>) throws(WireError) -> String? {
+        guard let name = try fields.optionalString(.name) else { return nil }
         guard (1...maxNameBytes).contains(name.utf8.count),
             !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
@@ -102,35 +102,35 @@ extension Operation {
     public static let maxRequestIdBytes = 128
 
     /// A `requestId` is a string of 1–128 bytes, or absent.
-    private static func requestId(from fields: FieldReader) throws(WireError) -> String? {
-        guard let requestId = try fields.optionalString("requestId") else { return nil }
+    private static func requestId(from fields: FieldReader<RequestFields>) throws(WireError) -> String? {
+        guard let requestId = try fields.optionalString(.requestId) else { return nil }
         guard (1...maxRequestIdBytes).contains(requestId.utf8.count) else {
-            throw fields.failure("requestId", "must be a string of 1 to \(maxRequestIdBytes) bytes, such as a UUID")
+            throw fields.failure(.requestId, "must be a string of 1 to \(maxRequestIdBytes) bytes, such as a UUID")
         }
         return requestId
     }
 
     /// `fromRevision` (an integer ≥ 0) with an optional `epoch`; an `epoch` alone is an error.
-    private static func resumePoint(from fields: FieldReader) throws(WireError) -> ResumePoint? {
-        let epoch = try fields.optionalString("epoch")
-        guard let revision = try fields.optionalInteger("fromRevision", minimum: 0) else {
+    private static func resumePoint(from fields: FieldReader<RequestFields>) throws(WireError) -> ResumePoint? {
+        let epoch = try fields.optionalString(.epoch)
+        guard let revision = try fields.optionalInteger(.fromRevision, minimum: 0) else {
             guard epoch == nil else {
-                throw fields.failure("epoch", "is only meaningful with \"fromRevision\"")
+                throw fields.failure(.epoch, "is only meaningful with \"fromRevision\"")
             }
             return nil
         }
         return ResumePoint(revision: revision, epoch: epoch)
     }
 
-    private static func key(from fields: FieldReader) throws(WireError) -> String {
-        let key = try fields.requiredString("key")
+    private static func key(from fields: FieldReader<RequestFields>) throws(WireError) -> String {
+        let key = try fields.requiredString(.key)
         try KeyRules.validate(key: key)
         return key
     }
 
     /// Exactly one of `key` and `prefix`.
-    private static func target(from fields: FieldReader) throws(WireError) -> Target {
-        switch (try fields.optionalString("key"), try fields.optionalString("prefix")) {
+    private static func target(from fields: FieldReader<RequestFields>) throws(WireError) -> Target {
+        switch (try fields.optionalString(.key), try fields.optionalString(.prefix)) {
         case (let key?, nil):
             try KeyRules.validate(key: key)
             return .key(key)

@@ -35,36 +35,40 @@ public struct Request: Sendable, Equatable {
     /// Unknown fields are ignored; optional fields other than `id` set to `null` count as absent;
     /// `ifVersion` and `protocol` accept whole numbers written as `2.0`.
     public static func decode(frame: some Collection<UInt8>, limits: RequestLimits = .default) -> Result<Request, RequestRejection> {
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(frame, maxDepth: limits.maxDepth)
-        } catch {
+        let parsed = frame.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(JSONParseError) in try RequestFields(parsing: bytes, maxDepth: limits.maxDepth) }
+        } ?? Array(frame).withUnsafeBufferPointer { bytes in
+            Result { () throws(JSONParseError) in try RequestFields(parsing: bytes, maxDepth: limits.maxDepth) }
+        }
+        switch parsed {
+        case .failure(let error):
             return .failure(RequestRejection(id: nil, error: .badFrame(error.description)))
+        case .success(let fields):
+            if let value = fields.nonObject {
+                return .failure(RequestRejection(id: nil, error: .badFrame("got \(value.kindDescription)")))
+            }
+            return decode(fields, limits: limits, frameByteCount: frame.count)
         }
-        guard case .object(let object) = value else {
-            return .failure(RequestRejection(id: nil, error: .badFrame("got \(value.kindDescription)")))
-        }
-        return decode(object: object, limits: limits, frameByteCount: frame.count)
     }
 
     /// Decodes a request from an already parsed object; see ``decode(frame:limits:)``.
     public static func decode(object: JSONObject, limits: RequestLimits = .default) -> Result<Request, RequestRejection> {
-        decode(object: object, limits: limits, frameByteCount: nil)
+        decode(RequestFields(object), limits: limits, frameByteCount: nil)
     }
 
-    private static func decode(object: JSONObject, limits: RequestLimits, frameByteCount: Int?) -> Result<Request, RequestRejection> {
-        let fields = FieldReader(object, errorCode: .badRequest)
+    private static func decode(_ source: RequestFields, limits: RequestLimits, frameByteCount: Int?) -> Result<Request, RequestRejection> {
+        let fields = FieldReader(source, errorCode: .badRequest)
         let id: RequestID?
-        switch object["id"] {
+        switch source.value(of: .id) {
         case nil: id = nil
         case .string(let string)?: id = .string(string)
         case .integer(let integer)?: id = .integer(integer)
         case let other?:
-            let error = fields.failure("id", "must be a string or an integer, got \(other.kindDescription)")
+            let error = fields.failure(.id, "must be a string or an integer, got \(other.kindDescription)")
             return .failure(RequestRejection(id: nil, error: error))
         }
         do throws(WireError) {
-            let name = try fields.requiredString("op")
+            let name = try fields.requiredString(.op)
             guard let kind = OperationKind(rawValue: name) else {
                 throw WireError.unknownOperation(name)
             }

@@ -1,0 +1,81 @@
+/// The fields of one request, read in a single pass over its frame.
+///
+/// Decoding a request looks up a handful of fields. Building a ``JSONObject``
+/// first and finding each field by comparing names cost more than the rest of a
+/// `set` put together; here each member's name is matched once, as bytes, while
+/// the frame is parsed, and its value lands in the field's slot. Members that no
+/// request has are still parsed (the frame must be valid JSON) and then dropped,
+/// since PROTOCOL.md ignores unknown fields. A repeated field keeps its last
+/// value, as in a `JSONObject`.
+struct RequestFields {
+    /// For each ``RequestField``, by raw value, where its value is in ``values``; -1 when absent.
+    /// Plain bytes, so passing the fields around copies no reference counts.
+    private var positions = InlineArray<15, Int8>(repeating: -1)
+    /// The values of the fields present, in the order they were first sent.
+    private var values: [JSONValue] = []
+
+    /// The frame, when it was not an object; its fields are then all absent.
+    private(set) var nonObject: JSONValue?
+
+    /// Reads the fields of a frame; a frame that is valid JSON but no object
+    /// leaves its value in ``nonObject``.
+    init(parsing frame: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) {
+        nonObject = try JSONParser.parseMembers(of: frame, maxDepth: maxDepth, into: &self)
+    }
+
+    /// Reads the fields of an already parsed object.
+    init(_ object: JSONObject) {
+        for member in object.members {
+            var name = member.key
+            if let field = name.withUTF8({ RequestField(name: $0) }) {
+                store(member.value, for: field)
+            }
+        }
+    }
+
+    /// How many fields there are slots for; every ``RequestField`` needs one.
+    static let capacity = InlineArray<15, Int8>.count
+
+    /// Sets a field; a field sent twice keeps its last value.
+    private mutating func store(_ value: JSONValue, for field: RequestField) {
+        let position = positions[field.rawValue]
+        if position >= 0 {
+            values[Int(position)] = value
+            return
+        }
+        if values.isEmpty {
+            // A request has a handful of fields: one allocation for them all.
+            values.reserveCapacity(Self.initialCapacity)
+        }
+        positions[field.rawValue] = Int8(values.count)
+        values.append(value)
+    }
+
+    private static let initialCapacity = 6
+}
+
+extension RequestFields: FieldSource {
+    func value(of field: RequestField) -> JSONValue? {
+        let position = positions[field.rawValue]
+        // Not `nil`: JSONValue takes the nil literal too, as `null`.
+        guard position >= 0 else { return Optional.none }
+        return values[Int(position)]
+    }
+
+    static func name(of field: RequestField) -> String {
+        field.name
+    }
+}
+
+extension RequestFields: JSONMemberCollector {
+    /// A member's field; nil for a member no request has.
+    static func name(_ bytes: UTF8Span) -> RequestField? {
+        bytes.span.withUnsafeBufferPointer { RequestField(name: $0) }
+    }
+
+    /// Members that are no request's fields are dropped.
+    mutating func add(_ value: JSONValue, named field: RequestField?) {
+        guard let field else { return }
+        store(value, for: field)
+    }
+}
