@@ -101,4 +101,51 @@ import Testing
         #expect(received.withLock { $0 } == 11)
         #expect(observationCount(of: messenger) == 0)
     }
+
+    @Test func removingTheLastHandlerCutsItOffWithTheHolesBeforeIt() {
+        let messenger = Messenger<String>()
+        let received = Locked<[String]>([])
+        let observers = ["a", "b", "c", "d", "e", "f"].map { name in (name, TestObserver()) }
+        func start(_ index: Int) {
+            let (name, observer) = observers[index]
+            observer.observe(messenger) { (_: String) in received.withLock { $0.append(name) } }
+        }
+        for index in 0..<4 { start(index) }
+        observers[1].1.stopObserving(messenger)
+        observers[2].1.stopObserving(messenger)
+        #expect(entryCount(of: messenger) == 4)
+        observers[3].1.stopObserving(messenger)
+        #expect(entryCount(of: messenger) == 1)
+        start(4)
+        start(5)
+        observers[4].1.stopObserving(messenger)
+        messenger.send("x")
+        #expect(received.withLock { $0 } == ["a", "f"])
+        #expect(observationCount(of: messenger) == 2)
+        observers[5].1.stopObserving(messenger)
+        observers[0].1.stopObserving(messenger)
+        #expect(entryCount(of: messenger) == 0)
+        #expect(observationCount(of: messenger) == 0)
+    }
+
+    @Test func observingAndStoppingOverAndOverLeavesNoEntriesBehind() {
+        let messenger = Messenger<Int>()
+        let steady = TestObserver()
+        let transient = TestObserver()
+        steady.observe(messenger) { (_: Int) in }
+        for _ in 0..<10_000 {
+            transient.observe(messenger) { (_: Int) in }
+            transient.stopObserving(messenger)
+        }
+        #expect(entryCount(of: messenger) == 1)
+        #expect(observationCount(of: messenger) == 1)
+    }
+
+    /// Entries of the table, holes included.
+    private func entryCount<Message>(of messenger: Messenger<Message>) -> Int {
+        messenger.core.lock.locked {
+            let handlers = messenger.core.state.pointee.table.handlers
+            return handlers.messageHandlers.count + handlers.authorHandlers.count
+        }
+    }
 }

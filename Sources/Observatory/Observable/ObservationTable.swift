@@ -3,7 +3,8 @@
 ///
 /// Handlers are stored bare, by their shape, next to the link of the receiver
 /// that owns them: one entry of 24 bytes per observation, contiguous for fast
-/// delivery. A removed handler leaves a hole, skipped by deliveries; once holes
+/// delivery. A removed handler leaves a hole, skipped by deliveries, unless it
+/// was the last (then it is cut off with the holes before it); once holes
 /// make up half of the entries, the lists are compacted in one pass, so removal
 /// is amortized O(1) while the order of the others holds. (Before, every
 /// removal scanned and shifted the whole list: 100,000 observers dying took
@@ -99,7 +100,6 @@ struct ObservationTable<Message> {
         var removed = RemovedHandlers()
         take(slot, into: &removed)
         for other in moreSlots { take(other, into: &removed) }
-        holes += 1 + moreSlots.count
         compactIfMostlyHoles(of: registry)
         return removed
     }
@@ -107,12 +107,29 @@ struct ObservationTable<Message> {
     @inlinable
     mutating func take(_ slot: Int, into removed: inout RemovedHandlers) {
         if slot % 2 == 0 {
-            removed.messageHandlers.add(handlers.messageHandlers[slot / 2])
-            handlers.messageHandlers[slot / 2] = nil
+            removed.messageHandlers.add(Self.take(slot / 2, from: &handlers.messageHandlers, holes: &holes))
         } else {
-            removed.authorHandlers.add(handlers.authorHandlers[slot / 2])
-            handlers.authorHandlers[slot / 2] = nil
+            removed.authorHandlers.add(Self.take(slot / 2, from: &handlers.authorHandlers, holes: &holes))
         }
+    }
+
+    /// Takes the handler at `index` out of `list`. The last handler, the one an
+    /// observation that starts and soon stops removes, is cut off with any holes
+    /// before it; others leave a hole, so that no other handler moves.
+    @inlinable
+    static func take<Handler>(_ index: Int, from list: inout [Handler?], holes: inout Int) -> Handler? {
+        guard index == list.count - 1 else {
+            let handler = list[index]
+            list[index] = nil
+            holes += 1
+            return handler
+        }
+        let handler = list.removeLast()
+        while let last = list.last, last == nil {
+            list.removeLast()
+            holes -= 1
+        }
+        return handler
     }
 
     /// Handlers taken out of a table, held until they may be released.
