@@ -32,6 +32,30 @@ import Testing
         #expect(queue.isEmpty)
     }
 
+    /// A drained queue empties its slots before it is used again, whether the
+    /// batch was small (slots kept) or large (storage dropped).
+    @Test(arguments: [3, 300])
+    func aDrainedQueueTakesNewItemsInOrder(batch: Int) throws {
+        var queue = OutboundQueue(maxQueuedBytes: 1_000_000)
+        var version: Int64 = 0
+        for round in 0..<3 {
+            var expected: [JSONValue] = []
+            for index in 0..<batch {
+                version += 1
+                if index % 2 == 0 {
+                    queue.appendFrame(Array(#"{"ok":true,"id":\#(version)}"#.utf8) + [10])
+                    expected.append(.integer(version))
+                } else {
+                    #expect(queue.appendEvent(update("k\(round)", old: nil, new: .integer(version), version: version)) == .queued)
+                    expected.append(.integer(version))
+                }
+            }
+            let messages = try drain(&queue)
+            #expect(messages.map { $0["id"] ?? $0["new"] } == expected)
+            #expect(queue.isEmpty)
+        }
+    }
+
     @Test func partialSendsResumeMidFrameWithoutLosingBytes() throws {
         var queue = OutboundQueue(maxQueuedBytes: 10_000, chunkBytes: 8)
         for id in 0..<5 { queue.appendFrame(Array(#"{"id":\#(id)}"#.utf8) + [10]) }
