@@ -56,6 +56,46 @@ import Testing
         }
     }
 
+    @Test func anEventWithNothingAheadOfItLeavesBeforeWhatIsQueuedAfterIt() throws {
+        var queue = OutboundQueue(maxQueuedBytes: 10_000)
+        let first = update("a", old: nil, new: 1, version: 1)
+        #expect(queue.appendEvent(first) == .queued)
+        #expect(queue.queuedBytes == first.frame.count)
+        queue.appendFrame(Array(#"{"ok":true,"id":7}"#.utf8) + [10])
+        #expect(queue.appendEvent(update("a", old: 1, new: 2, version: 2)) == .queued)
+        let messages = try drain(&queue)
+        #expect(messages.map { $0["version"] ?? $0["id"] } == [1, 7, 2])
+        #expect(queue.isEmpty)
+    }
+
+    @Test func anEventStorageHasNotAcknowledgedWaitsForIt() throws {
+        var queue = OutboundQueue(maxQueuedBytes: 10_000)
+        #expect(queue.appendEvent(update("a", old: nil, new: 1, version: 5), acknowledgedRevision: 4) == .queued)
+        let waiting = OutboundQueue.Acknowledgement(revision: 4) { _, _ in nil }
+        #expect(queue.nextBytes(acknowledging: waiting).isEmpty)
+        #expect(queue.waitingForRevision == 5)
+        let acknowledged = OutboundQueue.Acknowledgement(revision: 5) { _, _ in nil }
+        let bytes = queue.nextBytes(acknowledging: acknowledged)
+        #expect(try json(Array(bytes.dropLast()))["version"] == 5)
+    }
+
+    /// Events that go straight to the write buffer can no longer be coalesced,
+    /// so at most a quarter of the limit goes there; the rest stays coalescable.
+    @Test func eventsPastAQuarterOfTheLimitStayCoalescable() throws {
+        let sample = update("a", old: 0, new: 0, version: 1)
+        var queue = OutboundQueue(maxQueuedBytes: sample.frame.count * 12)
+        var outcomes: [OutboundQueue.EventOutcome] = []
+        for version in 1...40 {
+            outcomes.append(queue.appendEvent(update("a", old: .integer(Int64(version - 1)), new: .integer(Int64(version)), version: Int64(version))))
+        }
+        #expect(outcomes.allSatisfy { $0 == .queued })
+        #expect(queue.isCoalescing)
+        let messages = try drain(&queue)
+        // Three whole events fit in a quarter of twelve; then one coalesced event.
+        #expect(messages.map { $0["version"] } == [1, 2, 3, 40])
+        #expect(messages.last?["old"] == 3)
+    }
+
     @Test func partialSendsResumeMidFrameWithoutLosingBytes() throws {
         var queue = OutboundQueue(maxQueuedBytes: 10_000, chunkBytes: 8)
         for id in 0..<5 { queue.appendFrame(Array(#"{"id":\#(id)}"#.utf8) + [10]) }

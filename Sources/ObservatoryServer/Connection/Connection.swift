@@ -61,7 +61,8 @@ final class Connection: LoopHandler, @unchecked Sendable {
         let flushRequest = FlushRequest()
         output = ConnectionOutput(
             maxQueuedBytes: limits.maxQueuedBytes, maxObservations: limits.maxObservationsPerConnection,
-            requestFlush: { flushRequest.fire() })
+            requestFlush: { flushRequest.fire() },
+            acknowledgedRevision: { [storage = context.store.storage] in storage?.acknowledgedRevision ?? .max })
         session = Session(context: context, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
         sessionID = session.identity.session
         machine = ConnectionMachine(timing: Self.timing(configuration), now: EventLoop.now())

@@ -22,22 +22,29 @@ final class ConnectionOutput: Sendable {
 
     private let state: Locked<State>
     private let requestFlush: @Sendable () -> Void
+    private let acknowledgedRevision: @Sendable () -> Int64
 
     /// Creates the output with the connection's limits; `requestFlush` is called
-    /// (outside the lock) when events are waiting and no flush is pending.
-    init(maxQueuedBytes: Int, maxObservations: Int, requestFlush: @escaping @Sendable () -> Void) {
+    /// (outside the lock) when events are waiting and no flush is pending, and
+    /// `acknowledgedRevision` tells how far storage lets events go (`.max` without storage).
+    init(
+        maxQueuedBytes: Int, maxObservations: Int, requestFlush: @escaping @Sendable () -> Void,
+        acknowledgedRevision: @escaping @Sendable () -> Int64 = { .max }
+    ) {
         state = Locked(
             State(
                 queue: OutboundQueue(maxQueuedBytes: maxQueuedBytes),
                 observations: ObservationSet(limit: maxObservations)))
         self.requestFlush = requestFlush
+        self.acknowledgedRevision = acknowledgedRevision
     }
 
     /// Queues a change that arrived on `route` if this connection wants it by that route.
     func deliver(_ change: StoreChange, via route: ObservationSet.Route) {
+        let acknowledged = acknowledgedRevision()
         let needsFlush = state.withLock { state in
             guard state.observations.accepts(change.key, via: route) else { return false }
-            return Self.needsFlush(after: state.queue.appendEvent(change), &state)
+            return Self.needsFlush(after: state.queue.appendEvent(change, acknowledgedRevision: acknowledged), &state)
         }
         if needsFlush { requestFlush() }
     }
