@@ -138,6 +138,25 @@ import Observatory
         #expect(!stoppedReceived.contains(2))
     }
 
+    @Test func observerStoppedEarlierInTheSameDeliveryIsSkipped() {
+        let messenger = Messenger<Int>()
+        let stopper = TestObserver()
+        let stopped = TestObserver()
+        let bystander = TestObserver()
+        var received: [String] = []
+        stopper.observe(messenger) { message in
+            received.append("stopper \(message)")
+            if message == 1 { stopped.stopObserving(messenger) }
+        }
+        stopped.observe(messenger) { received.append("stopped \($0)") }
+        bystander.observe(messenger) { (message: Int, _: AnyAuthor) in received.append("bystander \(message)") }
+
+        messenger.send(1)
+        messenger.send(2)
+
+        #expect(received == ["stopper 1", "bystander 1", "stopper 2", "bystander 2"])
+    }
+
     @Test func observerThatObservesAgainDuringADeliveryReceivesLaterMessages() {
         let messenger = Messenger<Int>()
         let observer = TestObserver()

@@ -150,10 +150,9 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
     }
 
     @usableFromInline
-    func isStillObserved(by receiver: ReceiverLink) -> Bool {
+    func isStillObserved(by receiver: ObjectIdentifier) -> Bool {
         lock.locked {
-            !state.pointee.isClosed
-                && !state.pointee.receiversRemovedWhileDelivering.contains(ObjectIdentifier(receiver))
+            !state.pointee.isClosed && !state.pointee.receiversRemovedWhileDelivering.contains(receiver)
         }
     }
 

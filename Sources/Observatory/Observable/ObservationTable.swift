@@ -48,16 +48,28 @@ struct ObservationTable<Message> {
         /// Calls every handler with a message, skipping receivers for which
         /// `isStillObserving` answers `false`.
         @inlinable
-        func deliver(_ message: Message, from author: AnyAuthor, skippingUnless isStillObserving: (ReceiverLink) -> Bool) {
-            // Borrowed buffers: iterating them takes no reference counting.
-            messageHandlers.withUnsafeBufferPointer { handlers in
-                for case let handler? in handlers where isStillObserving(handler.receiver) {
-                    handler.receive(message)
-                }
-            }
-            authorHandlers.withUnsafeBufferPointer { handlers in
-                for case let handler? in handlers where isStillObserving(handler.receiver) {
-                    handler.receive(message, author)
+        func deliver(
+            _ message: Message, from author: AnyAuthor, skippingUnless isStillObserving: (ObjectIdentifier) -> Bool
+        ) {
+            Self.forEachLive(messageHandlers, isStillObserving) { $0.pointee?.receive(message) }
+            Self.forEachLive(authorHandlers, isStillObserving) { $0.pointee?.receive(message, author) }
+        }
+
+        /// Calls `call` with the place of every handler whose receiver still
+        /// observes. Handlers are read where they are: copying one out would
+        /// retain and release its receiver, whose reference count, one per
+        /// observer, is rarely in the cache.
+        @inlinable
+        static func forEachLive<Handler: ReceivedBy>(
+            _ list: [Handler?], _ isStillObserving: (ObjectIdentifier) -> Bool,
+            _ call: (UnsafePointer<Handler?>) -> Void
+        ) {
+            list.withUnsafeBufferPointer { handlers in
+                guard let first = handlers.baseAddress else { return }
+                for slot in first..<first + handlers.count {
+                    guard let receiver = slot.pointee.map({ ObjectIdentifier($0.receiver) }), isStillObserving(receiver)
+                    else { continue }
+                    call(slot)
                 }
             }
         }
