@@ -62,7 +62,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
         output = ConnectionOutput(
             maxQueuedBytes: limits.maxQueuedBytes, maxObservations: limits.maxObservationsPerConnection,
             requestFlush: { flushRequest.fire() },
-            acknowledgedRevision: { [storage = context.store.storage] in storage?.acknowledgedRevision ?? .max })
+            storage: context.store.storage)
         session = Session(context: context, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
         sessionID = session.identity.session
         machine = ConnectionMachine(timing: Self.timing(configuration), now: EventLoop.now())
