@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A value behind a lock: read and change it from any thread.
 ///
 /// Use it for state that handlers touch while observables deliver on
@@ -15,20 +23,41 @@
 /// without requiring the value or the results to be `Sendable`: the value
 /// never leaves the lock except as copies the caller asks for.
 public final class Locked<Value>: @unchecked Sendable {
-    @usableFromInline let lock = Lock()
-    /// Guarded by `lock`. Behind a pointer, so that its accesses skip Swift's
+    /// The mutex and the value share one allocation, the value right after the
+    /// mutex: taking the lock brings the value's first bytes into the cache, and
+    /// a reader follows one pointer, not three (a lock object, its mutex, the value).
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Guarded by `mutex`. Behind a pointer, so that its accesses skip Swift's
     /// dynamic exclusivity checks; the lock already makes them exclusive.
     @usableFromInline let storage: UnsafeMutablePointer<Value>
 
     /// Creates a locked value.
     public init(_ value: Value) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: value)
+        let block = UnsafeMutableRawPointer.allocate(byteCount: Self.byteCount, alignment: Self.alignment)
+        mutex = block.initializeMemory(as: pthread_mutex_t.self, repeating: pthread_mutex_t(), count: 1)
+        pthread_mutex_init(mutex, nil)
+        storage = (block + Self.valueOffset).initializeMemory(as: Value.self, repeating: value, count: 1)
     }
 
     deinit {
         storage.deinitialize(count: 1)
-        storage.deallocate()
+        pthread_mutex_destroy(mutex)
+        UnsafeMutableRawPointer(mutex).deallocate()
+    }
+
+    /// Where the value starts in the block: after the mutex, aligned for the value.
+    private static var valueOffset: Int {
+        let end = MemoryLayout<pthread_mutex_t>.size
+        let alignment = MemoryLayout<Value>.alignment
+        return (end + alignment - 1) / alignment * alignment
+    }
+
+    private static var byteCount: Int {
+        valueOffset + max(MemoryLayout<Value>.size, 1)
+    }
+
+    private static var alignment: Int {
+        max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<Value>.alignment)
     }
 
     /// Runs `body` with the lock held, giving it the value to read or change.
@@ -38,7 +67,9 @@ public final class Locked<Value>: @unchecked Sendable {
     public func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try lock.locked { () throws(Failure) -> Result in try body(&storage.pointee) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&storage.pointee)
     }
 
     /// A copy of the current value.
