@@ -18,7 +18,15 @@ extension JSONValue {
     ///     is depth 1), so a hostile input cannot exhaust the stack.
     /// - Throws: ``JSONParseError`` with the byte offset and the reason.
     public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        try bytes.withContiguousBytes { (buffer) throws(JSONParseError) in try JSONParser.parse(buffer, maxDepth: maxDepth) }
+        let inPlace = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONParseError) in try JSONParser.parse(buffer, maxDepth: maxDepth) }
+        }
+        if let inPlace {
+            return try inPlace.get()
+        }
+        return try Array(bytes).withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
+            try JSONParser.parse(buffer, maxDepth: maxDepth)
+        }
     }
 
     /// Parses one JSON value from a string; see ``parse(_:maxDepth:)``.

@@ -35,18 +35,22 @@ public struct Request: Sendable, Equatable {
     /// Unknown fields are ignored; optional fields other than `id` set to `null` count as absent;
     /// `ifVersion` and `protocol` accept whole numbers written as `2.0`.
     public static func decode(frame: some Collection<UInt8>, limits: RequestLimits = .default) -> Result<Request, RequestRejection> {
-        let fields: RequestFields
-        do {
-            fields = try frame.withContiguousBytes { (bytes) throws(JSONParseError) in
-                try RequestFields(parsing: bytes, maxDepth: limits.maxDepth)
-            }
-        } catch {
+        // The same closure, written out for each branch: kept in a variable, it
+        // was allocated at every call (350 instructions a request, in callgrind).
+        let parsed = frame.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(JSONParseError) in try RequestFields(parsing: bytes, maxDepth: limits.maxDepth) }
+        } ?? Array(frame).withUnsafeBufferPointer { bytes in
+            Result { () throws(JSONParseError) in try RequestFields(parsing: bytes, maxDepth: limits.maxDepth) }
+        }
+        switch parsed {
+        case .failure(let error):
             return .failure(RequestRejection(id: nil, error: .badFrame(error.description)))
+        case .success(let fields):
+            if let value = fields.nonObject {
+                return .failure(RequestRejection(id: nil, error: .badFrame("got \(value.kindDescription)")))
+            }
+            return decode(fields, limits: limits, frameByteCount: frame.count)
         }
-        if let value = fields.nonObject {
-            return .failure(RequestRejection(id: nil, error: .badFrame("got \(value.kindDescription)")))
-        }
-        return decode(fields, limits: limits, frameByteCount: frame.count)
     }
 
     /// Decodes a request from an already parsed object; see ``decode(frame:limits:)``.
