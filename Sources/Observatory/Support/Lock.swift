@@ -21,18 +21,40 @@ final class Lock: @unchecked Sendable {
     @usableFromInline
     init() {
         mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        Self.prepare(mutex)
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
+        Self.dispose(mutex)
         mutex.deallocate()
     }
 
     /// Runs `body` with the lock held and returns its result.
     @inlinable
     func locked<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        try Self.locked(mutex, body)
+    }
+
+    // The mutex calls, shared with `Locked`, which keeps its mutex in the same
+    // allocation as its value instead of in a `Lock`.
+
+    /// Initializes a mutex in memory that will not move while it is in use.
+    static func prepare(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    /// Destroys a mutex made by ``prepare(_:)``; its memory stays the caller's.
+    static func dispose(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+    }
+
+    /// Runs `body` with `mutex` held and returns its result.
+    @inlinable
+    static func locked<Result, Failure: Error>(
+        _ mutex: UnsafeMutablePointer<pthread_mutex_t>, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

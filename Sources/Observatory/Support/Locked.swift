@@ -34,14 +34,14 @@ public final class Locked<Value>: @unchecked Sendable {
     /// Creates a locked value.
     public init(_ value: Value) {
         let block = UnsafeMutableRawPointer.allocate(byteCount: Self.byteCount, alignment: Self.alignment)
-        mutex = block.initializeMemory(as: pthread_mutex_t.self, repeating: pthread_mutex_t(), count: 1)
-        pthread_mutex_init(mutex, nil)
+        mutex = block.bindMemory(to: pthread_mutex_t.self, capacity: 1)
+        Lock.prepare(mutex)
         storage = (block + Self.valueOffset).initializeMemory(as: Value.self, repeating: value, count: 1)
     }
 
     deinit {
         storage.deinitialize(count: 1)
-        pthread_mutex_destroy(mutex)
+        Lock.dispose(mutex)
         UnsafeMutableRawPointer(mutex).deallocate()
     }
 
@@ -67,9 +67,7 @@ public final class Locked<Value>: @unchecked Sendable {
     public func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&storage.pointee)
+        try Lock.locked(mutex) { () throws(Failure) -> Result in try body(&storage.pointee) }
     }
 
     /// A copy of the current value.
