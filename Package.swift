@@ -50,7 +50,9 @@ let package = Package(
         // Release benchmarks; a separate module, so it calls the library as users do.
         .executableTarget(
             name: "observatory-bench",
-            dependencies: ["Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatoryClient", "ObservatorySockets"]
+            dependencies: [
+                "Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatoryClient", "ObservatorySockets",
+            ]
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
         .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),
@@ -59,7 +61,9 @@ let package = Package(
             dependencies: ["ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets"]),
         // Black-box checks of the server against PROTOCOL.md, over raw TCP with
         // Foundation's JSON, as a client in another language would see it.
-        .testTarget(name: "ObservatoryConformanceTests", dependencies: ["ObservatoryServer", "Observatory", "ObservatorySockets"]),
+        .testTarget(
+            name: "ObservatoryConformanceTests",
+            dependencies: ["ObservatoryServer", "Observatory", "ObservatorySockets"]),
         .testTarget(
             name: "ObservatoryClientTests",
             dependencies: [

@@ -104,7 +104,9 @@ public struct CommandLineArguments: Sendable, Equatable {
     }
 
     /// Applies one option, taking its value from `=value` or the next argument.
-    private mutating func apply(option argument: String, remaining: inout ArraySlice<String>) throws(CommandLineUsageError) {
+    private mutating func apply(option argument: String, remaining: inout ArraySlice<String>)
+        throws(CommandLineUsageError)
+    {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         let option = String(parts[0])
         let inlineValue = parts.count == 2 ? String(parts[1]) : nil
@@ -160,7 +162,8 @@ public struct CommandLineArguments: Sendable, Equatable {
             return .delete(key: try single("KEY", of: operands, for: name))
         case "set":
             guard operands.count == 2 else {
-                throw CommandLineUsageError("set takes KEY and VALUE (quote a VALUE with spaces), got \(operands.count) arguments")
+                throw CommandLineUsageError(
+                    "set takes KEY and VALUE (quote a VALUE with spaces), got \(operands.count) arguments")
             }
             return .set(key: operands[0], value: try value(from: operands[1]))
         case "list":
@@ -190,11 +193,14 @@ public struct CommandLineArguments: Sendable, Equatable {
         } catch {
             let trimmed = text.drop { $0 == " " }
             guard let first = trimmed.first, "{[\"".contains(first) else { return .string(text) }
-            throw CommandLineUsageError("VALUE is not valid JSON (\(error)); quote a string that starts with \(first) as JSON")
+            throw CommandLineUsageError(
+                "VALUE is not valid JSON (\(error)); quote a string that starts with \(first) as JSON")
         }
     }
 
-    private static func single(_ what: String, of operands: [String], for command: String) throws(CommandLineUsageError) -> String {
+    private static func single(_ what: String, of operands: [String], for command: String) throws(CommandLineUsageError)
+        -> String
+    {
         guard operands.count == 1 else {
             let problem = operands.isEmpty ? "missing \(what)" : "too many arguments (\(operands.count))"
             throw CommandLineUsageError("\(command): \(problem); usage: observatory \(command) \(what)")

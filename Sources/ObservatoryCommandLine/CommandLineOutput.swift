@@ -9,7 +9,9 @@ public struct CommandLineOutput: Sendable {
     public let standardError: @Sendable (String) -> Void
 
     /// Creates an output from two line writers.
-    public init(standardOutput: @escaping @Sendable (String) -> Void, standardError: @escaping @Sendable (String) -> Void) {
+    public init(
+        standardOutput: @escaping @Sendable (String) -> Void, standardError: @escaping @Sendable (String) -> Void
+    ) {
         self.standardOutput = standardOutput
         self.standardError = standardError
     }

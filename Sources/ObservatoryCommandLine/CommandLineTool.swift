@@ -28,7 +28,8 @@ public enum CommandLineTool {
             output.standardOutput(CommandLineArguments.usage)
             return .success
         }
-        var configuration = ClientConfiguration(host: arguments.host, port: arguments.port, name: arguments.name, token: arguments.token)
+        var configuration = ClientConfiguration(
+            host: arguments.host, port: arguments.port, name: arguments.name, token: arguments.token)
         configuration.reconnects = false
         let client: ObservatoryClient
         do {
@@ -56,7 +57,9 @@ public enum CommandLineTool {
         }
     }
 
-    private static func perform(_ arguments: CommandLineArguments, on client: ObservatoryClient, output: CommandLineOutput) async throws(ClientError) {
+    private static func perform(
+        _ arguments: CommandLineArguments, on client: ObservatoryClient, output: CommandLineOutput
+    ) async throws(ClientError) {
         let raw = arguments.printsFrames
         switch arguments.command {
         case .help:
@@ -68,7 +71,8 @@ public enum CommandLineTool {
             let reply = try await client.send(.set(key: key, value: value, ifVersion: nil, ephemeral: ephemeral))
             let version = reply["version"]?.integerValue ?? 0
             let changed = reply["changed"]?.boolValue ?? true
-            let summary = changed ? "\(key) = \(ChangeFormatter.text(value)) (v\(version))" : "\(key) unchanged (v\(version))"
+            let summary =
+                changed ? "\(key) = \(ChangeFormatter.text(value)) (v\(version))" : "\(key) unchanged (v\(version))"
             output.standardOutput(raw ? frame(reply) : summary)
             if ephemeral { try await holdSession(for: key, on: client, output: output) }
         case .delete(let key):
@@ -83,7 +87,8 @@ public enum CommandLineTool {
                     output.standardOutput(frame(reply))
                 } else {
                     for entry in entries {
-                        output.standardOutput("\(entry["key"]?.stringValue ?? "?") (v\(entry["version"]?.integerValue ?? 0))")
+                        output.standardOutput(
+                            "\(entry["key"]?.stringValue ?? "?") (v\(entry["version"]?.integerValue ?? 0))")
                     }
                 }
                 after = reply["more"] == true ? entries.last?["key"]?.stringValue : nil
@@ -109,10 +114,11 @@ public enum CommandLineTool {
         _ target: Target, from fromRevision: Int64?, on client: ObservatoryClient, raw: Bool, output: CommandLineOutput
     ) async throws(ClientError) {
         let changes: AsyncStream<RemoteChange>
-        let description = switch target {
-        case .key(let key): key
-        case .prefix(let prefix): prefix + "*"
-        }
+        let description =
+            switch target {
+            case .key(let key): key
+            case .prefix(let prefix): prefix + "*"
+            }
         if let fromRevision {
             let resumed: Bool
             (changes, resumed) = try await client.changes(of: target, after: fromRevision)
@@ -124,16 +130,20 @@ public enum CommandLineTool {
         } else {
             changes = try await client.changes(of: target)
         }
-        output.standardError("watching \(description) on \(client.configuration.host):\(client.configuration.port); Ctrl-C stops")
+        output.standardError(
+            "watching \(description) on \(client.configuration.host):\(client.configuration.port); Ctrl-C stops")
         for await change in changes {
-            output.standardOutput(raw ? String(decoding: change.event.encoded(), as: UTF8.self) : ChangeFormatter.line(for: change))
+            output.standardOutput(
+                raw ? String(decoding: change.event.encoded(), as: UTF8.self) : ChangeFormatter.line(for: change))
         }
         try endedByInterruption(client)
     }
 
     /// Keeps a session-bound key's session open until the task is cancelled
     /// (SIGINT): the server deletes the key when the command ends.
-    private static func holdSession(for key: String, on client: ObservatoryClient, output: CommandLineOutput) async throws(ClientError) {
+    private static func holdSession(for key: String, on client: ObservatoryClient, output: CommandLineOutput)
+        async throws(ClientError)
+    {
         output.standardError("keeping \(key) while this runs; Ctrl-C ends the session and the server deletes it")
         let states = AsyncStream<ConnectionState> { continuation in
             let observer = FreeObserver()

@@ -1,7 +1,7 @@
 import CEpoll
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One epoll set: which of many descriptors are ready, in one system call, plus

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A connected TCP socket: the server's side of a client connection, or a client's
@@ -132,7 +132,9 @@ public struct StreamSocket: Sendable, Hashable {
     /// - Parameter resetIsError: whether a reset by the peer (`ECONNRESET`) is
     ///   thrown, for a client that reports how its connection failed, or counts
     ///   as `closed`, for a server that does not care how a client left.
-    public func receive(into buffer: UnsafeMutableRawBufferPointer, resetIsError: Bool = false) throws(SocketError) -> Received {
+    public func receive(into buffer: UnsafeMutableRawBufferPointer, resetIsError: Bool = false) throws(SocketError)
+        -> Received
+    {
         while true {
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count > 0 { return .bytes(count) }

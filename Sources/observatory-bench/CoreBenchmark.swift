@@ -43,37 +43,49 @@ enum CoreBenchmark {
             let oursMeasurement = Measurement(runs: ours)
             let floorMeasurement = Measurement(runs: floor)
             let ratio = oursMeasurement.median / floorMeasurement.median
-            print("| \(scenario.name) | \(oursMeasurement.summary) \(scenario.unit) | \(floorMeasurement.summary) \(scenario.unit) | \(String(format: "%.1f", ratio))× |")
+            print(
+                "| \(scenario.name) | \(oursMeasurement.summary) \(scenario.unit) | \(floorMeasurement.summary) \(scenario.unit) | \(String(format: "%.1f", ratio))× |"
+            )
         }
         print("\nMedian of \(runs) runs (min–max). Memory: resident-set growth in a fresh process per run.")
     }
 
-    static var scenarios: [Scenario] { [
-        Scenario(name: "(a) send to 1 observer, 10^6 messages", unit: "ns",
-                 ours: { sendToObservers(observers: 1, messages: 1_000_000) },
-                 floor: { callClosures(closures: 1, messages: 1_000_000) }),
-        Scenario(name: "(b) 100 observers, 10^5 messages, per delivery", unit: "ns",
-                 ours: { sendToObservers(observers: 100, messages: 100_000) },
-                 floor: { callClosures(closures: 100, messages: 100_000) }),
-        Scenario(name: "(c) 10,000 observers, 100 messages, per delivery", unit: "ns",
-                 ours: { sendToObservers(observers: 10_000, messages: 100) },
-                 floor: { callClosures(closures: 10_000, messages: 100) }),
-        Scenario(name: "(d) Var<Int> set, 1 observer, 10^6 sets", unit: "ns",
-                 ours: { setVariable(sets: 1_000_000) },
-                 floor: { setPlainValue(sets: 1_000_000) }),
-        Scenario(name: "(e) observe + stop observing, 10^5 pairs", unit: "ns",
-                 ours: { observeAndStop(pairs: 100_000) },
-                 floor: { appendAndRemoveClosure(pairs: 100_000) }),
-        Scenario(name: "(f) memory per live observation, 100,000 observations", unit: "bytes",
-                 ours: { probeInFreshProcess("observations") },
-                 floor: { probeInFreshProcess("closures") }),
-        Scenario(name: "(g) ad hoc map→filter→map, 1 observer, 10^6 messages", unit: "ns",
-                 ours: { sendThroughChain(messages: 1_000_000) },
-                 floor: { callChainClosures(messages: 1_000_000) }),
-        Scenario(name: "(h) 100,000 observers of one messenger die, total", unit: "ms",
-                 ours: { observersDie(count: 100_000) },
-                 floor: { closuresDropped(count: 100_000) }),
-    ] }
+    static var scenarios: [Scenario] {
+        [
+            Scenario(
+                name: "(a) send to 1 observer, 10^6 messages", unit: "ns",
+                ours: { sendToObservers(observers: 1, messages: 1_000_000) },
+                floor: { callClosures(closures: 1, messages: 1_000_000) }),
+            Scenario(
+                name: "(b) 100 observers, 10^5 messages, per delivery", unit: "ns",
+                ours: { sendToObservers(observers: 100, messages: 100_000) },
+                floor: { callClosures(closures: 100, messages: 100_000) }),
+            Scenario(
+                name: "(c) 10,000 observers, 100 messages, per delivery", unit: "ns",
+                ours: { sendToObservers(observers: 10_000, messages: 100) },
+                floor: { callClosures(closures: 10_000, messages: 100) }),
+            Scenario(
+                name: "(d) Var<Int> set, 1 observer, 10^6 sets", unit: "ns",
+                ours: { setVariable(sets: 1_000_000) },
+                floor: { setPlainValue(sets: 1_000_000) }),
+            Scenario(
+                name: "(e) observe + stop observing, 10^5 pairs", unit: "ns",
+                ours: { observeAndStop(pairs: 100_000) },
+                floor: { appendAndRemoveClosure(pairs: 100_000) }),
+            Scenario(
+                name: "(f) memory per live observation, 100,000 observations", unit: "bytes",
+                ours: { probeInFreshProcess("observations") },
+                floor: { probeInFreshProcess("closures") }),
+            Scenario(
+                name: "(g) ad hoc map→filter→map, 1 observer, 10^6 messages", unit: "ns",
+                ours: { sendThroughChain(messages: 1_000_000) },
+                floor: { callChainClosures(messages: 1_000_000) }),
+            Scenario(
+                name: "(h) 100,000 observers of one messenger die, total", unit: "ms",
+                ours: { observersDie(count: 100_000) },
+                floor: { closuresDropped(count: 100_000) }),
+        ]
+    }
 
     // MARK: Teardown
 
@@ -203,11 +215,13 @@ enum CoreBenchmark {
         let triple: (Int) -> Int = { $0 &* 3 }
         let isEven: (Int) -> Bool = { $0 & 1 == 0 }
         let increment: (Int) -> Int = { $0 &+ 1 }
-        let closures: [(Int) -> Void] = [{ message in
-            let tripled = triple(message)
-            guard isEven(tripled) else { return }
-            counter.count &+= increment(tripled)
-        }]
+        let closures: [(Int) -> Void] = [
+            { message in
+                let tripled = triple(message)
+                guard isEven(tripled) else { return }
+                counter.count &+= increment(tripled)
+            }
+        ]
         return Measurement.nanoseconds(perOperationOf: messages) {
             for message in 0..<messages {
                 for closure in closures { closure(message) }

@@ -2,7 +2,7 @@ import ObservatoryServer
 import ObservatorySockets
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The client side of the server benchmark: many connections to one server, driven

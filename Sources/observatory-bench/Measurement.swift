@@ -28,7 +28,8 @@ struct Measurement {
     static func nanoseconds(perOperationOf operations: Int, _ body: () -> Void) -> Double {
         let clock = ContinuousClock()
         let elapsed = clock.measure(body)
-        let nanoseconds = Double(elapsed.components.seconds) * 1e9
+        let nanoseconds =
+            Double(elapsed.components.seconds) * 1e9
             + Double(elapsed.components.attoseconds) / 1e9
         return nanoseconds / Double(operations)
     }

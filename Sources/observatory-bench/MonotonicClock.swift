@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `CLOCK_MONOTONIC` in nanoseconds: the one clock for send stamps, receive times and

@@ -82,7 +82,7 @@ enum RESPFrames {
         case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ":"):
             return header
         case UInt8(ascii: "$"):
-            guard bytes[start + 1] != UInt8(ascii: "-") else { return header }  // a null bulk string
+            guard bytes[start + 1] != UInt8(ascii: "-") else { return header } // a null bulk string
             guard let length = ByteScan.decimal(in: bytes, from: start + 1, to: header.contentEnd),
                 length <= longestBulk
             else { throw BenchError("bad RESP bulk length from the server") }

@@ -74,8 +74,9 @@ struct ServerBenchmarkOptions {
         try servers.map { name in
             name == "redis"
                 ? .redis(executable: try redisExecutable(), extraArguments: redisArguments)
-                : .observatoryd(executable: try daemonPath ?? Self.daemonNextToThisExecutable(),
-                                extraArguments: observatorydArguments)
+                : .observatoryd(
+                    executable: try daemonPath ?? Self.daemonNextToThisExecutable(),
+                    extraArguments: observatorydArguments)
         }
     }
 

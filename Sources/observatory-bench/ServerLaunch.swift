@@ -29,16 +29,17 @@ struct ServerLaunch: Sendable {
 
     /// The command line for a server that listens on `port` (observatoryd: 0, and it picks one).
     func arguments(port: Int) -> [String] {
-        let own: [String] = switch dialect {
-        case .observatory:
-            // In memory unless the extra arguments say otherwise, as Redis is.
-            ["--host", "127.0.0.1", "--port", String(port), "--log-level", "info", "--fsync", "none"]
-        case .redis:
-            [
-                "--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no",
-                "--daemonize", "no", "--maxclients", "20000", "--tcp-backlog", "4096",
-            ]
-        }
+        let own: [String] =
+            switch dialect {
+            case .observatory:
+                // In memory unless the extra arguments say otherwise, as Redis is.
+                ["--host", "127.0.0.1", "--port", String(port), "--log-level", "info", "--fsync", "none"]
+            case .redis:
+                [
+                    "--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no",
+                    "--daemonize", "no", "--maxclients", "20000", "--tcp-backlog", "4096",
+                ]
+            }
         return own + extraArguments
     }
 

@@ -63,13 +63,14 @@ enum StorageBenchmark {
     }
 
     private static func startUp(_ configuration: ServerConfiguration, runs: Int) throws -> Measurement {
-        Measurement(runs: try (0..<runs).map { _ in
-            let started = DispatchTime.now().uptimeNanoseconds
-            let context = try ServerContext(configuration: configuration)
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            context.store.storage?.close()
-            return seconds
-        })
+        Measurement(
+            runs: try (0..<runs).map { _ in
+                let started = DispatchTime.now().uptimeNanoseconds
+                let context = try ServerContext(configuration: configuration)
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+                context.store.storage?.close()
+                return seconds
+            })
     }
 
     /// One writer sets keys as fast as it can while a compaction runs; every set is timed.

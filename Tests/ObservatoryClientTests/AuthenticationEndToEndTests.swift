@@ -12,7 +12,9 @@ import Testing
         configuration.port = 0
         configuration.fsync = .none
         configuration.shutdownGraceMilliseconds = 200
-        configuration.auth.tokens = [AccessToken(token: "kitchen-secret", author: "kitchen", read: ["*"], write: ["kitchen.*"])]
+        configuration.auth.tokens = [
+            AccessToken(token: "kitchen-secret", author: "kitchen", read: ["*"], write: ["kitchen.*"])
+        ]
         let server = try Server(configuration: configuration)
         try server.start()
         return server

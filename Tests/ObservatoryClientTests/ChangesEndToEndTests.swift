@@ -10,7 +10,10 @@ import Testing
         defer { server.stop() }
         let alice = try await server.client("alice")
         let bob = try await server.client("bob")
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         let changes = try await bob.changes(of: .prefix("sky."))
         try await alice.set("sky.color", "red")
         try await alice.set("ground.color", "brown")
@@ -34,7 +37,10 @@ import Testing
         defer { server.stop() }
         let alice = try await server.client("alice")
         let bob = try await server.client("bob")
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         for value in [true, false] {
             let changes = try await bob.changes(of: .key("door.open"))
             try await alice.set("door.open", value)

@@ -1,5 +1,6 @@
 import ObservatoryWire
 import Testing
+
 @testable import ObservatoryClient
 
 @Suite struct ClientErrorTests {
@@ -18,7 +19,8 @@ import Testing
     @Test func messagesSayWhatHappenedAndWhatToDo() {
         #expect(ClientError.notConnected(.connecting).description.contains("try again later"))
         #expect(ClientError.connectionLost(.serverShutdown).description.contains("may or may not have been applied"))
-        #expect(ClientError.undecodableValue(key: "k", version: 4, type: "Double", detail: "a string").description
-            == "the value of k (version 4) is not a Double: a string; the local value was kept")
+        #expect(
+            ClientError.undecodableValue(key: "k", version: 4, type: "Double", detail: "a string").description
+                == "the value of k (version 4) is not a Double: a string; the local value was kept")
     }
 }

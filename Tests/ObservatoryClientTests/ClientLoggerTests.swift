@@ -1,5 +1,6 @@
 import Observatory
 import Testing
+
 @testable import ObservatoryClient
 
 @Suite struct ClientLoggerTests {
@@ -22,7 +23,12 @@ import Testing
     @Test func droppedLinesAreNeverBuilt() {
         let built = Lines()
         let logger = ClientLogger(minimumLevel: .error) { _, _ in }
-        logger.log(.debug, { built.lines.withLock { $0.append("built") }; return "expensive" }())
+        logger.log(
+            .debug,
+            {
+                built.lines.withLock { $0.append("built") }
+                return "expensive"
+            }())
         let nothingCollected = built.lines.withLock { $0.isEmpty }
         #expect(nothingCollected)
     }

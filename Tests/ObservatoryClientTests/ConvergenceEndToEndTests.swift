@@ -33,7 +33,10 @@ import Testing
         var generator = SeededGenerator(seed: seed)
         let plans: [[(value: Int, viaMirror: Bool, pause: Int)]] = (0..<3).map { _ in
             (0..<40).map { _ in
-                (Int.random(in: 0..<1000, using: &generator), Bool.random(using: &generator), Int.random(in: 0..<3, using: &generator))
+                (
+                    Int.random(in: 0..<1000, using: &generator), Bool.random(using: &generator),
+                    Int.random(in: 0..<3, using: &generator)
+                )
             }
         }
         await withTaskGroup(of: Void.self) { group in
@@ -65,7 +68,8 @@ import Testing
         }
         for watcher in watchers { watcher.cancel() }
         let versions = clients.map { $0.version(ofKey: "race.value") ?? -1 }
-        #expect(converged, "mirrors \(mirrors.map(\.value)) versions \(versions), server \(finalValue) v\(final.version)")
+        #expect(
+            converged, "mirrors \(mirrors.map(\.value)) versions \(versions), server \(finalValue) v\(final.version)")
         #expect(versionWentBack.isRaised == false)
         for client in clients {
             #expect(try await client.get("race.value").version == final.version)

@@ -74,10 +74,11 @@ import Testing
         try await peer.accept()
         _ = try #require(await peer.receiveLine())
         peer.send("this is not json\n")
-        #expect(await eventually {
-            if case .disconnected(.protocolError) = client.currentState { return true }
-            return false
-        })
+        #expect(
+            await eventually {
+                if case .disconnected(.protocolError) = client.currentState { return true }
+                return false
+            })
     }
 
     @Test func updatesArriveOnTheChosenQueue() async throws {
@@ -90,7 +91,10 @@ import Testing
         configuration.deliveryQueue = queue
         let bob = try await ObservatoryClient.connect(configuration)
         let alice = try await server.client("alice")
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         let color = bob.variable("sky.color", default: "blue")
         try await bob.waitUntilSynchronized()
         let onChosenQueue = Flag()

@@ -1,7 +1,8 @@
-import Observatory
 import Foundation
+import Observatory
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A raw TCP server on 127.0.0.1 with an ephemeral port that accepts one
@@ -26,7 +27,9 @@ final class LoopbackPeer: Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, !listening || listen(listener, 4) == 0 else { throw PeerError.setupFailed(errno) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -41,7 +44,10 @@ final class LoopbackPeer: Sendable {
         accepted.withLock { if $0 >= 0 { Glibc.close($0) } }
     }
 
-    enum PeerError: Error { case setupFailed(Int32), acceptFailed(Int32) }
+    enum PeerError: Error {
+        case setupFailed(Int32)
+        case acceptFailed(Int32)
+    }
 
     /// Waits (up to 5 s) for the client to connect, on a thread of its own,
     /// so that the blocking wait never holds a cooperative or Dispatch thread.

@@ -35,7 +35,10 @@ import Testing
         defer { server.stop() }
         let alice = try await server.client("alice")
         let bob = try await server.client("bob")
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         let aliceColor = alice.variable("sky.color", default: "blue")
         let bobColor = bob.variable("sky.color", default: "blue")
         try await alice.waitUntilSynchronized()
@@ -68,7 +71,10 @@ import Testing
         defer { server.stop() }
         let alice = try await server.client("alice")
         let bob = try await server.client("bob")
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         let aliceLight = alice.variable("kitchen.light", default: false)
         let bobLight = bob.variable("kitchen.light", default: false)
         try await alice.waitUntilSynchronized()
@@ -109,7 +115,10 @@ import Testing
         defer { server.stop() }
         let alice = try await server.client("alice")
         let bob = try await server.client("bob")
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         let counter = bob.variable("stats.count", default: 0)
         try await bob.waitUntilSynchronized()
         let seen = Recorder<Update<Int>>()
@@ -126,7 +135,10 @@ import Testing
         defer { server.stop() }
         let alice = try await server.client("alice")
         let bob = try await server.client("bob")
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         try await alice.set("door.open", true)
         let door = bob.variable("door.open", default: false)
         #expect(await eventually { door.value == true })
@@ -144,7 +156,10 @@ import Testing
         defer { server.stop() }
         let alice = try await server.client("alice")
         let bob = try await server.client("bob")
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         try await alice.set("kitchen.temperature", 21.5)
         let temperature = bob.variable("kitchen.temperature", default: 20.0)
         #expect(await eventually { temperature.value == 21.5 })
@@ -170,7 +185,10 @@ import Testing
         defer { server.stop() }
         let alice = try await server.client("alice")
         let bob = try await server.client("bob")
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         let aliceLock = alice.variable("lock.owner", default: "nobody")
         let bobLock = bob.variable("lock.owner", default: "nobody")
         try await alice.waitUntilSynchronized()

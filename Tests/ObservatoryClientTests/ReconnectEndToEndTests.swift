@@ -11,7 +11,10 @@ import Testing
         let port = server.port
         let alice = try await server.client("alice")
         let bob = try await server.client("bob")
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         let aliceColor = alice.variable("sky.color", default: "blue")
         let bobColor = bob.variable("sky.color", default: "blue")
         let states = Recorder<Update<ConnectionState>>()
@@ -54,7 +57,10 @@ import Testing
         let port = server.port
         let alice = try await server.client("alice")
         let bob = try await server.client("bob")
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         let aliceMode = alice.variable("house.mode", default: "home")
         let bobMode = bob.variable("house.mode", default: "home")
         try await alice.waitUntilSynchronized()

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObservatoryClient
 
 @Suite struct RequestTableTests {

@@ -22,7 +22,10 @@ import Testing
         // Bob stays away long enough for every write below to happen while he is gone.
         slow.backoff = ReconnectBackoff(initial: .milliseconds(400), maximum: .milliseconds(400), jitter: 0)
         let bob = try await ObservatoryClient.connect(slow)
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         let bobCount = bob.variable("counter", default: 0)
         try await alice.set("counter", 0)
         try await bob.waitUntilSynchronized()
@@ -38,7 +41,8 @@ import Testing
         try await bob.waitUntilSynchronized()
 
         #expect(await eventually { seen.count == 22 })
-        #expect(seen.messages.map(\.new) == Array(1...20) + [0, 21], "every change once, in order, the delete included")
+        #expect(
+            seen.messages.map(\.new) == Array(1...20) + [0, 21], "every change once, in order, the delete included")
         #expect(seen.peers.allSatisfy { $0?.name == "alice" }, "real authors, no reset")
         var streamed: [Int64] = []
         for await change in stream {
@@ -55,7 +59,10 @@ import Testing
         let port = server.port
         let alice = try await server.client("alice")
         let bob = try await server.client("bob")
-        defer { alice.close(); bob.close() }
+        defer {
+            alice.close()
+            bob.close()
+        }
         let bobMode = bob.variable("house.mode", default: "home")
         try await alice.set("house.mode", "away")
         try await bob.waitUntilSynchronized()
@@ -83,7 +90,8 @@ import Testing
         configuration.backoff = ReconnectBackoff(initial: .milliseconds(10), maximum: .milliseconds(10), jitter: 0)
         let client = ObservatoryClient(configuration: configuration)
         defer { client.close() }
-        let hello = #"{"ok":true,"id":1,"server":"fake","protocol":1,"session":"s1","author":"writer","revision":0,"epoch":"e"}"#
+        let hello =
+            #"{"ok":true,"id":1,"server":"fake","protocol":1,"session":"s1","author":"writer","revision":0,"epoch":"e"}"#
         try await peer.accept()
         _ = await peer.receiveLine()
         peer.send(hello + "\n")
@@ -91,7 +99,7 @@ import Testing
 
         let write = Task { try await client.set("orders.1", ["qty": 2]) }
         let first = try #require(await peer.receiveLine())
-        peer.closeConnection()  // the reply is lost with the connection
+        peer.closeConnection() // the reply is lost with the connection
         try await peer.accept()
         _ = await peer.receiveLine()
         peer.send(hello + "\n")
@@ -120,7 +128,10 @@ import Testing
         defer { server.stop() }
         let watcher = try await server.client("watcher")
         let alice = try await server.client("alice")
-        defer { watcher.close(); alice.close() }
+        defer {
+            watcher.close()
+            alice.close()
+        }
         let here = alice.variable("presence.alice", default: false, ephemeral: true)
         let seen = watcher.variable("presence.alice", default: false)
         here <- true
@@ -144,17 +155,21 @@ import Testing
         defer { server.stop() }
         let client = try await server.client("alice")
         let bob = try await server.client("bob")
-        defer { client.close(); bob.close() }
+        defer {
+            client.close()
+            bob.close()
+        }
         let bobsLobby = try await bob.presence(under: "chat.lobby.online.", as: "bob")
         let chatWindow = FreeObserver()
         let printed = Locked<[String]>([])
         func print(_ items: Any...) { printed.withLock { $0.append(items.map { "\($0)" }.joined(separator: " ")) } }
 
         let lobby = try await client.presence(under: "chat.lobby.online.", as: "alice")
-        print("online:", lobby.members.value.sorted())            // ["alice", "bob"]
-        chatWindow.observe(lobby.members) { update, author in      // an ordinary Var<Set<String>>
+        print("online:", lobby.members.value.sorted()) // ["alice", "bob"]
+        chatWindow.observe(lobby.members) { update, author in // an ordinary Var<Set<String>>
             let who = (author as? Peer)?.name ?? "?"
-            let joined = update.new.subtracting(update.old), left = update.old.subtracting(update.new)
+            let joined = update.new.subtracting(update.old)
+            let left = update.old.subtracting(update.new)
             if !joined.isEmpty { print("\(who) joined") }
             if !left.isEmpty { print("\(who) left") }
         }

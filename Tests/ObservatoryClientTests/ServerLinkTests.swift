@@ -1,8 +1,9 @@
-import Observatory
 import Foundation
+import Observatory
 import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
+
 @testable import ObservatoryClient
 
 @Suite(.timeLimit(.minutes(1))) struct ServerLinkTests {
@@ -13,8 +14,11 @@ import Testing
         let replies = Locked<[String: Result<ReceivedReply, ClientError>]>([:])
     }
 
-    private func openLink(_ peer: LoopbackPeer, journal: Journal, maxFrameBytes: Int = 64 << 20) async throws -> ServerLink {
-        let socket = try SocketConnection.connect(host: "127.0.0.1", port: peer.port, timeout: .seconds(2), sendTimeout: .seconds(2))
+    private func openLink(_ peer: LoopbackPeer, journal: Journal, maxFrameBytes: Int = 64 << 20) async throws
+        -> ServerLink
+    {
+        let socket = try SocketConnection.connect(
+            host: "127.0.0.1", port: peer.port, timeout: .seconds(2), sendTimeout: .seconds(2))
         let link = ServerLink(
             socket: socket,
             generation: 1,
@@ -47,7 +51,9 @@ import Testing
         let replyA = try #require(resultA).get()
         let replyB = try #require(resultB).get()
         #expect(replyA.id == .integer(1))
-        #expect(try replyA.payload(for: .get) == .get(ValueEntry(key: "a", value: 1, version: 3, author: "x", session: "s9")))
+        #expect(
+            try replyA.payload(for: .get)
+                == .get(ValueEntry(key: "a", value: 1, version: 3, author: "x", session: "s9")))
         guard case .failure(let error) = replyB.outcome else {
             Issue.record("the reply to b should be a failure")
             return
@@ -63,7 +69,8 @@ import Testing
         let link = try await openLink(peer, journal: journal)
         peer.send(#"{"ok":true,"id":77}"# + "\n")
         #expect(await link.waitUntilEnded() == .protocolError("a reply to request 77, which is not waiting"))
-        let endedForTheStrayReply = journal.endReasons.withLock { $0 } == [.protocolError("a reply to request 77, which is not waiting")]
+        let endedForTheStrayReply =
+            journal.endReasons.withLock { $0 } == [.protocolError("a reply to request 77, which is not waiting")]
         #expect(endedForTheStrayReply)
     }
 
@@ -75,10 +82,12 @@ import Testing
         _ = await peer.receiveLine()
         peer.closeConnection()
         #expect(await link.waitUntilEnded() == .closedByServer)
-        let pingFailedWithTheConnection = journal.replies.withLock { $0["ping"] } == .failure(.connectionLost(.closedByServer))
+        let pingFailedWithTheConnection =
+            journal.replies.withLock { $0["ping"] } == .failure(.connectionLost(.closedByServer))
         #expect(pingFailedWithTheConnection)
         link.send(.ping) { result in journal.replies.withLock { $0["after end"] = result } }
-        let lateRequestFailed = journal.replies.withLock { $0["after end"] } == .failure(.connectionLost(.closedByServer))
+        let lateRequestFailed =
+            journal.replies.withLock { $0["after end"] } == .failure(.connectionLost(.closedByServer))
         #expect(lateRequestFailed)
     }
 

@@ -1,10 +1,12 @@
-import Observatory
 import Foundation
+import Observatory
 import ObservatorySockets
 import Testing
+
 @testable import ObservatoryClient
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct SocketConnectionTests {
@@ -25,7 +27,8 @@ import Glibc
     }
 
     private func connect(to peer: LoopbackPeer, inbox: Inbox) async throws -> SocketConnection {
-        let connection = try SocketConnection.connect(host: "127.0.0.1", port: peer.port, timeout: .seconds(2), sendTimeout: .seconds(2))
+        let connection = try SocketConnection.connect(
+            host: "127.0.0.1", port: peer.port, timeout: .seconds(2), sendTimeout: .seconds(2))
         connection.startReading(
             received: { bytes in inbox.text.withLock { $0 += String(decoding: bytes, as: UTF8.self) } },
             ended: { error in inbox.ended.withLock { $0 = .some(error) } }
@@ -75,7 +78,8 @@ import Glibc
         let closed = try LoopbackPeer(listening: false)
         defer { withExtendedLifetime(closed) {} }
         do {
-            _ = try SocketConnection.connect(host: "127.0.0.1", port: closed.port, timeout: .seconds(2), sendTimeout: .seconds(1))
+            _ = try SocketConnection.connect(
+                host: "127.0.0.1", port: closed.port, timeout: .seconds(2), sendTimeout: .seconds(1))
             Issue.record("connect to a closed port succeeded")
         } catch {
             #expect(error.errorNumber == ECONNREFUSED)
@@ -86,7 +90,8 @@ import Glibc
 
     @Test func unresolvableHostIsAResolveError() {
         let error = #expect(throws: SocketError.self) {
-            _ = try SocketConnection.connect(host: "no such host.invalid", port: 7070, timeout: .seconds(1), sendTimeout: .seconds(1))
+            _ = try SocketConnection.connect(
+                host: "no such host.invalid", port: 7070, timeout: .seconds(1), sendTimeout: .seconds(1))
         }
         #expect(error?.description.contains("cannot resolve the host") == true, "\(String(describing: error))")
     }

@@ -19,22 +19,27 @@ import Testing
     }
 
     @Test func updateShowsOldArrowNewAuthorAndVersion() {
-        let line = ChangeFormatter.line(for: change(.update(key: "sky.color", old: "blue", new: "red", version: 12, author: "alice", session: "s3")))
+        let line = ChangeFormatter.line(
+            for: change(.update(key: "sky.color", old: "blue", new: "red", version: 12, author: "alice", session: "s3"))
+        )
         #expect(line == #"sky.color "blue" → "red" by alice (v12)"#)
     }
 
     @Test func createdKeyHasNoOldValue() {
-        let line = ChangeFormatter.line(for: change(.update(key: "n", old: nil, new: ["a": [1, 2.5]], version: 1, author: "alice", session: "s3")))
+        let line = ChangeFormatter.line(
+            for: change(.update(key: "n", old: nil, new: ["a": [1, 2.5]], version: 1, author: "alice", session: "s3")))
         #expect(line == #"n (none) → {"a":[1,2.5]} by alice (v1)"#)
     }
 
     @Test func deletedKeyHasNoNewValue() {
-        let line = ChangeFormatter.line(for: change(.delete(key: "n", old: true, version: 2, author: "alice", session: "s3")))
+        let line = ChangeFormatter.line(
+            for: change(.delete(key: "n", old: true, version: 2, author: "alice", session: "s3")))
         #expect(line == "n true → (deleted) by alice (v2)")
     }
 
     @Test func aKeyDeletedBecauseItsSessionEndedSaysSo() {
-        let event = Event.delete(key: "presence.bob", old: true, version: 9, author: "alice", session: "s3", reason: "session_ended")
+        let event = Event.delete(
+            key: "presence.bob", old: true, version: 9, author: "alice", session: "s3", reason: "session_ended")
         #expect(ChangeFormatter.line(for: change(event)) == "presence.bob true → (session ended) by alice (v9)")
     }
 }

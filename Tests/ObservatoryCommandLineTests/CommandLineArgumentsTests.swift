@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func everyCommandParses() throws {
-        #expect(try CommandLineArguments.parse(["set", "a.b", "{\"x\": 1}"]).command == .set(key: "a.b", value: ["x": 1]))
+        #expect(
+            try CommandLineArguments.parse(["set", "a.b", "{\"x\": 1}"]).command == .set(key: "a.b", value: ["x": 1]))
         #expect(try CommandLineArguments.parse(["delete", "a.b"]).command == .delete(key: "a.b"))
         #expect(try CommandLineArguments.parse(["list"]).command == .list(prefix: ""))
         #expect(try CommandLineArguments.parse(["list", "kitchen."]).command == .list(prefix: "kitchen."))
@@ -25,7 +26,9 @@ import Testing
     }
 
     @Test func optionsWorkAnywhereInBothSpellings() throws {
-        let arguments = try CommandLineArguments.parse(["--host", "example.org", "get", "k", "--port=7071", "--token=s3cret", "--json", "--name", "alice"])
+        let arguments = try CommandLineArguments.parse([
+            "--host", "example.org", "get", "k", "--port=7071", "--token=s3cret", "--json", "--name", "alice",
+        ])
         #expect(arguments.name == "alice")
         #expect(arguments.host == "example.org")
         #expect(arguments.port == 7071)
@@ -39,20 +42,22 @@ import Testing
     }
 
     @Test func doubleDashEndsOptions() throws {
-        #expect(try CommandLineArguments.parse(["set", "--", "t", "--json"]).command == .set(key: "t", value: "--json"))
+        #expect(
+            try CommandLineArguments.parse(["set", "--", "t", "--json"]).command == .set(key: "t", value: "--json"))
     }
 
-    @Test(arguments: [
-        ("red", JSONValue.string("red")),
-        ("hello world", .string("hello world")),
-        ("42", .integer(42)),
-        ("2.5", .double(2.5)),
-        ("true", .bool(true)),
-        ("null", .null),
-        ("\"quoted\"", .string("quoted")),
-        ("[1,\"a\"]", .array([1, "a"])),
-        ("", .string("")),
-    ] as [(String, JSONValue)])
+    @Test(
+        arguments: [
+            ("red", JSONValue.string("red")),
+            ("hello world", .string("hello world")),
+            ("42", .integer(42)),
+            ("2.5", .double(2.5)),
+            ("true", .bool(true)),
+            ("null", .null),
+            ("\"quoted\"", .string("quoted")),
+            ("[1,\"a\"]", .array([1, "a"])),
+            ("", .string("")),
+        ] as [(String, JSONValue)])
     func valueIsJSONOrABareWordString(text: String, expected: JSONValue) throws {
         #expect(try CommandLineArguments.parse(["set", "k", text]).command == .set(key: "k", value: expected))
     }
@@ -67,21 +72,22 @@ import Testing
         #expect(try CommandLineArguments.parse(["-h"]).command == .help)
     }
 
-    @Test(arguments: [
-        ([], "missing command"),
-        (["fly"], "unknown command 'fly'"),
-        (["get"], "get: missing KEY; usage: observatory get KEY"),
-        (["get", "a", "b"], "get: too many arguments (2); usage: observatory get KEY"),
-        (["set", "a"], "set takes KEY and VALUE (quote a VALUE with spaces), got 1 arguments"),
-        (["list", "a", "b"], "list takes at most one PREFIX, got 2 arguments"),
-        (["watch"], "watch: missing KEY or PREFIX*; usage: observatory watch KEY or PREFIX*"),
-        (["get", "k", "--port", "0"], "--port must be a number from 1 to 65535, not '0'"),
-        (["get", "k", "--port", "http"], "--port must be a number from 1 to 65535, not 'http'"),
-        (["get", "k", "--port"], "missing value for --port"),
-        (["get", "k", "--host="], "--host must not be empty"),
-        (["get", "k", "--json=yes"], "--json takes no value"),
-        (["get", "k", "--verbose"], "unknown option --verbose"),
-    ] as [([String], String)])
+    @Test(
+        arguments: [
+            ([], "missing command"),
+            (["fly"], "unknown command 'fly'"),
+            (["get"], "get: missing KEY; usage: observatory get KEY"),
+            (["get", "a", "b"], "get: too many arguments (2); usage: observatory get KEY"),
+            (["set", "a"], "set takes KEY and VALUE (quote a VALUE with spaces), got 1 arguments"),
+            (["list", "a", "b"], "list takes at most one PREFIX, got 2 arguments"),
+            (["watch"], "watch: missing KEY or PREFIX*; usage: observatory watch KEY or PREFIX*"),
+            (["get", "k", "--port", "0"], "--port must be a number from 1 to 65535, not '0'"),
+            (["get", "k", "--port", "http"], "--port must be a number from 1 to 65535, not 'http'"),
+            (["get", "k", "--port"], "missing value for --port"),
+            (["get", "k", "--host="], "--host must not be empty"),
+            (["get", "k", "--json=yes"], "--json takes no value"),
+            (["get", "k", "--verbose"], "unknown option --verbose"),
+        ] as [([String], String)])
     func badCommandLineGivesAnActionableMessage(arguments: [String], message: String) {
         #expect(throws: CommandLineUsageError(message)) { try CommandLineArguments.parse(arguments) }
     }
@@ -95,12 +101,16 @@ import Testing
     }
 
     @Test func ephemeralGoesWithSetAndFromWithWatch() throws {
-        #expect(try CommandLineArguments.parse(["set", "k", "1", "--ephemeral"]).command
-            == .set(key: "k", value: 1, ephemeral: true))
-        #expect(try CommandLineArguments.parse(["watch", "room.*", "--from", "42"]).command
-            == .watch(.prefix("room."), fromRevision: 42))
+        #expect(
+            try CommandLineArguments.parse(["set", "k", "1", "--ephemeral"]).command
+                == .set(key: "k", value: 1, ephemeral: true))
+        #expect(
+            try CommandLineArguments.parse(["watch", "room.*", "--from", "42"]).command
+                == .watch(.prefix("room."), fromRevision: 42))
         #expect(throws: CommandLineUsageError.self) { try CommandLineArguments.parse(["get", "k", "--ephemeral"]) }
-        #expect(throws: CommandLineUsageError.self) { try CommandLineArguments.parse(["set", "k", "1", "--from", "3"]) }
+        #expect(throws: CommandLineUsageError.self) {
+            try CommandLineArguments.parse(["set", "k", "1", "--from", "3"])
+        }
         #expect(throws: CommandLineUsageError.self) { try CommandLineArguments.parse(["watch", "k", "--from", "-1"]) }
     }
 }

@@ -62,7 +62,8 @@ import Testing
 
         let (listCode, list) = await run(["list", "sky."], port: server.port)
         #expect(listCode == .success)
-        let listedKeysInOrder = list.out.map { $0.components(separatedBy: " ").first ?? "" } == ["sky.cloud", "sky.color"]
+        let listedKeysInOrder =
+            list.out.map { $0.components(separatedBy: " ").first ?? "" } == ["sky.cloud", "sky.color"]
         #expect(listedKeysInOrder)
 
         let (deleteCode, delete) = await run(["delete", "sky.color"], port: server.port)
@@ -125,7 +126,8 @@ import Testing
         try await alice.set("sky.color", "blue")
         let capture = Capture()
         let watch = Task {
-            await CommandLineTool.run(arguments: ["watch", "sky.*", "--port", String(server.port)], output: capture.output)
+            await CommandLineTool.run(
+                arguments: ["watch", "sky.*", "--port", String(server.port)], output: capture.output)
         }
         #expect(await eventually { capture.err.first?.hasPrefix("watching sky.* on 127.0.0.1:") == true })
         try await alice.set("sky.color", "red")
@@ -192,7 +194,8 @@ import Testing
         defer { alice.close() }
         let capture = Capture()
         let watch = Task {
-            await CommandLineTool.run(arguments: ["watch", "k", "--json", "--port", String(server.port)], output: capture.output)
+            await CommandLineTool.run(
+                arguments: ["watch", "k", "--json", "--port", String(server.port)], output: capture.output)
         }
         #expect(await eventually { capture.err.first?.hasPrefix("watching k") == true })
         try await alice.set("k", [1, 2] as JSONValue)

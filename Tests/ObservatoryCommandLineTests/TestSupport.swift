@@ -3,7 +3,7 @@ import ObservatoryClient
 import ObservatoryServer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A loopback port that refuses every connection for as long as this value lives:

@@ -4,12 +4,13 @@ import Testing
 /// PROTOCOL.md, `hello` with auth on, `unauthenticated` and `forbidden`.
 @Suite struct AuthenticationConformanceTests {
     static func withAuthenticatingServer(_ body: (RunningServer) throws -> Void) throws {
-        try withServer({
-            $0.auth.tokens = [
-                AccessToken(token: "alice-token", author: "alice", read: ["*"], write: ["kitchen.*"]),
-                AccessToken(token: "guest-token", author: "guest", read: ["public.*"], write: []),
-            ]
-        }, body)
+        try withServer(
+            {
+                $0.auth.tokens = [
+                    AccessToken(token: "alice-token", author: "alice", read: ["*"], write: ["kitchen.*"]),
+                    AccessToken(token: "guest-token", author: "guest", read: ["public.*"], write: []),
+                ]
+            }, body)
     }
 
     @Test func everyOpBeforeASuccessfulHelloFailsUnauthenticatedAndTheConnectionStaysOpen() throws {

@@ -6,9 +6,9 @@ import Testing
 @Suite struct ErrorCodeConformanceTests {
     /// Keys as JSON string literals (escapes included) that PROTOCOL.md forbids.
     static let invalidKeyLiterals = [
-        #""""#,                                      // empty
-        "\"" + String(repeating: "k", count: 257) + "\"",  // 257 bytes
-        "\"" + String(repeating: "€", count: 86) + "\"",   // 86 characters but 258 bytes
+        #""""#, // empty
+        "\"" + String(repeating: "k", count: 257) + "\"", // 257 bytes
+        "\"" + String(repeating: "€", count: 86) + "\"", // 86 characters but 258 bytes
         #""has space""#,
         #""has\ttab""#,
         #""has\nnewline""#,
@@ -87,7 +87,9 @@ import Testing
             let small = try client.call(["op": "set", "key": "big", "value": String(repeating: "x", count: 50)])
             #expect(small.ok == true, "\(small)")
             let get = try client.call(["op": "get", "key": "big"])
-            #expect(get["value"] == .string(String(repeating: "x", count: 50)), "the refused sets must not change the value")
+            #expect(
+                get["value"] == .string(String(repeating: "x", count: 50)), "the refused sets must not change the value"
+            )
         }
     }
 

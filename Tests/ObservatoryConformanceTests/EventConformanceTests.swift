@@ -81,7 +81,8 @@ import Testing
             }
             let writer = try server.connect()
             let changes = 40
-            try writer.send(raw: (0..<changes).map { "{\"op\":\"set\",\"key\":\"fan.\($0 % 4)\",\"value\":\($0)}\n" }.joined())
+            try writer.send(
+                raw: (0..<changes).map { "{\"op\":\"set\",\"key\":\"fan.\($0 % 4)\",\"value\":\($0)}\n" }.joined())
             for (index, observer) in observers.enumerated() {
                 var values: [Int64] = []
                 for _ in 0..<changes {
@@ -187,7 +188,8 @@ import Testing
             for _ in 0..<(writers * writesEach) {
                 let event = try observer.nextEvent()
                 if let previous {
-                    #expect(event.integer("version") == (previous.integer("version") ?? 0) + 1, "\(previous) then \(event)")
+                    #expect(
+                        event.integer("version") == (previous.integer("version") ?? 0) + 1, "\(previous) then \(event)")
                     #expect(event["old"] == previous["new"], "\(previous) then \(event)")
                 }
                 previous = event
@@ -227,9 +229,10 @@ import Testing
             _ = try writer.call(["op": "delete", "key": "kitchen.light"])
             let events = try observer.events { $0.event == "delete" }
             let summary = events.map { "\($0.event ?? "?") \($0.string("key") ?? "?")" }
-            #expect(summary == [
-                "update kitchen.light", "update kitchen.light", "update kitchen.oven.temp", "delete kitchen.light",
-            ])
+            #expect(
+                summary == [
+                    "update kitchen.light", "update kitchen.light", "update kitchen.oven.temp", "delete kitchen.light",
+                ])
         }
     }
 
@@ -322,7 +325,9 @@ import Testing
             var eventCount = 0
             while snapshotValue < Int64(totalWrites) {
                 let event = try observer.nextEvent()
-                #expect(event.integer("version") == expectedVersion, "gap or reorder after \(expectedVersion - 1): \(event)")
+                #expect(
+                    event.integer("version") == expectedVersion, "gap or reorder after \(expectedVersion - 1): \(event)"
+                )
                 #expect(event["old"] == .integer(snapshotValue), "\(event)")
                 snapshotValue = event.integer("new") ?? Int64(totalWrites)
                 expectedVersion = (event.integer("version") ?? expectedVersion) + 1

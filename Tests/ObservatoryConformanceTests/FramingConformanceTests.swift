@@ -57,7 +57,8 @@ import Testing
             let count = 10_000
             var batch = ""
             for index in 0..<count {
-                batch += index % 2 == 0
+                batch +=
+                    index % 2 == 0
                     ? "{\"op\":\"set\",\"key\":\"deep.\(index % 100)\",\"value\":\(index),\"id\":\(index)}\n"
                     : "{\"op\":\"ping\",\"id\":\(index)}\n"
             }
@@ -77,7 +78,8 @@ import Testing
         try withServer { server in
             let client = try server.connect()
             // A multi-byte character is split between writes too.
-            let line = "{\"op\":\"set\",\"key\":\"split.é\",\"value\":\"añ😀\",\"id\":\"split\"}\n"
+            let line =
+                "{\"op\":\"set\",\"key\":\"split.é\",\"value\":\"añ😀\",\"id\":\"split\"}\n"
                 + "{\"op\":\"get\",\"key\":\"split.é\",\"id\":\"again\"}\r\n"
             for byte in Array(line.utf8) {
                 try client.send(bytes: [byte])
@@ -95,7 +97,9 @@ import Testing
     @Test func framesSplitAtArbitraryPointsAcrossWritesAreReassembled() throws {
         try withServer { server in
             let client = try server.connect()
-            let lines = (0..<20).map { "{\"op\":\"set\",\"key\":\"chunk.\($0)\",\"value\":[\($0),\"x\"],\"id\":\($0)}\n" }
+            let lines = (0..<20).map {
+                "{\"op\":\"set\",\"key\":\"chunk.\($0)\",\"value\":[\($0),\"x\"],\"id\":\($0)}\n"
+            }
             let bytes = Array(lines.joined().utf8)
             var offset = 0
             var size = 1
@@ -114,7 +118,10 @@ import Testing
     }
 
     @Test func frameLongerThanMaxFrameBytesGetsFrameTooLargeAndClose() throws {
-        try withServer({ $0.limits.maxFrameBytes = 1_024; $0.limits.maxValueBytes = 512 }) { server in
+        try withServer({
+            $0.limits.maxFrameBytes = 1_024
+            $0.limits.maxValueBytes = 512
+        }) { server in
             let client = try server.connect()
             let padding = String(repeating: "a", count: 1_025 - 30)
             let head = "{\"op\":\"set\",\"key\":\"k\",\"value\":\""
@@ -127,11 +134,15 @@ import Testing
     }
 
     @Test func completeLineLongerThanMaxFrameBytesGetsFrameTooLargeAndClose() throws {
-        try withServer({ $0.limits.maxFrameBytes = 1_024; $0.limits.maxValueBytes = 512 }) { server in
+        try withServer({
+            $0.limits.maxFrameBytes = 1_024
+            $0.limits.maxValueBytes = 512
+        }) { server in
             let client = try server.connect()
             #expect(try client.call(["op": "ping"]).ok == true)
             let value = String(repeating: "a", count: 2_000)
-            try client.send(raw: "{\"op\":\"set\",\"key\":\"k\",\"id\":2,\"value\":\"\(value)\"}\n{\"op\":\"ping\",\"id\":3}\n")
+            try client.send(
+                raw: "{\"op\":\"set\",\"key\":\"k\",\"id\":2,\"value\":\"\(value)\"}\n{\"op\":\"ping\",\"id\":3}\n")
             let frames = try client.framesUntilClosed()
             let error = try #require(frames.first, "no reply before the close")
             #expect(error.errorCode == "frame_too_large", "\(error)")
@@ -141,7 +152,10 @@ import Testing
     }
 
     @Test func frameTooLargeReachesAClientThatKeepsPipelining() throws {
-        try withServer({ $0.limits.maxFrameBytes = 1_024; $0.limits.maxValueBytes = 512 }) { server in
+        try withServer({
+            $0.limits.maxFrameBytes = 1_024
+            $0.limits.maxValueBytes = 512
+        }) { server in
             let client = try server.connect()
             let tooLong = "{\"op\":\"set\",\"key\":\"k\",\"value\":\"" + String(repeating: "a", count: 2_000) + "\"}\n"
             let more = String(repeating: "{\"op\":\"ping\"}\n", count: 20_000)
@@ -153,7 +167,10 @@ import Testing
     }
 
     @Test func frameTooLargeReachesAClientThatSendsMoreAfterIt() throws {
-        try withServer({ $0.limits.maxFrameBytes = 1_024; $0.limits.maxValueBytes = 512 }) { server in
+        try withServer({
+            $0.limits.maxFrameBytes = 1_024
+            $0.limits.maxValueBytes = 512
+        }) { server in
             let client = try server.connect()
             try client.send(raw: "{\"op\":\"set\",\"key\":\"k\",\"value\":\"" + String(repeating: "a", count: 2_000))
             usleep(50_000)
@@ -178,7 +195,10 @@ import Testing
     }
 
     @Test func frameOfExactlyMaxFrameBytesIsAccepted() throws {
-        try withServer({ $0.limits.maxFrameBytes = 1_024; $0.limits.maxValueBytes = 1_024 }) { server in
+        try withServer({
+            $0.limits.maxFrameBytes = 1_024
+            $0.limits.maxValueBytes = 1_024
+        }) { server in
             let client = try server.connect()
             let head = "{\"op\":\"set\",\"key\":\"k\",\"id\":1,\"value\":\""
             let tail = "\"}"

@@ -14,7 +14,9 @@ import Testing
                 let frames = try client.framesUntilClosed()
                 let shutdown = frames.first(where: { $0.event == "shutdown" })
                 #expect(shutdown != nil, "\(name) got no shutdown event: \(frames)")
-                #expect(shutdown?.object.count == 1, "shutdown is exactly {\"event\":\"shutdown\"}: \(String(describing: shutdown))")
+                #expect(
+                    shutdown?.object.count == 1,
+                    "shutdown is exactly {\"event\":\"shutdown\"}: \(String(describing: shutdown))")
             }
         }
     }
@@ -27,7 +29,8 @@ import Testing
             _ = try client.call(["op": "observe", "prefix": "backlog."])
             let writer = try server.connect()
             let chunk = String(repeating: "b", count: 8_000)
-            try writer.send(raw: (0..<40).map { "{\"op\":\"set\",\"key\":\"backlog.\($0)\",\"value\":\"\(chunk)\"}\n" }.joined())
+            try writer.send(
+                raw: (0..<40).map { "{\"op\":\"set\",\"key\":\"backlog.\($0)\",\"value\":\"\(chunk)\"}\n" }.joined())
             _ = try writer.call(["op": "ping"])
             let stopper = DispatchQueue(label: "conformance.stopper")
             let stopping = server.server
@@ -96,10 +99,14 @@ import Testing
             let frames = try slow.framesUntilClosed(timeout: .seconds(10))
             let ending = slow.wasReset ? "a reset" : "an orderly close"
             let last = try #require(frames.last, "the slow consumer got no frame at all before \(ending)")
-            #expect(last.errorCode == "slow_consumer", "last of \(frames.count) frames before \(ending): \(last.text.prefix(120))")
+            #expect(
+                last.errorCode == "slow_consumer",
+                "last of \(frames.count) frames before \(ending): \(last.text.prefix(120))")
             #expect(last.id == .null, "\(last.text.prefix(120))")
             #expect(last.ok == false)
-            #expect(frames.filter(\.isEvent).count < batches * 11, "the slow consumer got every event and was closed anyway")
+            #expect(
+                frames.filter(\.isEvent).count < batches * 11, "the slow consumer got every event and was closed anyway"
+            )
         }
     }
 
@@ -113,7 +120,9 @@ import Testing
             let writes = 1_000
             var lastVersion: Int64 = 0
             for batch in 0..<(writes / 10) {
-                let lines = (0..<10).map { "{\"op\":\"set\",\"key\":\"hot\",\"value\":\"\(batch * 10 + $0) \(chunk)\"}\n" }
+                let lines = (0..<10).map {
+                    "{\"op\":\"set\",\"key\":\"hot\",\"value\":\"\(batch * 10 + $0) \(chunk)\"}\n"
+                }
                 try writer.send(raw: lines.joined())
                 lastVersion = try writer.call(["op": "get", "key": "hot"]).integer("version") ?? 0
             }
@@ -155,7 +164,8 @@ import Testing
             for (index, client) in clients.enumerated() {
                 var lines = ""
                 for step in 0..<requestsPerClient {
-                    lines += "{\"op\":\"set\",\"key\":\"c\(index).k\(step % 5)\",\"value\":[\(index),\(step)],\"id\":\(step * 2)}\n"
+                    lines +=
+                        "{\"op\":\"set\",\"key\":\"c\(index).k\(step % 5)\",\"value\":[\(index),\(step)],\"id\":\(step * 2)}\n"
                     lines += "{\"op\":\"get\",\"key\":\"c\(index).k\(step % 5)\",\"id\":\(step * 2 + 1)}\n"
                 }
                 try client.send(raw: lines)
@@ -167,7 +177,8 @@ import Testing
                     let get = try client.nextFrame()
                     let expected = JSONTree.array([.integer(Int64(index)), .integer(Int64(step))])
                     if set.ok != true || set.id != .integer(Int64(step * 2)) || get["value"] != expected
-                        || get.id != .integer(Int64(step * 2 + 1)) {
+                        || get.id != .integer(Int64(step * 2 + 1))
+                    {
                         failures.append("client \(index) step \(step): \(set) / \(get)")
                     }
                 }

@@ -8,7 +8,8 @@ import Testing
     @Test func stringIDsAreEchoedVerbatim() throws {
         try withServer { server in
             let client = try server.connect()
-            for id in ["abc", "", "7", "ü-😀-\u{1}", "with \"quotes\" and \\ and /", String(repeating: "x", count: 300)] {
+            for id in ["abc", "", "7", "ü-😀-\u{1}", "with \"quotes\" and \\ and /", String(repeating: "x", count: 300)]
+            {
                 try client.send(["op": "ping", "id": id])
                 let reply = try client.nextFrame()
                 #expect(reply.ok == true)
@@ -116,7 +117,8 @@ import Testing
     @Test func unknownFieldsInRequestsAreIgnored() throws {
         try withServer { server in
             let client = try server.connect()
-            let set = try client.call(fields: #""op":"set","key":"k","value":1,"extra":{"x":[1,2]},"flag":true,"z":null"#)
+            let set = try client.call(
+                fields: #""op":"set","key":"k","value":1,"extra":{"x":[1,2]},"flag":true,"z":null"#)
             #expect(set.ok == true, "\(set)")
             let get = try client.call(fields: #""op":"get","key":"k","prefix":"ignored.","since":3"#)
             #expect(get.ok == true, "\(get)")
@@ -166,8 +168,10 @@ import Testing
                 (#"{"op":"fly","id":"x"}"#, "unknown_op"),
                 (#"{"op":"get","id":"x"}"#, "bad_request"),
                 (#"{"op":"get","key":"has space","id":"x"}"#, "invalid_key"),
-                (#"{"op":"set","key":"big","value":"\#(String(repeating: "v", count: 200))","id":"x"}"#,
-                 "value_too_large"),
+                (
+                    #"{"op":"set","key":"big","value":"\#(String(repeating: "v", count: 200))","id":"x"}"#,
+                    "value_too_large"
+                ),
                 (#"{"op":"get","key":"missing","id":"x"}"#, "not_found"),
                 (#"{"op":"delete","key":"missing","id":"x"}"#, "not_found"),
                 (#"{"op":"set","key":"there","value":2,"ifVersion":12345,"id":"x"}"#, "conflict"),

@@ -89,8 +89,9 @@ import Testing
             // One segment: the write's event is made while the ping waits in the same batch.
             try client.send(raw: #"{"op":"set","key":"k","value":1,"id":1}"# + "\n" + #"{"op":"ping","id":2}"# + "\n")
             let frames = try (0..<3).map { _ in try client.nextFrame() }
-            #expect(frames.map { $0.isEvent ? "event" : "reply \($0.id.map(String.init(describing:)) ?? "")" }
-                == ["reply 1", "event", "reply 2"], "\(frames)")
+            #expect(
+                frames.map { $0.isEvent ? "event" : "reply \($0.id.map(String.init(describing:)) ?? "")" }
+                    == ["reply 1", "event", "reply 2"], "\(frames)")
             #expect(frames[2].integer("revision") == 1)
         }
     }
@@ -113,7 +114,9 @@ import Testing
                 } else {
                     pings += 1
                     let revision = frame.integer("revision") ?? -1
-                    #expect(revision <= highestEvent || revision == 0, "ping says \(revision), events only reached \(highestEvent)")
+                    #expect(
+                        revision <= highestEvent || revision == 0,
+                        "ping says \(revision), events only reached \(highestEvent)")
                 }
             }
         }
@@ -199,7 +202,8 @@ import Testing
             #expect(first["duplicate"] == nil && first.integer("version") == 1, "\(first)")
             let again = try server.connect().call(["op": "set", "key": "counter", "value": 1, "requestId": "r-1"])
             #expect(again["duplicate"] == .bool(true), "\(again)")
-            #expect(again.integer("version") == 1 && again["changed"] == .bool(true) && again.string("key") == "counter")
+            #expect(
+                again.integer("version") == 1 && again["changed"] == .bool(true) && again.string("key") == "counter")
             let delete = try writer.call(["op": "delete", "key": "counter", "requestId": "r-2"])
             let deleteAgain = try writer.call(["op": "delete", "key": "counter", "requestId": "r-2"])
             #expect(deleteAgain["duplicate"] == .bool(true), "not not_found: \(deleteAgain)")
@@ -214,7 +218,8 @@ import Testing
             let client = try server.connect()
             #expect(try client.call(["op": "set", "key": "k", "value": 1, "requestId": ""]).errorCode == "bad_request")
             let long = String(repeating: "r", count: 129)
-            #expect(try client.call(["op": "set", "key": "k", "value": 1, "requestId": long]).errorCode == "bad_request")
+            #expect(
+                try client.call(["op": "set", "key": "k", "value": 1, "requestId": long]).errorCode == "bad_request")
             #expect(try client.call(["op": "delete", "key": "k", "requestId": 7]).errorCode == "bad_request")
             let longest = String(repeating: "r", count: 128)
             #expect(try client.call(["op": "set", "key": "k", "value": 1, "requestId": longest]).ok == true)
@@ -249,7 +254,9 @@ import Testing
             #expect(try client.call(["op": "ping"]).string("epoch") == epoch)
             let reply = try client.call(["op": "observe", "prefix": "", "fromRevision": 0, "epoch": epoch ?? ""])
             #expect(reply["resumed"] == .bool(true), "the window survives compaction and restart: \(reply)")
-            let replayed = try client.events(through: { $0.string("key") == "presence.alice" && $0.string("event") == "delete" })
+            let replayed = try client.events(through: {
+                $0.string("key") == "presence.alice" && $0.string("event") == "delete"
+            })
             #expect(Array(replayed.prefix(3)).map(\.text) == live.map(\.text), "the same bytes after a restart")
             let deletion = try #require(replayed.last)
             #expect(deletion.string("reason") == "session_ended" && deletion.string("session") == ownerSession)

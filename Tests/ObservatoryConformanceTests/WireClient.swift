@@ -300,8 +300,9 @@ final class WireClient {
     }
 
     private static func milliseconds(_ duration: Duration) -> Int32 {
-        Int32(clamping: duration.components.seconds * 1_000
-            + duration.components.attoseconds / 1_000_000_000_000_000 + 1)
+        Int32(
+            clamping: duration.components.seconds * 1_000
+                + duration.components.attoseconds / 1_000_000_000_000_000 + 1)
     }
 
     // MARK: JSON

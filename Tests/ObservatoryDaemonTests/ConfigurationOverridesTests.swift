@@ -89,11 +89,13 @@ import Testing
         }
         var flags = ConfigurationOverrides()
         flags.configPath = .init("c.json", source: "--config")
-        let fromConfig = try ServerConfiguration.resolve(flags: flags, environment: ConfigurationOverrides(), readFile: read)
+        let fromConfig = try ServerConfiguration.resolve(
+            flags: flags, environment: ConfigurationOverrides(), readFile: read)
         #expect(fromConfig.auth.tokens.map(\.author) == ["filed"])
         #expect(fromConfig.requiresAuthentication)
         let fromEnvironment = try ServerConfiguration.resolve(
-            flags: flags, environment: ConfigurationOverrides(environment: ["OBSERVATORY_TOKENS_FILE": "from-env.json"]),
+            flags: flags,
+            environment: ConfigurationOverrides(environment: ["OBSERVATORY_TOKENS_FILE": "from-env.json"]),
             readFile: read)
         #expect(fromEnvironment.auth.tokens.map(\.author) == ["env"])
         #expect {

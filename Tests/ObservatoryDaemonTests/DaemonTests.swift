@@ -22,7 +22,8 @@ import Testing
 
     @Test func helpPrintsUsageAndReturnsZero() {
         var printed: [String] = []
-        let status = Daemon.run(arguments: ["--help"], environment: [:], print: { printed.append($0) }, printError: { _ in })
+        let status = Daemon.run(
+            arguments: ["--help"], environment: [:], print: { printed.append($0) }, printError: { _ in })
         #expect(status == 0)
         #expect(printed == [DaemonCommand.usage])
     }

@@ -57,13 +57,14 @@ import Testing
 /// prefixes, and observations that a token's rights no longer allow.
 @Suite struct AuthorizationTests {
     private func context(anonymous: AccessRights?) throws -> ServerContext {
-        try ServerContext(configuration: testConfiguration {
-            $0.auth.tokens = [
-                AccessToken(token: "alice-token-0123456789", author: "alice", read: ["sky.*"], write: ["sky.*"]),
-                AccessToken(token: "admin-token-0123456789", author: "admin", read: ["*"], write: ["*"]),
-            ]
-            $0.auth.anonymous = anonymous
-        })
+        try ServerContext(
+            configuration: testConfiguration {
+                $0.auth.tokens = [
+                    AccessToken(token: "alice-token-0123456789", author: "alice", read: ["sky.*"], write: ["sky.*"]),
+                    AccessToken(token: "admin-token-0123456789", author: "admin", read: ["*"], write: ["*"]),
+                ]
+                $0.auth.anonymous = anonymous
+            })
     }
 
     private func code(_ reply: JSONValue?) -> String? { reply?["error"]?["code"]?.stringValue }

@@ -12,7 +12,11 @@ import Testing
     private func context(host: String = "127.0.0.1", tokens: [AccessToken], logger: ServerLogger = .silent) throws
         -> ServerContext
     {
-        try ServerContext(configuration: testConfiguration { $0.host = host; $0.auth.tokens = tokens }, logger: logger)
+        try ServerContext(
+            configuration: testConfiguration {
+                $0.host = host
+                $0.auth.tokens = tokens
+            }, logger: logger)
     }
 
     @Test func tokensMatchByTheirBytesOnly() throws {
@@ -45,7 +49,8 @@ import Testing
     @Test func failedHellosAreLoggedAtMostOnceASecond() throws {
         let recording = RecordingLogSink()
         let context = try context(
-            tokens: [AccessToken(token: secret, author: "alice", read: ["*"], write: ["*"])], logger: ServerLogger(level: .debug, sink: recording))
+            tokens: [AccessToken(token: secret, author: "alice", read: ["*"], write: ["*"])],
+            logger: ServerLogger(level: .debug, sink: recording))
         for _ in 0..<5 { context.logFailedHello(from: "192.0.2.7:5000", "unknown token") }
         let warnings = recording.records.filter { $0.level == .warning }.map(\.message)
         #expect(warnings == ["failed hello from 192.0.2.7:5000: unknown token"])
@@ -53,7 +58,9 @@ import Testing
 
     @Test func theLogNamesThePeersAddress() throws {
         let recording = RecordingLogSink()
-        var configuration = testConfiguration { $0.auth.tokens = [AccessToken(token: "a-long-enough-token", author: "alice", read: ["*"], write: ["*"])] }
+        var configuration = testConfiguration {
+            $0.auth.tokens = [AccessToken(token: "a-long-enough-token", author: "alice", read: ["*"], write: ["*"])]
+        }
         configuration.host = "127.0.0.1"
         let server = try Server(configuration: configuration, logger: ServerLogger(level: .debug, sink: recording))
         try server.start()
@@ -61,14 +68,17 @@ import Testing
         let client = try LineClient(port: server.port)
         #expect(try client.request(#"{"op":"hello","token":"wrong"}"#)["error"]?["code"] == "unauthenticated")
         let warnings = recording.records.filter { $0.level == .warning }.map(\.message)
-        #expect(warnings.contains { $0.hasPrefix("failed hello from 127.0.0.1:") && $0.hasSuffix("unknown token") }, "\(warnings)")
+        #expect(
+            warnings.contains { $0.hasPrefix("failed hello from 127.0.0.1:") && $0.hasSuffix("unknown token") },
+            "\(warnings)")
     }
 
     @Test func shortTokensAndOpenListeningBeyondLoopbackAreWarnedAbout() throws {
         let open = try context(host: "0.0.0.0", tokens: [])
         #expect(open.configurationWarnings.count == 1)
         #expect(open.configurationWarnings.first?.contains("without authentication") == true)
-        let short = try context(host: "0.0.0.0", tokens: [AccessToken(token: "short", author: "bob", read: [], write: [])])
+        let short = try context(
+            host: "0.0.0.0", tokens: [AccessToken(token: "short", author: "bob", read: [], write: [])])
         #expect(short.configurationWarnings == ["the token of bob is 5 bytes; use at least 16 random bytes"])
         #expect(try context(tokens: []).configurationWarnings.isEmpty)
     }

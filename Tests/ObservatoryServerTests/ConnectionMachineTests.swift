@@ -88,7 +88,8 @@ import Testing
         #expect(moved == .none)
         #expect(machine.nextDeadline == 2 * patience)
         // It took nothing more: the session ends.
-        let ended = machine.timerFired(at: 2 * patience, needsHello: false, outcome: Self.outcome(drained: false, sent: 10))
+        let ended = machine.timerFired(
+            at: 2 * patience, needsHello: false, outcome: Self.outcome(drained: false, sent: 10))
         #expect(ended.finish)
     }
 

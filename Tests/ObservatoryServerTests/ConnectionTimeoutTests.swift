@@ -43,7 +43,10 @@ import Testing
     }
 
     @Test func withoutAuthenticationTheAuthTimeoutDoesNothing() throws {
-        let server = try RunningServer { $0.authTimeoutMilliseconds = 100; $0.idleTimeoutMilliseconds = 400 }
+        let server = try RunningServer {
+            $0.authTimeoutMilliseconds = 100
+            $0.idleTimeoutMilliseconds = 400
+        }
         let watched = try server.client()
         let silent = try server.client()
         // The silent one goes at the idle timeout; the one that keeps talking stays.

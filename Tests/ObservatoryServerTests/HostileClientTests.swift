@@ -43,7 +43,9 @@ import Testing
         var clients: [LineClient] = []
         for index in 0..<100 {
             let client = try LineClient(port: port)
-            #expect(try client.request(#"{"op":"ping","id":\#(index),"pad":"\#(padding)"}"#)["id"] == .integer(Int64(index)))
+            #expect(
+                try client.request(#"{"op":"ping","id":\#(index),"pad":"\#(padding)"}"#)["id"] == .integer(Int64(index))
+            )
             clients.append(client)
         }
         let growth = try residentBytes(of: process) - before

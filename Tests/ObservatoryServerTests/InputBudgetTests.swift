@@ -21,7 +21,7 @@ import Testing
         #expect(resumed.withLock { $0 }.isEmpty)
         budget.remove(ObjectIdentifier(other))
         #expect(resumed.withLock { $0 }.isEmpty, "still 1,150 held")
-        #expect(!budget.record(ObjectIdentifier(small), holding: 0) { })
+        #expect(!budget.record(ObjectIdentifier(small), holding: 0) {})
         #expect(resumed.withLock { $0 } == ["large"])
         #expect(budget.total == 1_000)
     }

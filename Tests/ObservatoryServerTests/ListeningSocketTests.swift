@@ -26,7 +26,10 @@ import Testing
 
     @Test func acceptedConnectionsAreNonBlockingWithoutNagle() throws {
         let (client, accepted) = try acceptOne()
-        defer { client.close(); Glibc.close(accepted) }
+        defer {
+            client.close()
+            Glibc.close(accepted)
+        }
         #expect(fcntl(accepted, F_GETFL, 0) & O_NONBLOCK != 0)
         #expect(option(accepted, Int32(IPPROTO_TCP), TCP_NODELAY) == 1)
     }
@@ -34,7 +37,10 @@ import Testing
     /// A client that vanishes without closing must not hold its connection forever.
     @Test func acceptedConnectionsProbeSilentPeers() throws {
         let (client, accepted) = try acceptOne()
-        defer { client.close(); Glibc.close(accepted) }
+        defer {
+            client.close()
+            Glibc.close(accepted)
+        }
         #expect(option(accepted, SOL_SOCKET, SO_KEEPALIVE) == 1)
         #expect(option(accepted, Int32(IPPROTO_TCP), TCP_KEEPIDLE) == 60)
         #expect(option(accepted, Int32(IPPROTO_TCP), TCP_KEEPINTVL) == 10)

@@ -5,7 +5,10 @@ import Testing
 @Suite struct OrderedKeyIndexTests {
     private func keys(of index: OrderedKeyIndex, prefix: String = "", after: String? = nil) -> [String] {
         var found: [String] = []
-        index.forEach(withPrefix: prefix, after: after) { found.append($0); return true }
+        index.forEach(withPrefix: prefix, after: after) {
+            found.append($0)
+            return true
+        }
         return found
     }
 

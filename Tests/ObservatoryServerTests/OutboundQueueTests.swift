@@ -46,7 +46,9 @@ import Testing
                     queue.appendFrame(Array(#"{"ok":true,"id":\#(version)}"#.utf8) + [10])
                     expected.append(.integer(version))
                 } else {
-                    #expect(queue.appendEvent(update("k\(round)", old: nil, new: .integer(version), version: version)) == .queued)
+                    #expect(
+                        queue.appendEvent(update("k\(round)", old: nil, new: .integer(version), version: version))
+                            == .queued)
                     expected.append(.integer(version))
                 }
             }
@@ -86,7 +88,11 @@ import Testing
         var queue = OutboundQueue(maxQueuedBytes: sample.frame.count * 12)
         var outcomes: [OutboundQueue.EventOutcome] = []
         for version in 1...40 {
-            outcomes.append(queue.appendEvent(update("a", old: .integer(Int64(version - 1)), new: .integer(Int64(version)), version: Int64(version))))
+            outcomes.append(
+                queue.appendEvent(
+                    update(
+                        "a", old: .integer(Int64(version - 1)), new: .integer(Int64(version)), version: Int64(version)))
+            )
         }
         #expect(outcomes.allSatisfy { $0 == .queued })
         #expect(queue.isCoalescing)
@@ -149,7 +155,11 @@ import Testing
         _ = queue.appendEvent(first)
         #expect(queue.appendEvent(update("a", old: "y", new: "z", version: 2)) == .queued)
         let messages = try drain(&queue)
-        #expect(messages == [try json(#"{"event":"update","key":"a","old":"x","new":"z","version":2,"author":"alice","session":"s1"}"#)])
+        #expect(
+            messages == [
+                try json(
+                    #"{"event":"update","key":"a","old":"x","new":"z","version":2,"author":"alice","session":"s1"}"#)
+            ])
     }
 
     @Test func createThenDeleteCoalescesToADeleteWithOld() throws {

@@ -31,8 +31,11 @@ import Testing
         let observed = try bob.request(#"{"op":"observe","prefix":"sky.","id":3}"#)
         #expect(observed["values"]?[0]?["value"] == "blue")
         #expect(try alice.request(#"{"op":"set","key":"sky.color","value":"red","id":4}"#)["changed"] == true)
-        #expect(try bob.next() == (try json(
-            #"{"event":"update","key":"sky.color","old":"blue","new":"red","version":2,"author":"alice","session":"\#(aliceSession)"}"#)))
+        #expect(
+            try bob.next()
+                == (try json(
+                    #"{"event":"update","key":"sky.color","old":"blue","new":"red","version":2,"author":"alice","session":"\#(aliceSession)"}"#
+                )))
         #expect(try alice.request(#"{"op":"delete","key":"sky.color","id":5}"#)["version"] == 3)
         #expect(try bob.next()["event"] == "delete")
         #expect(try bob.request(#"{"op":"unobserve","prefix":"sky.","id":6}"#)["ok"] == true)
@@ -56,7 +59,10 @@ import Testing
     }
 
     @Test func badInputGetsItsCodeWhileOthersAreServed() throws {
-        let running = try RunningServer { $0.limits.maxValueBytes = 1_000; $0.limits.maxFrameBytes = 4_096 }
+        let running = try RunningServer {
+            $0.limits.maxValueBytes = 1_000
+            $0.limits.maxFrameBytes = 4_096
+        }
         let victim = try running.client()
         let bystander = try running.client()
         try bystander.send(#"{"op":"observe","key":"k"}"#)
@@ -205,7 +211,8 @@ import Testing
             guard let client = try? LineClient(port: port) else { return }
             let frames = (1...writes).map { #"{"op":"set","key":"race","value":\#($0)}"# }
             for chunk in stride(from: 0, to: frames.count, by: 100) {
-                try? client.sendBytes(Array(frames[chunk..<min(chunk + 100, frames.count)].map { $0 + "\n" }.joined().utf8))
+                try? client.sendBytes(
+                    Array(frames[chunk..<min(chunk + 100, frames.count)].map { $0 + "\n" }.joined().utf8))
                 for _ in chunk..<min(chunk + 100, frames.count) { _ = try? client.next() }
             }
         }
@@ -242,7 +249,9 @@ import Testing
     }
 
     @Test func wrongTokenIsRefusedAndClosedWhileGoodTokensWork() throws {
-        let running = try RunningServer { $0.auth.tokens = [AccessToken(token: "secret", author: "alice", read: ["*"], write: ["*"])] }
+        let running = try RunningServer {
+            $0.auth.tokens = [AccessToken(token: "secret", author: "alice", read: ["*"], write: ["*"])]
+        }
         let intruder = try running.client()
         #expect(code(try intruder.request(#"{"op":"get","key":"k","id":1}"#)) == "unauthenticated")
         try intruder.send(#"{"op":"hello","token":"guess","id":2}"#)

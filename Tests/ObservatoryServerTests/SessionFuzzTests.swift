@@ -22,7 +22,8 @@ import Testing
     ]
 
     /// Bytes that matter to JSON and framing, plus some that are never valid UTF-8.
-    private static let interestingBytes: [UInt8] = Array(#"{}[]":,\ 0123456789-+.eEtrufalsn"#.utf8)
+    private static let interestingBytes: [UInt8] =
+        Array(#"{}[]":,\ 0123456789-+.eEtrufalsn"#.utf8)
         + [10, 13, 9, 0, 0x7F, 0xC3, 0xA9, 0xE2, 0x82, 0xFF, 0xFE, 0x80]
 
     private static let specCodes: Set<String> = [

@@ -92,12 +92,18 @@ import Testing
         let messages = try harness.send(
             #"{"op":"observe","key":"sky","id":1}"#, #"{"op":"set","key":"sky","value":"red","id":2}"#)
         #expect(messages.count == 3)
-        #expect(messages[0]["values"] == (try json(
-            #"[{"key":"sky","value":"blue","version":1,"author":"alice","session":"\#(harness.session.identity.session)"}]"#)))
+        #expect(
+            messages[0]["values"]
+                == (try json(
+                    #"[{"key":"sky","value":"blue","version":1,"author":"alice","session":"\#(harness.session.identity.session)"}]"#
+                )))
         #expect(messages[1]["id"] == 2)
         let session = harness.session.identity.session
-        #expect(messages[2] == (try json(
-            #"{"event":"update","key":"sky","old":"blue","new":"red","version":2,"author":"alice","session":"\#(session)"}"#)))
+        #expect(
+            messages[2]
+                == (try json(
+                    #"{"event":"update","key":"sky","old":"blue","new":"red","version":2,"author":"alice","session":"\#(session)"}"#
+                )))
     }
 
     @Test func otherSessionsChangesArriveWithTheirAuthor() throws {
@@ -109,10 +115,13 @@ import Testing
         try writer.send(#"{"op":"set","key":"other","value":1}"#, #"{"op":"delete","key":"room.t"}"#)
         let events = try watcher.pending()
         let session = writer.session.identity.session
-        #expect(events == [
-            try json(#"{"event":"update","key":"room.t","new":21,"version":1,"author":"bob","session":"\#(session)"}"#),
-            try json(#"{"event":"delete","key":"room.t","old":21,"version":3,"author":"bob","session":"\#(session)"}"#),
-        ])
+        #expect(
+            events == [
+                try json(
+                    #"{"event":"update","key":"room.t","new":21,"version":1,"author":"bob","session":"\#(session)"}"#),
+                try json(
+                    #"{"event":"delete","key":"room.t","old":21,"version":3,"author":"bob","session":"\#(session)"}"#),
+            ])
     }
 
     @Test func observingTwiceOrByKeyAndPrefixDoesNotDuplicateEvents() throws {
@@ -163,7 +172,8 @@ import Testing
     @Test func conflictCarriesTheCurrentVersion() throws {
         let harness = SessionHarness(context: try makeContext())
         let replies = try harness.send(
-            #"{"op":"set","key":"k","value":1,"ifVersion":0}"#, #"{"op":"set","key":"k","value":2,"ifVersion":0,"id":2}"#,
+            #"{"op":"set","key":"k","value":1,"ifVersion":0}"#,
+            #"{"op":"set","key":"k","value":2,"ifVersion":0,"id":2}"#,
             #"{"op":"delete","key":"missing","ifVersion":3,"id":3}"#)
         #expect(code(replies[1]) == "conflict")
         #expect(replies[1]["error"]?["version"] == 1)
@@ -171,27 +181,28 @@ import Testing
         #expect(replies[2]["error"]?["version"] == 0)
     }
 
-    @Test(arguments: [
-        ("{\"op\":", "bad_frame", JSONValue.null),
-        ("[1,2]", "bad_frame", .null),
-        ("42", "bad_frame", .null),
-        ("\"op\"", "bad_frame", .null),
-        ("garbage \u{1}\u{7f} !!", "bad_frame", .null),
-        (String(repeating: "[", count: 10_000), "bad_frame", .null),
-        (#"{"op":"fly","id":3}"#, "unknown_op", 3),
-        (#"{"id":"x"}"#, "bad_request", "x"),
-        (#"{"op":7,"id":4}"#, "bad_request", 4),
-        (#"{"op":"ping","id":[1]}"#, "bad_request", .null),
-        (#"{"op":"ping","id":1.5}"#, "bad_request", .null),
-        (#"{"op":"get","id":5}"#, "bad_request", 5),
-        (#"{"op":"get","key":9,"id":6}"#, "bad_request", 6),
-        (#"{"op":"set","key":"k","id":7}"#, "bad_request", 7),
-        (#"{"op":"set","key":"k","value":1,"ifVersion":"1","id":8}"#, "bad_request", 8),
-        (#"{"op":"get","key":"has space","id":9}"#, "invalid_key", 9),
-        (#"{"op":"get","key":"","id":10}"#, "invalid_key", 10),
-        (#"{"op":"observe","id":11}"#, "bad_request", 11),
-        (#"{"op":"get","key":"\#(String(repeating: "k", count: 257))","id":12}"#, "invalid_key", 12),
-    ] as [(String, String, JSONValue)])
+    @Test(
+        arguments: [
+            ("{\"op\":", "bad_frame", JSONValue.null),
+            ("[1,2]", "bad_frame", .null),
+            ("42", "bad_frame", .null),
+            ("\"op\"", "bad_frame", .null),
+            ("garbage \u{1}\u{7f} !!", "bad_frame", .null),
+            (String(repeating: "[", count: 10_000), "bad_frame", .null),
+            (#"{"op":"fly","id":3}"#, "unknown_op", 3),
+            (#"{"id":"x"}"#, "bad_request", "x"),
+            (#"{"op":7,"id":4}"#, "bad_request", 4),
+            (#"{"op":"ping","id":[1]}"#, "bad_request", .null),
+            (#"{"op":"ping","id":1.5}"#, "bad_request", .null),
+            (#"{"op":"get","id":5}"#, "bad_request", 5),
+            (#"{"op":"get","key":9,"id":6}"#, "bad_request", 6),
+            (#"{"op":"set","key":"k","id":7}"#, "bad_request", 7),
+            (#"{"op":"set","key":"k","value":1,"ifVersion":"1","id":8}"#, "bad_request", 8),
+            (#"{"op":"get","key":"has space","id":9}"#, "invalid_key", 9),
+            (#"{"op":"get","key":"","id":10}"#, "invalid_key", 10),
+            (#"{"op":"observe","id":11}"#, "bad_request", 11),
+            (#"{"op":"get","key":"\#(String(repeating: "k", count: 257))","id":12}"#, "invalid_key", 12),
+        ] as [(String, String, JSONValue)])
     func badInputGetsItsCodeAndTheSessionGoesOn(frame: String, expectedCode: String, expectedID: JSONValue) throws {
         let harness = SessionHarness(context: try makeContext())
         let result = try harness.sendBytes(Array((frame + "\n").utf8))
@@ -230,7 +241,11 @@ import Testing
     }
 
     @Test func oversizeFrameIsFrameTooLargeAndCloses() throws {
-        let harness = SessionHarness(context: try makeContext { $0.limits.maxFrameBytes = 1_000; $0.limits.maxValueBytes = 500 })
+        let harness = SessionHarness(
+            context: try makeContext {
+                $0.limits.maxFrameBytes = 1_000
+                $0.limits.maxValueBytes = 500
+            })
         let result = try harness.sendBytes(Array(repeating: UInt8(ascii: "x"), count: 2_000))
         #expect(result.action == .close)
         #expect(code(result.messages.first) == "frame_too_large")
@@ -268,7 +283,8 @@ import Testing
         context = try ServerContext(
             configuration: testConfiguration {
                 $0.auth.tokens = [
-                    AccessToken(token: "kitchen-token", author: "cook", read: ["kitchen.*"], write: ["kitchen.light.*"]),
+                    AccessToken(
+                        token: "kitchen-token", author: "cook", read: ["kitchen.*"], write: ["kitchen.light.*"]),
                     AccessToken(token: "admin-token", author: "admin", read: ["*"], write: ["*"]),
                 ]
             })

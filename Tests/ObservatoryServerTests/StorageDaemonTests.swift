@@ -98,8 +98,11 @@ import Testing
             var frames = ""
             for index in 0..<25 {
                 let key = "\(name.prefix(2)).k\(index % 10)"
-                let value = JSONValue.object(["cycle": .integer(Int64(cycle)), "round": .integer(Int64(round)), "i": .integer(Int64(index))])
-                frames += #"{"op":"set","key":"\#(key)","value":\#(String(decoding: value.encoded(), as: UTF8.self))}"# + "\n"
+                let value = JSONValue.object([
+                    "cycle": .integer(Int64(cycle)), "round": .integer(Int64(round)), "i": .integer(Int64(index)),
+                ])
+                frames +=
+                    #"{"op":"set","key":"\#(key)","value":\#(String(decoding: value.encoded(), as: UTF8.self))}"# + "\n"
                 pending.append((key, value))
             }
             try client.sendBytes(Array(frames.utf8))

@@ -272,7 +272,9 @@ import Testing
         }
         let dataPath = directory.path(of: "data")
         try waitUntil {
-            ((try? FileManager.default.contentsOfDirectory(atPath: dataPath)) ?? []).contains { $0.hasPrefix("snapshot-") }
+            ((try? FileManager.default.contentsOfDirectory(atPath: dataPath)) ?? []).contains {
+                $0.hasPrefix("snapshot-")
+            }
         }
         let before = contents(of: context.store)
         try storage(of: context).close()
@@ -319,7 +321,9 @@ import Testing
         let listed = reopened.store.list(prefix: "").map(\.key)
         #expect(listed.map { Array($0.utf8) } == expected.map { Array($0.utf8) })
         #expect(listed.count == 7)
-        #expect(listed.map { Array($0.utf8) } == listed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { Array($0.utf8) })
+        #expect(
+            listed.map { Array($0.utf8) }
+                == listed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { Array($0.utf8) })
         #expect(reopened.store.list(prefix: "m.").map(\.key) == ["m.1", "m.2", "m.5"])
     }
 
@@ -331,7 +335,9 @@ import Testing
         let log = directory.path(of: "data/log-0000000001.obs")
         try storage(of: first).close()
         let whole = try #require(FileManager.default.contents(atPath: log))
-        let recordBytes = RecordFraming.framed(.set(ValueEntry(key: "k.9", value: 9, version: 10, author: "alice", session: "s1"))).count
+        let recordBytes = RecordFraming.framed(
+            .set(ValueEntry(key: "k.9", value: 9, version: 10, author: "alice", session: "s1"))
+        ).count
         let lastStart = whole.count - recordBytes
         for cut in (lastStart + 1)..<whole.count {
             try whole.prefix(cut).write(to: URL(fileURLWithPath: log))
@@ -348,9 +354,9 @@ import Testing
             #expect(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int == lastStart)
             context.store.storage?.close()
             // Later starts see the cut file, and the new logs each start wrote: clean each time.
-            try FileManager.default.contentsOfDirectory(atPath: directory.path(of: "data"))
+            let newLogs = try FileManager.default.contentsOfDirectory(atPath: directory.path(of: "data"))
                 .filter { $0.hasPrefix("log-") && $0 != "log-0000000001.obs" }
-                .forEach { try FileManager.default.removeItem(atPath: directory.path(of: "data/\($0)")) }
+            for log in newLogs { try FileManager.default.removeItem(atPath: directory.path(of: "data/\(log)")) }
         }
     }
 

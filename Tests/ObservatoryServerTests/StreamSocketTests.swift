@@ -20,7 +20,10 @@ import Testing
 
     @Test func blockingModeLeavesTheSocketBlockingWithoutNagle() throws {
         let (client, accepted) = try connectedPair(blocking: true)
-        defer { client.close(); accepted.close() }
+        defer {
+            client.close()
+            accepted.close()
+        }
         #expect(fcntl(client.descriptor, F_GETFL, 0) & O_NONBLOCK == 0)
         var noDelay: Int32 = 0
         var size = socklen_t(MemoryLayout<Int32>.size)
@@ -34,13 +37,18 @@ import Testing
         let error = #expect(throws: SocketError.self) {
             _ = try StreamSocket.connect(host: "no such host.invalid", port: 7070, timeoutMilliseconds: 1_000)
         }
-        #expect(error?.description.hasPrefix("connect to no such host.invalid:7070 failed: cannot resolve the host") == true)
+        #expect(
+            error?.description.hasPrefix("connect to no such host.invalid:7070 failed: cannot resolve the host") == true
+        )
     }
 
     /// A blocking socket's writer waits at most the deadline for a peer that stopped reading.
     @Test func sendAllOnABlockingSocketGivesUpAfterItsDeadline() throws {
         let (client, accepted) = try connectedPair(blocking: true)
-        defer { client.close(); accepted.close() }
+        defer {
+            client.close()
+            accepted.close()
+        }
         let start = ContinuousClock.now
         let error = #expect(throws: SocketError.self) {
             try client.sendAll([UInt8](repeating: 7, count: 64 << 20), timeoutMilliseconds: 200)
@@ -55,7 +63,8 @@ import Testing
             defer { client.close() }
             // Linger 0: close sends a reset instead of end-of-file.
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-            _ = setsockopt(accepted.descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            _ = setsockopt(
+                accepted.descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
             accepted.close()
             var buffer = [UInt8](repeating: 0, count: 16)
             let outcome = buffer.withUnsafeMutableBytes { bytes in

@@ -1,5 +1,5 @@
-import Testing
 import Observatory
+import Testing
 
 @Suite struct AdhocTransformTests {
     @Test func mapTransformsEveryMessage() {

@@ -1,5 +1,5 @@
-import Testing
 import Observatory
+import Testing
 
 /// Something with a property to bind to, like a label.
 private final class Label {

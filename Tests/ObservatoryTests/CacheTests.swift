@@ -1,6 +1,6 @@
 import Dispatch
-import Testing
 import Observatory
+import Testing
 
 /// A custom cache whose messages are optional, as seed 000 allows.
 private final class Inbox: ObservableCache {

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Observatory
 
 /// A change of one entry of a store, the keyed messenger's use case.

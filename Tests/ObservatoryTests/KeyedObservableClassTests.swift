@@ -1,5 +1,5 @@
-import Testing
 import Observatory
+import Testing
 
 /// The Flowduino seed's keyed example: observers of single keys of a
 /// dictionary-like repository.

@@ -1,6 +1,6 @@
 import Dispatch
-import Testing
 import Observatory
+import Testing
 
 @Suite struct LockedTests {
     @Test func withLockReadsAndChangesTheValue() {

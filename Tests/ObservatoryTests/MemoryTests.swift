@@ -1,5 +1,5 @@
-import Testing
 import Observatory
+import Testing
 
 /// Cross-cutting memory checks: nothing of an ended observation stays alive,
 /// and no transform, wrapper or one-shot observation forms a retain cycle.

@@ -1,5 +1,5 @@
-import Testing
 import Observatory
+import Testing
 
 @Suite struct MessagesSequenceTests {
     @Test func updatesArriveInOrder() async {
@@ -27,12 +27,13 @@ import Observatory
         }
 
         for value in 1...3 { number <- value }
-        let collected = await collect(AsyncStream { continuation in
-            Task {
-                continuation.yield(await consumer.value)
-                continuation.finish()
-            }
-        }, limit: 1)
+        let collected = await collect(
+            AsyncStream { continuation in
+                Task {
+                    continuation.yield(await consumer.value)
+                    continuation.finish()
+                }
+            }, limit: 1)
 
         #expect(collected.elements == [[1, 2, 3]])
     }
@@ -86,12 +87,13 @@ import Observatory
         number <- 1
 
         consumer.cancel()
-        let ended = await collect(AsyncStream { continuation in
-            Task {
-                continuation.yield(await consumer.value)
-                continuation.finish()
-            }
-        }, limit: 1)
+        let ended = await collect(
+            AsyncStream { continuation in
+                Task {
+                    continuation.yield(await consumer.value)
+                    continuation.finish()
+                }
+            }, limit: 1)
 
         #expect(ended.elements.count == 1)
         #expect(observationCount(of: number) == 0)

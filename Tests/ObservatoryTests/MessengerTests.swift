@@ -1,5 +1,5 @@
-import Testing
 import Observatory
+import Testing
 
 /// A custom observable object: it owns a messenger, as seed 000's `Sky` does.
 private final class Sky: ObservableObject {

@@ -1,5 +1,5 @@
-import Testing
 import Observatory
+import Testing
 
 @Suite struct NumberValueTests {
     @Test func optionalIntVariableWorksAsInSeed001() {

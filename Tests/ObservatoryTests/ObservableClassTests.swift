@@ -1,6 +1,6 @@
 import Dispatch
-import Testing
 import Observatory
+import Testing
 
 /// The Flowduino seed's example: an observable that calls its observers
 /// through a protocol.
@@ -101,7 +101,7 @@ private final class OtherObserver: UnrelatedObservable {
         let recruiter = Recruiter(observable: observable)
         observable.addObserver(recruiter)
 
-        observable.foo = "first"            // the recruit joins during this call
+        observable.foo = "first" // the recruit joins during this call
         observable.foo = "second"
 
         #expect(recruiter.recruit.changes.value == ["first → second"])

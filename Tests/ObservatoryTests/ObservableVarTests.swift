@@ -1,5 +1,5 @@
-import Testing
 import Observatory
+import Testing
 
 /// A model with wrapped properties, the common use of the wrapper.
 private final class Settings {

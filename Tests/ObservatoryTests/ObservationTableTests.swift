@@ -1,6 +1,7 @@
 import Foundation
-@testable import Observatory
 import Testing
+
+@testable import Observatory
 
 /// Removing observations costs O(1): many observers of one messenger can die
 /// without a scan per removal, and the others keep their order.

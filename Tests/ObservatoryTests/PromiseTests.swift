@@ -1,6 +1,6 @@
 import Dispatch
-import Testing
 import Observatory
+import Testing
 
 /// An asynchronous call that fulfills its promise later, on another thread.
 private func asyncNumber(_ number: Int) -> Promise<Int> {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Observatory
+import Testing
 
 // The tour of README.md, as code that compiles and asserts what the tour
 // says. Each test is one section; keep them in step with the README.
@@ -25,11 +25,11 @@ private final class Dog: Observer, Sendable {
 /// Restating `@unchecked Sendable` keeps the build free of warnings: Swift
 /// warns on any subclass of `Messenger` without it (reported to the lead).
 private final class Model: Messenger<String>, ObservableCache, @unchecked Sendable {
-    var latestMessage: String { state }     // ... either on demand
+    var latestMessage: String { state } // ... either on demand
     var state = "initial state" {
         didSet {
             if state != oldValue {
-                send(state)                 // ... or when the state changes
+                send(state) // ... or when the state changes
             }
         }
     }
@@ -54,12 +54,12 @@ private final class Collaborator: Observer {
 
     func observeText() {
         observe(sharedText).notFrom(self) { [unowned self] update, _ in
-            editsByOthers.append(update.new)    // someone else edited the text
+            editsByOthers.append(update.new) // someone else edited the text
         }
     }
 
     func editText(_ text: String) {
-        sharedText.set(text, as: self)          // identify as change author
+        sharedText.set(text, as: self) // identify as change author
     }
 }
 
@@ -79,7 +79,7 @@ private func getID() -> Promise<Int> {
         let dog = Dog()
         var colors: [Color] = []
         dog.observe(Sky.shared) { color in
-            colors.append(color)                // marvel at the sky changing its color
+            colors.append(color) // marvel at the sky changing its color
         }
         var goOutside: [String] = []
         dog.observe(Sky.shared).map {
@@ -100,14 +100,14 @@ private func getID() -> Promise<Int> {
         #expect(onceColors == [.blue])
         #expect(dog.isObserving(Sky.shared))
 
-        dog.stopObserving(Sky.shared)           // no more messages from the sky
+        dog.stopObserving(Sky.shared) // no more messages from the sky
         Sky.shared.stopBeingObserved(by: FreeObserver.shared)
         Sky.shared.send(.red)
         #expect(colors == [.blue, .grey])
         #expect(freeColors == [.blue, .grey])
 
         dog.observe(Sky.shared) { colors.append($0) }
-        Sky.shared.stopBeingObserved()          // no more messages to anywhere
+        Sky.shared.stopBeingObserved() // no more messages to anywhere
         Sky.shared.send(.red)
         #expect(colors == [.blue, .grey])
     }
@@ -117,10 +117,10 @@ private func getID() -> Promise<Int> {
         let sky = Sky()
         var colors: [Color] = []
         dog.observe(sky) { colors.append($0) }
-        dog.stopObserving()                     // no more messages from anywhere
+        dog.stopObserving() // no more messages from anywhere
         sky.send(.blue)
         dog.observe(sky) { colors.append($0) }
-        sky.stopBeingObserved(by: dog)          // no more messages to the dog
+        sky.stopBeingObserved(by: dog) // no more messages to the dog
         sky.send(.grey)
 
         #expect(colors.isEmpty)
@@ -132,7 +132,7 @@ private func getID() -> Promise<Int> {
         let textMessenger = Messenger<String>()
         var received: [String] = []
         observer.observe(textMessenger) { textMessage in
-            received.append(textMessage)        // respond to textMessage
+            received.append(textMessage) // respond to textMessage
         }
 
         textMessenger.send("my message")
@@ -149,8 +149,8 @@ private func getID() -> Promise<Int> {
             differences.append(whatsTheBigDifference)
         }
 
-        number <- 123                           // sets number.value
-        number.send()                           // old and new are both 123
+        number <- 123 // sets number.value
+        number.send() // old and new are both 123
 
         #expect(differences == [81, 0])
     }
@@ -178,11 +178,11 @@ private func getID() -> Promise<Int> {
     }
 
     @Test func numberConveniences() {
-        let numVar = Var<Int?>()                // numVar.value == nil
+        let numVar = Var<Int?>() // numVar.value == nil
         #expect(numVar.int == 0)
-        numVar.int += 5                         // numVar.value == 5
+        numVar.int += 5 // numVar.value == 5
         #expect(numVar.value == 5)
-        numVar <- Var(1) + 2                    // numVar.value == 3
+        numVar <- Var(1) + 2 // numVar.value == 3
         #expect(numVar.value == 3)
     }
 
@@ -217,15 +217,15 @@ private func getID() -> Promise<Int> {
     @Test func prebuiltTransformObjects() {
         let observer = Dog()
         let messenger = Messenger<String>()
-        let stringToInt = messenger.map { Int($0) }             // sends Int?
-        let shortMessages = messenger.filter { $0.count < 10 }  // sends String if short
-        let myNotifier = messenger.select("my notification")    // sends Void
+        let stringToInt = messenger.map { Int($0) } // sends Int?
+        let shortMessages = messenger.filter { $0.count < 10 } // sends String if short
+        let myNotifier = messenger.select("my notification") // sends Void
         var numbers: [Int?] = []
         var shorts: [String] = []
         var notifications = 0
         observer.observe(stringToInt) { numbers.append($0) }
         observer.observe(shortMessages) { shorts.append($0) }
-        observer.observe(myNotifier) {                          // no argument
+        observer.observe(myNotifier) { // no argument
             notifications += 1
         }
 
@@ -237,8 +237,8 @@ private func getID() -> Promise<Int> {
         #expect(notifications == 1)
 
         let errorCodes = Messenger<Int?>()
-        let errorAlert = errorCodes.unwrap()                    // sends Int if not nil
-        let pointsToShow = errorCodes.unwrap(0)                 // sends Int, 0 for nil
+        let errorAlert = errorCodes.unwrap() // sends Int if not nil
+        let pointsToShow = errorCodes.unwrap(0) // sends Int, 0 for nil
         var alerts: [Int] = []
         var points: [Int] = []
         observer.observe(errorAlert) { alerts.append($0) }
@@ -254,13 +254,13 @@ private func getID() -> Promise<Int> {
         let numbers = Messenger<Int>()
         var received: [Int] = []
         observer.observe(numbers).map {
-            "\($0)"                             // Int -> String
+            "\($0)" // Int -> String
         }.filter {
-            $0.count > 1                        // suppress single digit integers
+            $0.count > 1 // suppress single digit integers
         }.map {
-            Int.init($0)                        // String -> Int?
-        }.unwrap {                              // Int? -> Int
-            received.append($0)                 // receive and process resulting Int
+            Int.init($0) // String -> Int?
+        }.unwrap { // Int? -> Int
+            received.append($0) // receive and process resulting Int
         }
 
         for number in [7, 42, 9, 100] { numbers.send(number) }
@@ -275,8 +275,8 @@ private func getID() -> Promise<Int> {
         observer.observe(model) { states.append($0) }
 
         model.state = "new state"
-        model.state = "new state"               // unchanged: sends nothing
-        model.send()                            // sends latestMessage
+        model.state = "new state" // unchanged: sends nothing
+        model.send() // sends latestMessage
 
         #expect(states == ["new state", "new state"])
         #expect(model.latestMessage == "new state")
@@ -298,7 +298,7 @@ private func getID() -> Promise<Int> {
 
     @Test func cachesAndWhenCached() {
         let messenger = Messenger<Int?>()
-        let cache = messenger.cache()           // latestMessage: Int?, never Int??
+        let cache = messenger.cache() // latestMessage: Int?, never Int??
         var cached: [String] = []
         cache.whenCached { cached.append(String(describing: $0)) }
 
@@ -315,7 +315,7 @@ private func getID() -> Promise<Int> {
         let weakNumber = number.weak()
         var updates: [Update<Int>] = []
         observer.observe(weakNumber) { update in
-            updates.append(update)              // process update of type Update<Int>
+            updates.append(update) // process update of type Update<Int>
         }
         var weakNumbers = [Weak<Var<Int>>]()
         weakNumbers.append(weakNumber)
@@ -371,7 +371,10 @@ private func getID() -> Promise<Int> {
     }
 
     @Test func keyedObservation() {
-        struct Change { let key: String; let value: Int }
+        struct Change {
+            let key: String
+            let value: Int
+        }
         let observer = Dog()
         let changes = KeyedMessenger<String, Change> { $0.key }
         var kitchen: [Int] = []
@@ -387,7 +390,7 @@ private func getID() -> Promise<Int> {
         final class Label { var text = "" }
         let title = Var("Hello")
         let label = Label()
-        title.bind(to: \.text, on: label)       // sets "Hello" at once
+        title.bind(to: \.text, on: label) // sets "Hello" at once
         title <- "World"
         #expect(label.text == "World")
 

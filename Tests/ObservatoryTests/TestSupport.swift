@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import Observatory
 
 /// An observer that owns nothing but its receiver, for tests that need one.

@@ -1,7 +1,7 @@
 import Dispatch
+import Observatory
 import Synchronization
 import Testing
-import Observatory
 
 /// One message of a sending thread: who sent it and its place in that
 /// thread's sequence.

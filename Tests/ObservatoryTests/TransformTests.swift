@@ -1,6 +1,6 @@
 import Dispatch
-import Testing
 import Observatory
+import Testing
 
 @Suite struct TransformTests {
     @Test func mapObjectSendsMappedMessages() {
@@ -292,7 +292,8 @@ import Observatory
                 transform.origin = candidates[thread + 1]
             }
             let observed = candidates.filter { observationCount(of: $0) > 0 }
-            let isConsistent = observed.count == 1
+            let isConsistent =
+                observed.count == 1
                 && observed.first === transform.origin
                 && observationCount(of: transform.origin) == 1
             if !isConsistent { inconsistentRounds += 1 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Observatory
+import Testing
 
 /// A value type that is not `Equatable`: its variables cannot tell a change.
 private struct Opaque {

@@ -1,5 +1,5 @@
-import Testing
 import Observatory
+import Testing
 
 @Suite struct WeakTests {
     @Test func weakForwardsTheMessagesOfItsObservable() {

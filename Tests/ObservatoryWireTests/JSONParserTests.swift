@@ -1,5 +1,6 @@
-@testable import ObservatoryWire
 import Testing
+
+@testable import ObservatoryWire
 
 @Suite struct JSONParserTests {
     @Test func scalarsParseToTheirCases() throws {
@@ -98,7 +99,9 @@ import Testing
         #expect(parseError(text) != nil)
     }
 
-    @Test(arguments: ["[1,]", "{\"a\":1,}", "[,1]", "{,}", "[1 2]", "{\"a\" 1}", "{\"a\":}", "{1:2}", "[", "{", "{\"a\":1"])
+    @Test(arguments: [
+        "[1,]", "{\"a\":1,}", "[,1]", "{,}", "[1 2]", "{\"a\" 1}", "{\"a\":}", "{1:2}", "[", "{", "{\"a\":1",
+    ])
     func structuralErrorsAreRejected(_ text: String) {
         #expect(parseError(text) != nil)
     }
@@ -159,7 +162,9 @@ import Testing
         #expect(try json("\"\(text)\"") == .string(text))
     }
 
-    @Test(arguments: [#""\uD83D""#, #""\uD83Dx""#, #""\uD83D\u0041""#, #""\uDE00""#, #""a\uDC00b""#, #""\uD83D\uD83D""#])
+    @Test(arguments: [
+        #""\uD83D""#, #""\uD83Dx""#, #""\uD83D\u0041""#, #""\uDE00""#, #""a\uDC00b""#, #""\uD83D\uD83D""#,
+    ])
     func loneSurrogatesAreRejected(_ text: String) {
         #expect(parseError(text)?.kind == .invalidEscape)
     }
@@ -192,14 +197,15 @@ import Testing
         #expect(parseError("\"\(plain)")?.kind == .unexpectedEnd)
     }
 
-    @Test(arguments: [
-        [0x22, 0xFF, 0x22],  // never valid
-        [0x22, 0xC3, 0x22],  // truncated two-byte sequence
-        [0x22, 0xC0, 0xAF, 0x22],  // overlong "/"
-        [0x22, 0xED, 0xA0, 0x80, 0x22],  // encoded surrogate
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
-        [0x22, 0x5C, 0x6E, 0xE2, 0x82, 0x22],  // truncated after an escape
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x22, 0xFF, 0x22], // never valid
+            [0x22, 0xC3, 0x22], // truncated two-byte sequence
+            [0x22, 0xC0, 0xAF, 0x22], // overlong "/"
+            [0x22, 0xED, 0xA0, 0x80, 0x22], // encoded surrogate
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], // above U+10FFFF
+            [0x22, 0x5C, 0x6E, 0xE2, 0x82, 0x22], // truncated after an escape
+        ] as [[UInt8]])
     func invalidUTF8InStringsIsRejected(_ bytes: [UInt8]) {
         #expect(parseError(bytes)?.kind == .invalidUTF8)
     }

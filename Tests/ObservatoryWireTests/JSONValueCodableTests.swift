@@ -1,6 +1,7 @@
 import Foundation
-@testable import ObservatoryWire
 import Testing
+
+@testable import ObservatoryWire
 
 private struct Lamp: Codable, Equatable {
     enum Mode: String, Codable { case warm, cold }

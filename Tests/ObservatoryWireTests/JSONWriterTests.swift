@@ -1,5 +1,6 @@
-@testable import ObservatoryWire
 import Testing
+
+@testable import ObservatoryWire
 
 @Suite struct JSONWriterTests {
     @Test func valuesEncodeCompactlyInTheirOrder() {

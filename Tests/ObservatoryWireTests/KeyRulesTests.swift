@@ -21,7 +21,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["a", "kitchen.light.on", "ключ", "😀", "a/b:c-d_e", String(repeating: "k", count: 256), "x\u{200B}y"])
+    @Test(arguments: [
+        "a", "kitchen.light.on", "ключ", "😀", "a/b:c-d_e", String(repeating: "k", count: 256), "x\u{200B}y",
+    ])
     func validKeysPass(_ key: String) {
         #expect(keyError(key) == nil)
     }
@@ -29,19 +31,26 @@ import Testing
     @Test func emptyKeysAreInvalid() {
         let error = keyError("")
         #expect(error?.code == .invalidKey)
-        #expect(error?.message == "key must be 1–256 bytes of UTF-8 without whitespace or control characters: got an empty key")
+        #expect(
+            error?.message
+                == "key must be 1–256 bytes of UTF-8 without whitespace or control characters: got an empty key")
     }
 
     @Test func keysLongerThan256BytesAreInvalidAndTheErrorSaysHowLong() {
         let error = keyError(String(repeating: "k", count: 300))
         #expect(error?.code == .invalidKey)
-        #expect(error?.message == "key must be 1–256 bytes of UTF-8 without whitespace or control characters: got 300 bytes")
+        #expect(
+            error?.message == "key must be 1–256 bytes of UTF-8 without whitespace or control characters: got 300 bytes"
+        )
         // 86 three-byte characters are 258 bytes although only 86 characters.
         #expect(keyError(String(repeating: "€", count: 86))?.code == .invalidKey)
         #expect(keyError(String(repeating: "€", count: 85)) == nil)
     }
 
-    @Test(arguments: ["a b", "a\tb", "a\nb", "\u{85}", "a\u{A0}b", "\u{1680}", "\u{2003}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{3000}"])
+    @Test(arguments: [
+        "a b", "a\tb", "a\nb", "\u{85}", "a\u{A0}b", "\u{1680}", "\u{2003}", "\u{2028}", "\u{2029}", "\u{202F}",
+        "\u{205F}", "\u{3000}",
+    ])
     func keysWithUnicodeWhitespaceAreInvalid(_ key: String) {
         let error = keyError(key)
         #expect(error?.code == .invalidKey)
@@ -64,6 +73,8 @@ import Testing
         #expect(prefixError("") == nil)
         #expect(prefixError("kitchen.") == nil)
         #expect(prefixError("a b")?.code == .invalidKey)
-        #expect(prefixError(String(repeating: "p", count: 257))?.message == "prefix must be at most 256 bytes of UTF-8 without whitespace or control characters: got 257 bytes")
+        #expect(
+            prefixError(String(repeating: "p", count: 257))?.message
+                == "prefix must be at most 256 bytes of UTF-8 without whitespace or control characters: got 257 bytes")
     }
 }

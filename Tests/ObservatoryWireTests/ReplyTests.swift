@@ -5,28 +5,60 @@ import Testing
     private let entry = ValueEntry(key: "sky.color", value: "blue", version: 12, author: "alice", session: "s3")
 
     @Test(arguments: [
-        (Reply.success(id: .integer(1), .hello(server: "observatoryd 1.0", protocolVersion: 1, session: "s3", author: "alice", revision: 42, epoch: "e1")),
-         #"{"ok":true,"id":1,"server":"observatoryd 1.0","protocol":1,"session":"s3","author":"alice","revision":42,"epoch":"e1"}"#),
-        (Reply.success(id: .string("g"), .get(ValueEntry(key: "sky.color", value: ["rgb": [0, 0.5, 1]], version: 12, author: "alice", session: "s3"))),
-         #"{"ok":true,"id":"g","key":"sky.color","value":{"rgb":[0,0.5,1]},"version":12,"author":"alice","session":"s3"}"#),
-        (Reply.success(id: .integer(7), .set(key: "a", version: 3, changed: true)),
-         #"{"ok":true,"id":7,"key":"a","version":3,"changed":true}"#),
-        (Reply.success(id: .integer(7), .set(key: "a", version: 3, changed: false)),
-         #"{"ok":true,"id":7,"key":"a","version":3,"changed":false}"#),
-        (Reply.success(id: nil, .delete(key: "a", version: 4)),
-         #"{"ok":true,"id":null,"key":"a","version":4}"#),
-        (Reply.success(id: .integer(8), .observe(values: [], revision: 0)),
-         #"{"ok":true,"id":8,"values":[],"revision":0}"#),
-        (Reply.success(id: .integer(8), .observe(values: [
-            ValueEntry(key: "a", value: 1, version: 2, author: "bob", session: "s1"),
-            ValueEntry(key: "b", value: nil, version: 5, author: "eve", session: "s2"),
-        ], revision: 7)),
-         #"{"ok":true,"id":8,"values":[{"key":"a","value":1,"version":2,"author":"bob","session":"s1"},{"key":"b","value":null,"version":5,"author":"eve","session":"s2"}],"revision":7}"#),
+        (
+            Reply.success(
+                id: .integer(1),
+                .hello(
+                    server: "observatoryd 1.0", protocolVersion: 1, session: "s3", author: "alice", revision: 42,
+                    epoch: "e1")),
+            #"{"ok":true,"id":1,"server":"observatoryd 1.0","protocol":1,"session":"s3","author":"alice","revision":42,"epoch":"e1"}"#
+        ),
+        (
+            Reply.success(
+                id: .string("g"),
+                .get(
+                    ValueEntry(
+                        key: "sky.color", value: ["rgb": [0, 0.5, 1]], version: 12, author: "alice", session: "s3"))),
+            #"{"ok":true,"id":"g","key":"sky.color","value":{"rgb":[0,0.5,1]},"version":12,"author":"alice","session":"s3"}"#
+        ),
+        (
+            Reply.success(id: .integer(7), .set(key: "a", version: 3, changed: true)),
+            #"{"ok":true,"id":7,"key":"a","version":3,"changed":true}"#
+        ),
+        (
+            Reply.success(id: .integer(7), .set(key: "a", version: 3, changed: false)),
+            #"{"ok":true,"id":7,"key":"a","version":3,"changed":false}"#
+        ),
+        (
+            Reply.success(id: nil, .delete(key: "a", version: 4)),
+            #"{"ok":true,"id":null,"key":"a","version":4}"#
+        ),
+        (
+            Reply.success(id: .integer(8), .observe(values: [], revision: 0)),
+            #"{"ok":true,"id":8,"values":[],"revision":0}"#
+        ),
+        (
+            Reply.success(
+                id: .integer(8),
+                .observe(
+                    values: [
+                        ValueEntry(key: "a", value: 1, version: 2, author: "bob", session: "s1"),
+                        ValueEntry(key: "b", value: nil, version: 5, author: "eve", session: "s2"),
+                    ], revision: 7)),
+            #"{"ok":true,"id":8,"values":[{"key":"a","value":1,"version":2,"author":"bob","session":"s1"},{"key":"b","value":null,"version":5,"author":"eve","session":"s2"}],"revision":7}"#
+        ),
         (Reply.success(id: .integer(9), .unobserve), #"{"ok":true,"id":9}"#),
-        (Reply.success(id: .integer(10), .list(keys: [KeyVersion(key: "a", version: 2), KeyVersion(key: "b", version: 5)], more: true)),
-         #"{"ok":true,"id":10,"keys":[{"key":"a","version":2},{"key":"b","version":5}],"more":true}"#),
+        (
+            Reply.success(
+                id: .integer(10),
+                .list(keys: [KeyVersion(key: "a", version: 2), KeyVersion(key: "b", version: 5)], more: true)),
+            #"{"ok":true,"id":10,"keys":[{"key":"a","version":2},{"key":"b","version":5}],"more":true}"#
+        ),
         (Reply.success(id: .integer(11), .list(keys: [], more: false)), #"{"ok":true,"id":11,"keys":[],"more":false}"#),
-        (Reply.success(id: .string("p"), .ping(revision: 3, epoch: "e1")), #"{"ok":true,"id":"p","revision":3,"epoch":"e1"}"#),
+        (
+            Reply.success(id: .string("p"), .ping(revision: 3, epoch: "e1")),
+            #"{"ok":true,"id":"p","revision":3,"epoch":"e1"}"#
+        ),
     ])
     func successRepliesEncodeExactlyAsTheProtocolShows(_ reply: Reply, _ expected: String) {
         #expect(text(reply.encoded()) == expected)
@@ -34,24 +66,35 @@ import Testing
 
     @Test func failureRepliesCarryCodeAndMessage() {
         let reply = Reply.failure(id: .integer(7), .notFound(key: "a"))
-        #expect(text(reply.encoded()) == #"{"ok":false,"id":7,"error":{"code":"not_found","message":"key \"a\" does not exist"}}"#)
+        #expect(
+            text(reply.encoded())
+                == #"{"ok":false,"id":7,"error":{"code":"not_found","message":"key \"a\" does not exist"}}"#)
     }
 
     @Test func conflictFailuresCarryTheCurrentVersion() {
         let reply = Reply.failure(id: .integer(7), .conflict(key: "a", expected: 2, current: 3))
-        #expect(text(reply.encoded()) == #"{"ok":false,"id":7,"error":{"code":"conflict","message":"key \"a\" is at version 3, not at the expected version 2","version":3}}"#)
+        #expect(
+            text(reply.encoded())
+                == #"{"ok":false,"id":7,"error":{"code":"conflict","message":"key \"a\" is at version 3, not at the expected version 2","version":3}}"#
+        )
         let missing = Reply.failure(id: .integer(8), .conflict(key: "a", expected: 2, current: 0))
         #expect(text(missing.encoded()).hasSuffix(#","version":0}}"#))
     }
 
     @Test func failuresWithoutAnIDSendNull() {
         let reply = Reply.failure(id: nil, WireError(code: .slowConsumer, message: "too slow"))
-        #expect(text(reply.encoded()) == #"{"ok":false,"id":null,"error":{"code":"slow_consumer","message":"too slow"}}"#)
+        #expect(
+            text(reply.encoded()) == #"{"ok":false,"id":null,"error":{"code":"slow_consumer","message":"too slow"}}"#)
     }
 
     @Test func stringsInRepliesAreEscaped() {
-        let reply = Reply.success(id: .string("a\"b"), .get(ValueEntry(key: "k", value: "line\nbreak", version: 1, author: "a\\b", session: "s")))
-        #expect(text(reply.encoded()) == #"{"ok":true,"id":"a\"b","key":"k","value":"line\nbreak","version":1,"author":"a\\b","session":"s"}"#)
+        let reply = Reply.success(
+            id: .string("a\"b"),
+            .get(ValueEntry(key: "k", value: "line\nbreak", version: 1, author: "a\\b", session: "s")))
+        #expect(
+            text(reply.encoded())
+                == #"{"ok":true,"id":"a\"b","key":"k","value":"line\nbreak","version":1,"author":"a\\b","session":"s"}"#
+        )
     }
 
     @Test func encodeIntoAppends() {

@@ -7,7 +7,9 @@ import Testing
     }
 
     /// The decoded request, recording an issue if the frame was rejected.
-    private func request(_ frame: String, limits: RequestLimits = .default, sourceLocation: SourceLocation = #_sourceLocation) -> Request? {
+    private func request(
+        _ frame: String, limits: RequestLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Request? {
         switch decode(frame, limits: limits) {
         case .success(let request):
             return request
@@ -18,11 +20,15 @@ import Testing
     }
 
     /// The rejection, recording an issue if the frame was accepted.
-    private func rejection(_ frame: String, limits: RequestLimits = .default, sourceLocation: SourceLocation = #_sourceLocation) -> RequestRejection? {
+    private func rejection(
+        _ frame: String, limits: RequestLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> RequestRejection? {
         rejection(Array(frame.utf8), limits: limits, sourceLocation: sourceLocation)
     }
 
-    private func rejection(_ frame: [UInt8], limits: RequestLimits = .default, sourceLocation: SourceLocation = #_sourceLocation) -> RequestRejection? {
+    private func rejection(
+        _ frame: [UInt8], limits: RequestLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> RequestRejection? {
         switch Request.decode(frame: frame, limits: limits) {
         case .success(let request):
             Issue.record("accepted: \(request)", sourceLocation: sourceLocation)
@@ -100,7 +106,9 @@ import Testing
         let rejection = rejection(#"{"id":3,"op":"explode"}"#)
         #expect(rejection?.id == .integer(3))
         #expect(rejection?.error.code == .unknownOperation)
-        #expect(rejection?.error.message == "unknown op \"explode\"; expected one of: hello, get, set, delete, observe, unobserve, list, ping")
+        #expect(
+            rejection?.error.message
+                == "unknown op \"explode\"; expected one of: hello, get, set, delete, observe, unobserve, list, ping")
         #expect(self.rejection(#"{"op":"GET","key":"k"}"#)?.error.code == .unknownOperation)
     }
 
@@ -110,7 +118,8 @@ import Testing
 
     @Test func anUnknownFieldMustStillBeValidJSON() {
         #expect(rejection(#"{"op":"ping","extra":[1,}"#)?.error.code == .badFrame)
-        #expect(rejection(Array(#"{"op":"ping","extra":""#.utf8) + [0xFF] + Array(#""}"#.utf8))?.error.code == .badFrame)
+        #expect(
+            rejection(Array(#"{"op":"ping","extra":""#.utf8) + [0xFF] + Array(#""}"#.utf8))?.error.code == .badFrame)
         #expect(rejection(Array(#"{"op":"ping",""#.utf8) + [0xC3] + Array(#"":1}"#.utf8))?.error.code == .badFrame)
     }
 
@@ -120,7 +129,9 @@ import Testing
 
     @Test(arguments: [#""ke""#, #""keys""#, #""Key""#, #""key\u0000""#, #""\u006bey ""#])
     func namesThatOnlyResembleAFieldAreUnknownFields(_ name: String) {
-        #expect(rejection(#"{"op":"get",\#(name):"k"}"#)?.error == WireError(code: .badRequest, message: "field \"key\" is required (a string)"))
+        #expect(
+            rejection(#"{"op":"get",\#(name):"k"}"#)?.error
+                == WireError(code: .badRequest, message: "field \"key\" is required (a string)"))
     }
 
     @Test func aRepeatedFieldKeepsItsLastValue() {
@@ -130,23 +141,38 @@ import Testing
 
     @Test func everyFieldOfEveryOperationIsFound() {
         let frame = #"{"id":"r","op":"set","key":"k","value":[1],"ifVersion":4,"ephemeral":true,"requestId":"u-1"}"#
-        #expect(request(frame) == Request(id: .string("r"), operation: .set(key: "k", value: [1], ifVersion: 4, ephemeral: true, requestId: "u-1")))
-        #expect(request(#"{"op":"observe","prefix":"a.","fromRevision":3,"epoch":"e1"}"#)?.operation == .observe(.prefix("a."), from: ResumePoint(revision: 3, epoch: "e1")))
-        #expect(request(#"{"op":"list","prefix":"a.","after":"a.b","limit":2}"#)?.operation == .list(prefix: "a.", after: "a.b", limit: 2))
-        #expect(request(#"{"op":"hello","name":"n","token":"t","protocol":2}"#)?.operation == .hello(name: "n", token: "t", protocolVersion: 2))
-        #expect(request(#"{"op":"delete","key":"k","ifVersion":1,"requestId":"u-2"}"#)?.operation == .delete(key: "k", ifVersion: 1, requestId: "u-2"))
+        #expect(
+            request(frame)
+                == Request(
+                    id: .string("r"),
+                    operation: .set(key: "k", value: [1], ifVersion: 4, ephemeral: true, requestId: "u-1")))
+        #expect(
+            request(#"{"op":"observe","prefix":"a.","fromRevision":3,"epoch":"e1"}"#)?.operation
+                == .observe(.prefix("a."), from: ResumePoint(revision: 3, epoch: "e1")))
+        #expect(
+            request(#"{"op":"list","prefix":"a.","after":"a.b","limit":2}"#)?.operation
+                == .list(prefix: "a.", after: "a.b", limit: 2))
+        #expect(
+            request(#"{"op":"hello","name":"n","token":"t","protocol":2}"#)?.operation
+                == .hello(name: "n", token: "t", protocolVersion: 2))
+        #expect(
+            request(#"{"op":"delete","key":"k","ifVersion":1,"requestId":"u-2"}"#)?.operation
+                == .delete(key: "k", ifVersion: 1, requestId: "u-2"))
     }
 
     // MARK: hello
 
     @Test func helloDecodesAllFields() {
         let decoded = request(#"{"id":1,"op":"hello","name":"alice","token":"s3cret","protocol":1}"#)
-        #expect(decoded == Request(id: .integer(1), operation: .hello(name: "alice", token: "s3cret", protocolVersion: 1)))
+        #expect(
+            decoded == Request(id: .integer(1), operation: .hello(name: "alice", token: "s3cret", protocolVersion: 1)))
     }
 
     @Test func helloFieldsAreOptionalAndProtocolDefaultsToOne() {
         #expect(request(#"{"op":"hello"}"#)?.operation == .hello(name: nil, token: nil, protocolVersion: 1))
-        #expect(request(#"{"op":"hello","name":null,"protocol":2.0}"#)?.operation == .hello(name: nil, token: nil, protocolVersion: 2))
+        #expect(
+            request(#"{"op":"hello","name":null,"protocol":2.0}"#)?.operation
+                == .hello(name: nil, token: nil, protocolVersion: 2))
     }
 
     @Test(arguments: [
@@ -163,7 +189,9 @@ import Testing
     // MARK: get
 
     @Test func getDecodesItsKey() {
-        #expect(request(#"{"id":"g","op":"get","key":"kitchen.light"}"#) == Request(id: .string("g"), operation: .get(key: "kitchen.light")))
+        #expect(
+            request(#"{"id":"g","op":"get","key":"kitchen.light"}"#)
+                == Request(id: .string("g"), operation: .get(key: "kitchen.light")))
     }
 
     @Test func getWithoutKeyIsABadRequestNamingKey() {
@@ -186,14 +214,23 @@ import Testing
     // MARK: set
 
     @Test func setDecodesKeyValueAndIfVersion() {
-        #expect(request(#"{"op":"set","key":"k","value":{"b":[1,2.5]},"ifVersion":3}"#)?.operation == .set(key: "k", value: ["b": [1, 2.5]], ifVersion: 3))
-        #expect(request(#"{"op":"set","key":"k","value":null}"#)?.operation == .set(key: "k", value: .null, ifVersion: nil))
-        #expect(request(#"{"op":"set","key":"k","value":1,"ifVersion":0}"#)?.operation == .set(key: "k", value: 1, ifVersion: 0))
-        #expect(request(#"{"op":"set","key":"k","value":1,"ifVersion":null}"#)?.operation == .set(key: "k", value: 1, ifVersion: nil))
+        #expect(
+            request(#"{"op":"set","key":"k","value":{"b":[1,2.5]},"ifVersion":3}"#)?.operation
+                == .set(key: "k", value: ["b": [1, 2.5]], ifVersion: 3))
+        #expect(
+            request(#"{"op":"set","key":"k","value":null}"#)?.operation == .set(key: "k", value: .null, ifVersion: nil))
+        #expect(
+            request(#"{"op":"set","key":"k","value":1,"ifVersion":0}"#)?.operation
+                == .set(key: "k", value: 1, ifVersion: 0))
+        #expect(
+            request(#"{"op":"set","key":"k","value":1,"ifVersion":null}"#)?.operation
+                == .set(key: "k", value: 1, ifVersion: nil))
     }
 
     @Test func setWithoutValueIsABadRequestNamingValue() {
-        #expect(rejection(#"{"op":"set","key":"k"}"#)?.error == WireError(code: .badRequest, message: "field \"value\" is required (any JSON value)"))
+        #expect(
+            rejection(#"{"op":"set","key":"k"}"#)?.error
+                == WireError(code: .badRequest, message: "field \"value\" is required (any JSON value)"))
     }
 
     @Test(arguments: ["-1", "1.5", "\"3\"", "true", "[1]", "1e30"])
@@ -213,21 +250,29 @@ import Testing
         #expect(request(#"{"op":"set","key":"k","value":{ "a" :  1 }}"#, limits: limits) != nil)
         let rejection = rejection(#"{"id":9,"op":"set","key":"k","value":{"a":10}}"#, limits: limits)
         #expect(rejection?.id == .integer(9))
-        #expect(rejection?.error == WireError(code: .valueTooLarge, message: "value is 8 bytes when encoded; the limit is 7 bytes"))
+        #expect(
+            rejection?.error
+                == WireError(code: .valueTooLarge, message: "value is 8 bytes when encoded; the limit is 7 bytes"))
     }
 
     @Test func numbersThatGrowWhenEncodedAreMeasuredAfterGrowing() {
         let frame = #"{"op":"set","key":"k","value":[1e15,1e15,1e15]}"#
         #expect(frame.utf8.count == 47)
         // Encoded: [1000000000000000,1000000000000000,1000000000000000], 52 bytes.
-        #expect(rejection(frame, limits: RequestLimits(maxValueBytes: 50))?.error == WireError(code: .valueTooLarge, message: "value is 52 bytes when encoded; the limit is 50 bytes"))
+        #expect(
+            rejection(frame, limits: RequestLimits(maxValueBytes: 50))?.error
+                == WireError(code: .valueTooLarge, message: "value is 52 bytes when encoded; the limit is 50 bytes"))
         #expect(request(frame, limits: RequestLimits(maxValueBytes: 52)) != nil)
     }
 
     @Test func decodingAnObjectDirectlyAppliesTheSameRules() throws {
         let object = try #require(json(#"{"id":1,"op":"set","key":"k","value":"abcdef"}"#).objectValue)
-        #expect(Request.decode(object: object, limits: RequestLimits(maxValueBytes: 8)) == .success(Request(id: .integer(1), operation: .set(key: "k", value: "abcdef", ifVersion: nil))))
-        #expect(Request.decode(object: object, limits: RequestLimits(maxValueBytes: 7)) == .failure(RequestRejection(id: .integer(1), error: .valueTooLarge(size: 8, limit: 7))))
+        #expect(
+            Request.decode(object: object, limits: RequestLimits(maxValueBytes: 8))
+                == .success(Request(id: .integer(1), operation: .set(key: "k", value: "abcdef", ifVersion: nil))))
+        #expect(
+            Request.decode(object: object, limits: RequestLimits(maxValueBytes: 7))
+                == .failure(RequestRejection(id: .integer(1), error: .valueTooLarge(size: 8, limit: 7))))
     }
 
     @Test func theDefaultValueLimitIs512KiB() {
@@ -264,8 +309,13 @@ import Testing
 
     @Test(arguments: ["observe", "unobserve"])
     func observationsWithBothOrNeitherAreBadRequests(_ op: String) {
-        #expect(rejection(#"{"op":"\#(op)","key":"a","prefix":"b"}"#)?.error == WireError(code: .badRequest, message: "give only one of the fields \"key\" or \"prefix\", not both"))
-        #expect(rejection(#"{"op":"\#(op)"}"#)?.error == WireError(code: .badRequest, message: "one of the fields \"key\" or \"prefix\" (a string) is required"))
+        #expect(
+            rejection(#"{"op":"\#(op)","key":"a","prefix":"b"}"#)?.error
+                == WireError(code: .badRequest, message: "give only one of the fields \"key\" or \"prefix\", not both"))
+        #expect(
+            rejection(#"{"op":"\#(op)"}"#)?.error
+                == WireError(
+                    code: .badRequest, message: "one of the fields \"key\" or \"prefix\" (a string) is required"))
     }
 
     @Test(arguments: ["observe", "unobserve"])
@@ -280,7 +330,9 @@ import Testing
 
     @Test func listPrefixDefaultsToEmpty() {
         #expect(request(#"{"op":"list"}"#)?.operation == .list(prefix: "", after: nil, limit: nil))
-        #expect(request(#"{"op":"list","prefix":"kitchen."}"#)?.operation == .list(prefix: "kitchen.", after: nil, limit: nil))
+        #expect(
+            request(#"{"op":"list","prefix":"kitchen."}"#)?.operation
+                == .list(prefix: "kitchen.", after: nil, limit: nil))
         #expect(
             request(#"{"op":"list","prefix":"k.","after":"k.b","limit":2}"#)?.operation
                 == .list(prefix: "k.", after: "k.b", limit: 2))
@@ -290,7 +342,9 @@ import Testing
         #expect(rejection(#"{"op":"hello","name":"","id":1}"#)?.error.code == .badRequest)
         #expect(rejection(#"{"op":"hello","name":"a\u0007b","id":1}"#)?.error.code == .badRequest)
         let longest = String(repeating: "é", count: 64)
-        #expect(request(#"{"op":"hello","name":"\#(longest)"}"#)?.operation == .hello(name: longest, token: nil, protocolVersion: 1))
+        #expect(
+            request(#"{"op":"hello","name":"\#(longest)"}"#)?.operation
+                == .hello(name: longest, token: nil, protocolVersion: 1))
         #expect(rejection(#"{"op":"hello","name":"\#(longest)x","id":1}"#)?.error.code == .badRequest)
     }
 
@@ -308,7 +362,10 @@ import Testing
     @Test func rejectionsAnswerWithAFailureReply() {
         let rejection = rejection(#"{"id":"q","op":"get"}"#)
         let rejectionText = rejection.map { text($0.reply.encoded()) }
-        #expect(rejectionText == #"{"ok":false,"id":"q","error":{"code":"bad_request","message":"field \"key\" is required (a string)"}}"#)
+        #expect(
+            rejectionText
+                == #"{"ok":false,"id":"q","error":{"code":"bad_request","message":"field \"key\" is required (a string)"}}"#
+        )
         let echoesNullID = self.rejection("nope").map { $0.reply.id } == .some(nil)
         #expect(echoesNullID)
     }
@@ -316,18 +373,39 @@ import Testing
     // MARK: encoding
 
     @Test(arguments: [
-        (Request(id: .integer(1), operation: .hello(name: "alice", token: "t", protocolVersion: 1)), #"{"id":1,"op":"hello","name":"alice","token":"t","protocol":1}"#),
-        (Request(id: nil, operation: .hello(name: nil, token: nil, protocolVersion: 1)), #"{"op":"hello","protocol":1}"#),
+        (
+            Request(id: .integer(1), operation: .hello(name: "alice", token: "t", protocolVersion: 1)),
+            #"{"id":1,"op":"hello","name":"alice","token":"t","protocol":1}"#
+        ),
+        (
+            Request(id: nil, operation: .hello(name: nil, token: nil, protocolVersion: 1)),
+            #"{"op":"hello","protocol":1}"#
+        ),
         (Request(id: .string("g"), operation: .get(key: "a.b")), #"{"id":"g","op":"get","key":"a.b"}"#),
-        (Request(id: .integer(2), operation: .set(key: "k", value: ["x": [1, 2.5]], ifVersion: 0)), #"{"id":2,"op":"set","key":"k","value":{"x":[1,2.5]},"ifVersion":0}"#),
-        (Request(id: .integer(3), operation: .set(key: "k", value: .null, ifVersion: nil)), #"{"id":3,"op":"set","key":"k","value":null}"#),
-        (Request(id: .integer(4), operation: .delete(key: "k", ifVersion: 7)), #"{"id":4,"op":"delete","key":"k","ifVersion":7}"#),
+        (
+            Request(id: .integer(2), operation: .set(key: "k", value: ["x": [1, 2.5]], ifVersion: 0)),
+            #"{"id":2,"op":"set","key":"k","value":{"x":[1,2.5]},"ifVersion":0}"#
+        ),
+        (
+            Request(id: .integer(3), operation: .set(key: "k", value: .null, ifVersion: nil)),
+            #"{"id":3,"op":"set","key":"k","value":null}"#
+        ),
+        (
+            Request(id: .integer(4), operation: .delete(key: "k", ifVersion: 7)),
+            #"{"id":4,"op":"delete","key":"k","ifVersion":7}"#
+        ),
         (Request(id: .integer(5), operation: .delete(key: "k", ifVersion: nil)), #"{"id":5,"op":"delete","key":"k"}"#),
         (Request(id: .integer(6), operation: .observe(.key("k"))), #"{"id":6,"op":"observe","key":"k"}"#),
         (Request(id: .integer(7), operation: .observe(.prefix(""))), #"{"id":7,"op":"observe","prefix":""}"#),
         (Request(id: .integer(8), operation: .unobserve(.prefix("p."))), #"{"id":8,"op":"unobserve","prefix":"p."}"#),
-        (Request(id: .integer(9), operation: .list(prefix: "p.", after: nil, limit: nil)), #"{"id":9,"op":"list","prefix":"p."}"#),
-        (Request(id: .integer(9), operation: .list(prefix: "p.", after: "p.a", limit: 3)), #"{"id":9,"op":"list","prefix":"p.","after":"p.a","limit":3}"#),
+        (
+            Request(id: .integer(9), operation: .list(prefix: "p.", after: nil, limit: nil)),
+            #"{"id":9,"op":"list","prefix":"p."}"#
+        ),
+        (
+            Request(id: .integer(9), operation: .list(prefix: "p.", after: "p.a", limit: 3)),
+            #"{"id":9,"op":"list","prefix":"p.","after":"p.a","limit":3}"#
+        ),
         (Request(id: .integer(10), operation: .ping), #"{"id":10,"op":"ping"}"#),
     ])
     func requestsEncodeToProtocolShapesAndDecodeBack(_ request: Request, _ expected: String) throws {
@@ -338,6 +416,9 @@ import Testing
     @Test func operationsNameTheirKind() {
         #expect(Operation.observe(.key("k")).kind == .observe)
         #expect(Operation.ping.kind.rawValue == "ping")
-        #expect(OperationKind.allCases.map(\.rawValue) == ["hello", "get", "set", "delete", "observe", "unobserve", "list", "ping"])
+        #expect(
+            OperationKind.allCases.map(\.rawValue) == [
+                "hello", "get", "set", "delete", "observe", "unobserve", "list", "ping",
+            ])
     }
 }

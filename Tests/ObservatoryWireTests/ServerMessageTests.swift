@@ -16,10 +16,18 @@ import Testing
         }
     }
 
-    private static let entry = ValueEntry(key: "a.b", value: ["x": [1, 2.5, "😀"]], version: 4, author: "alice", session: "s1")
+    private static let entry = ValueEntry(
+        key: "a.b", value: ["x": [1, 2.5, "😀"]], version: 4, author: "alice", session: "s1")
 
     @Test(arguments: [
-        (OperationKind.hello, Reply.success(id: .integer(1), .hello(server: "observatoryd", protocolVersion: 1, session: "s1", author: "anonymous", revision: 4, epoch: "e"))),
+        (
+            OperationKind.hello,
+            Reply.success(
+                id: .integer(1),
+                .hello(
+                    server: "observatoryd", protocolVersion: 1, session: "s1", author: "anonymous", revision: 4,
+                    epoch: "e"))
+        ),
         (.get, .success(id: .string("g"), .get(entry))),
         (.set, .success(id: .integer(2), .set(key: "a", version: 9, changed: false))),
         (.delete, .success(id: .integer(3), .delete(key: "a", version: 10))),
@@ -51,7 +59,10 @@ import Testing
     }
 
     @Test func failureRepliesThrowTheServersErrorWhenAskedForAPayload() throws {
-        guard case .reply(let received) = try decode(#"{"ok":false,"id":7,"error":{"code":"conflict","message":"m","version":3}}"#) else {
+        guard
+            case .reply(let received) = try decode(
+                #"{"ok":false,"id":7,"error":{"code":"conflict","message":"m","version":3}}"#)
+        else {
             Issue.record("expected a reply")
             return
         }
@@ -60,15 +71,24 @@ import Testing
 
     @Test func unknownErrorCodesFromNewerServersArePreserved() throws {
         let message = try decode(#"{"ok":false,"id":1,"error":{"code":"rate_limited","message":"later"}}"#)
-        #expect(message == .reply(ReceivedReply(id: .integer(1), outcome: .failure(WireError(code: ErrorCode(rawValue: "rate_limited"), message: "later")))))
+        #expect(
+            message
+                == .reply(
+                    ReceivedReply(
+                        id: .integer(1),
+                        outcome: .failure(WireError(code: ErrorCode(rawValue: "rate_limited"), message: "later")))))
     }
 
     @Test func malformedSuccessFieldsAreBadFramesNamingTheField() throws {
-        guard case .reply(let received) = try decode(#"{"ok":true,"id":1,"key":"a","version":"3","changed":true}"#) else {
+        guard case .reply(let received) = try decode(#"{"ok":true,"id":1,"key":"a","version":"3","changed":true}"#)
+        else {
             Issue.record("expected a reply")
             return
         }
-        #expect(throws: WireError(code: .badFrame, message: "server reply: field \"version\" must be an integer ≥ 0, got a string \"3\"")) {
+        #expect(
+            throws: WireError(
+                code: .badFrame, message: "server reply: field \"version\" must be an integer ≥ 0, got a string \"3\"")
+        ) {
             try received.payload(for: .set)
         }
     }
@@ -86,14 +106,20 @@ import Testing
         #expect(decodeError("[1]")?.code == .badFrame)
         #expect(decodeError("nope")?.code == .badFrame)
         #expect(decodeError(#"{"ok":"yes","id":1}"#)?.code == .badFrame)
-        #expect(decodeError(#"{"ok":false,"id":1}"#)?.message == "server reply: field \"error\" is required (an object)")
+        #expect(
+            decodeError(#"{"ok":false,"id":1}"#)?.message == "server reply: field \"error\" is required (an object)")
         #expect(decodeError(#"{"ok":true,"id":true}"#)?.code == .badFrame)
     }
 
     @Test func malformedEventsAreBadFrames() {
-        #expect(decodeError(#"{"event":"explode"}"#)?.message == "server event: field \"event\" names an unknown event \"explode\"; expected update, delete or shutdown")
+        #expect(
+            decodeError(#"{"event":"explode"}"#)?.message
+                == "server event: field \"event\" names an unknown event \"explode\"; expected update, delete or shutdown"
+        )
         #expect(decodeError(#"{"event":5}"#)?.code == .badFrame)
-        #expect(decodeError(#"{"event":"delete","key":"k","version":1,"author":"a","session":"s"}"#)?.message == "server event: field \"old\" is required (any JSON value)")
+        #expect(
+            decodeError(#"{"event":"delete","key":"k","version":1,"author":"a","session":"s"}"#)?.message
+                == "server event: field \"old\" is required (any JSON value)")
         #expect(decodeError(#"{"event":"update","key":"k","version":1,"author":"a","session":"s"}"#)?.code == .badFrame)
     }
 
@@ -106,7 +132,9 @@ import Testing
     }
 
     @Test func idsThatAreNotStringsIntegersOrNullAreBadFrames() {
-        #expect(decodeError(#"{"ok":true,"id":1.0e0}"#)?.message == "server reply: field \"id\" must be a string, an integer or null, got a number")
+        #expect(
+            decodeError(#"{"ok":true,"id":1.0e0}"#)?.message
+                == "server reply: field \"id\" must be a string, an integer or null, got a number")
     }
 
     @Test func wholeDoubleVersionsFromTheServerDecodeAsIntegers() throws {

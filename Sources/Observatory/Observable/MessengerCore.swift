@@ -93,7 +93,8 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
     func send(from author: AnyAuthor, producedBy produce: () -> Message?) {
         let delivery: (Message, Snapshot)? = lock.locked {
             guard let message = produce(),
-                  let snapshot = startDelivery(orQueue: message, from: author) else { return nil }
+                let snapshot = startDelivery(orQueue: message, from: author)
+            else { return nil }
             return (message, snapshot)
         }
         guard let (message, snapshot) = delivery else { return }
@@ -163,7 +164,8 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
     func add(_ receive: @escaping (Message) -> Void, for receiver: Receiver) {
         lock.locked {
             guard registerObservation(of: receiver.link) else { return }
-            let slot = state.pointee.table.add(ObservationTable<Message>.MessageHandler(receiver: receiver.link, receive: receive))
+            let slot = state.pointee.table.add(
+                ObservationTable<Message>.MessageHandler(receiver: receiver.link, receive: receive))
             receiver.link.remember(self, slot: slot)
             prepareSpecializedRemoval()
         }
@@ -174,7 +176,8 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
     func add(_ receive: @escaping (Message, AnyAuthor) -> Void, for receiver: Receiver) {
         lock.locked {
             guard registerObservation(of: receiver.link) else { return }
-            let slot = state.pointee.table.add(ObservationTable<Message>.AuthorHandler(receiver: receiver.link, receive: receive))
+            let slot = state.pointee.table.add(
+                ObservationTable<Message>.AuthorHandler(receiver: receiver.link, receive: receive))
             receiver.link.remember(self, slot: slot)
             prepareSpecializedRemoval()
         }

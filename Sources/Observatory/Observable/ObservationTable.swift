@@ -202,7 +202,8 @@ struct ObservationTable<Message> {
     }
 
     @inlinable
-    static func compact<Handler: ReceivedBy>(_ list: inout [Handler?], tag: Int, of registry: some ObservationRegistry) {
+    static func compact<Handler: ReceivedBy>(_ list: inout [Handler?], tag: Int, of registry: some ObservationRegistry)
+    {
         var kept = 0
         for index in list.indices {
             guard let handler = list[index] else { continue }

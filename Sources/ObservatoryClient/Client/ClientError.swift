@@ -55,7 +55,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notConnected(let state):
             return "not connected to the server (\(state)); the client reconnects by itself, try again later"
         case .connectionLost(let reason):
-            return "the connection ended before the reply came (\(reason)); the request may or may not have been applied"
+            return
+                "the connection ended before the reply came (\(reason)); the request may or may not have been applied"
         case .closed:
             return "the client is closed"
         case .undecodableValue(let key, let version, let type, let detail):

@@ -80,7 +80,9 @@ extension ObservatoryClient {
         ifVersion: Int64? = nil
     ) async throws(ClientError) -> WriteResult {
         let mirror = state.withLock { state in
-            state.mirrors.values.lazy.flatMap { $0 }.compactMap { $0 as? Mirror<Value> }.first { $0.variable === variable }
+            state.mirrors.values.lazy.flatMap { $0 }.compactMap { $0 as? Mirror<Value> }.first {
+                $0.variable === variable
+            }
         }
         guard let mirror else { throw .notAMirror }
         return try await set(mirror.key, value, ifVersion: ifVersion ?? mirror.version, ephemeral: mirror.ephemeral)

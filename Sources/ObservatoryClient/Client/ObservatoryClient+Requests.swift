@@ -33,7 +33,8 @@ extension ObservatoryClient {
         do {
             return try entry.value.decode(type)
         } catch {
-            throw .undecodableValue(key: key, version: entry.version, type: String(describing: type), detail: String(describing: error))
+            throw .undecodableValue(
+                key: key, version: entry.version, type: String(describing: type), detail: String(describing: error))
         }
     }
 
@@ -188,7 +189,8 @@ extension ObservatoryClient {
             guard let link = state.synchronizedLink else { throw .notConnected(state.phase) }
             return link
         }
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ReceivedReply, ClientError>, Never>) in
+        let outcome = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<ReceivedReply, ClientError>, Never>) in
             link.send(.observe(target, from: resumePoint)) { [weak self] result in
                 // A resume point from the caller is not a reconnect: a refusal is no reset.
                 self?.applyObserveReply(result, target: target, mirrors: [], link: link, resumePoint: nil)

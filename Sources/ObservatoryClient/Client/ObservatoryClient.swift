@@ -135,7 +135,9 @@ public final class ObservatoryClient: Sendable {
     /// - Throws: ``ClientError/connectionFailed(_:)`` when the client does not
     ///   reconnect and the first attempt fails, ``ClientError/timedOut(_:)``
     ///   after `timeout`. The client is closed when this throws.
-    public static func connect(_ configuration: ClientConfiguration, timeout: Duration = .seconds(10)) async throws(ClientError) -> ObservatoryClient {
+    public static func connect(_ configuration: ClientConfiguration, timeout: Duration = .seconds(10))
+        async throws(ClientError) -> ObservatoryClient
+    {
         let client = ObservatoryClient(configuration: configuration)
         do {
             try await client.waitUntilSynchronized(timeout: timeout)
@@ -304,9 +306,10 @@ public final class ObservatoryClient: Sendable {
         // well as through the continuation: ThreadSanitizer sees the lock's
         // ordering, not the continuation's, and would report the socket's
         // first use here as a race.
-        let handoff = Locked(Result<SocketConnection, SocketError>.failure(
-            SocketError.closed("connect to \(configuration.host):\(configuration.port)")
-        ))
+        let handoff = Locked(
+            Result<SocketConnection, SocketError>.failure(
+                SocketError.closed("connect to \(configuration.host):\(configuration.port)")
+            ))
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let thread = Thread {
                 let result = Result { () throws(SocketError) in
@@ -375,7 +378,8 @@ public final class ObservatoryClient: Sendable {
             logger.log(.info, "connected to \(configuration.host):\(configuration.port) as \(peer)")
             return .success(link)
         } catch {
-            failure = error.code == .badFrame ? .protocolError(error.message) : .rejected("\(error.code): \(error.message)")
+            failure =
+                error.code == .badFrame ? .protocolError(error.message) : .rejected("\(error.code): \(error.message)")
         }
         link.end(failure)
         _ = await link.waitUntilEnded()
@@ -448,7 +452,9 @@ public final class ObservatoryClient: Sendable {
         _ mirrors: [String: [any MirrorEndpoint]], watcherTargets: Set<Target>, on link: ServerLink, resuming: Bool
     ) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            sendObserves(mirrors, watcherTargets: watcherTargets, on: link, resuming: resuming) { continuation.resume() }
+            sendObserves(mirrors, watcherTargets: watcherTargets, on: link, resuming: resuming) {
+                continuation.resume()
+            }
         }
     }
 
@@ -482,7 +488,8 @@ public final class ObservatoryClient: Sendable {
             let canResume = resuming && keyMirrors.allSatisfy(\.hasSnapshot)
             let resumePoint = canResume ? state.withLock { $0.tracker.resumePoint(for: target) } : nil
             link.send(.observe(target, from: resumePoint)) { [weak self] result in
-                self?.applyObserveReply(result, target: target, mirrors: keyMirrors, link: link, resumePoint: resumePoint)
+                self?.applyObserveReply(
+                    result, target: target, mirrors: keyMirrors, link: link, resumePoint: resumePoint)
                 self?.state.withLock { $0.snapshotsInFlight -= 1 }
                 self?.stateChanged()
                 countDown()
@@ -506,11 +513,15 @@ public final class ObservatoryClient: Sendable {
     ) {
         guard case .success(let reply) = result else { return }
         do {
-            guard case .observe(let values, let revision, let resumed) = try reply.payload(for: .observe) else { return }
+            guard case .observe(let values, let revision, let resumed) = try reply.payload(for: .observe) else {
+                return
+            }
             let reset: Reset? = state.withLock { state in
-                state.tracker.observed(target, revision: revision, epoch: state.serverEpoch, generation: link.generation)
+                state.tracker.observed(
+                    target, revision: revision, epoch: state.serverEpoch, generation: link.generation)
                 guard let resumePoint, resumed != true else { return nil }
-                let reason = resumePoint.epoch == state.serverEpoch
+                let reason =
+                    resumePoint.epoch == state.serverEpoch
                     ? "the server no longer holds every change after revision \(resumePoint.revision)"
                     : "the server's history changed (epoch \(resumePoint.epoch ?? "?") is now \(state.serverEpoch))"
                 state.reset = state.reset ?? Reset(reason: reason)

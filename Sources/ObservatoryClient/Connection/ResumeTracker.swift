@@ -55,10 +55,11 @@ struct ResumeTracker {
 
     /// Where to resume `target`, if it was ever observed.
     func resumePoint(for target: Target) -> ResumePoint? {
-        let mark: Mark? = switch target {
-        case .key(let key): keys[key]
-        case .prefix(let prefix): prefixes[prefix]
-        }
+        let mark: Mark? =
+            switch target {
+            case .key(let key): keys[key]
+            case .prefix(let prefix): prefixes[prefix]
+            }
         return mark.map { ResumePoint(revision: $0.revision, epoch: $0.epoch) }
     }
 

@@ -1,5 +1,5 @@
-import Observatory
 import Dispatch
+import Observatory
 import ObservatorySockets
 import ObservatoryWire
 
@@ -58,7 +58,8 @@ final class ServerLink: Sendable {
         self.generation = generation
         self.onEvent = onEvent
         self.onEnd = onEnd
-        self.state = Locked(State(splitter: FrameSplitter(maxFrameBytes: maxFrameBytes), lastReceived: ContinuousClock.now))
+        self.state = Locked(
+            State(splitter: FrameSplitter(maxFrameBytes: maxFrameBytes), lastReceived: ContinuousClock.now))
         self.writeQueue = DispatchQueue(label: "observatory.client.write.\(generation)")
     }
 
@@ -244,7 +245,9 @@ final class ServerLink: Sendable {
     /// Pings when the link is idle and ends it when a ping stays unanswered,
     /// until the link ends or the task is cancelled; hands each ping reply's
     /// revision to `progress`.
-    func keepAlive(interval: Duration, timeout: Duration, progress: @escaping @Sendable (Int64) -> Void = { _ in }) async {
+    func keepAlive(interval: Duration, timeout: Duration, progress: @escaping @Sendable (Int64) -> Void = { _ in })
+        async
+    {
         let tick = max(min(interval, timeout) / 4, .milliseconds(5))
         while !Task.isCancelled && !hasEnded {
             try? await Task.sleep(for: tick)
@@ -255,7 +258,8 @@ final class ServerLink: Sendable {
                 send(.ping) { [self] result in
                     state.withLock { $0.pingSentAt = nil }
                     // The reply's revision is how far this link has seen every change it observes.
-                    if case .success(let reply) = result, case .ping(let revision, _)? = try? reply.payload(for: .ping) {
+                    if case .success(let reply) = result, case .ping(let revision, _)? = try? reply.payload(for: .ping)
+                    {
                         progress(revision)
                     }
                 }

@@ -78,7 +78,8 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     private let deliveryQueue: DispatchQueue
     private let state: Locked<State>
 
-    init(key: String, defaultValue: Value, ephemeral: Bool = false, host: any MirrorHost, deliveryQueue: DispatchQueue) {
+    init(key: String, defaultValue: Value, ephemeral: Bool = false, host: any MirrorHost, deliveryQueue: DispatchQueue)
+    {
         self.key = key
         self.ephemeral = ephemeral
         self.defaultValue = defaultValue

@@ -44,7 +44,9 @@ final class SocketConnection: Sendable {
     /// Opens a TCP connection to `host:port`, trying every address the host
     /// resolves to, each within `timeout`; a write may then wait at most
     /// `sendTimeout` each time the server does not take bytes.
-    static func connect(host: String, port: Int, timeout: Duration, sendTimeout: Duration) throws(SocketError) -> SocketConnection {
+    static func connect(host: String, port: Int, timeout: Duration, sendTimeout: Duration) throws(SocketError)
+        -> SocketConnection
+    {
         let socket = try StreamSocket.connect(
             host: host, port: port, timeoutMilliseconds: milliseconds(timeout), blocking: true)
         return SocketConnection(
@@ -58,7 +60,9 @@ final class SocketConnection: Sendable {
     /// Starts the reader thread. `received` gets every chunk in order; `ended`
     /// is called once, after the last chunk, with the error that ended the
     /// connection (nil when the peer closed it or `close()` was called).
-    func startReading(received: @escaping @Sendable ([UInt8]) -> Void, ended: @escaping @Sendable (SocketError?) -> Void) {
+    func startReading(
+        received: @escaping @Sendable ([UInt8]) -> Void, ended: @escaping @Sendable (SocketError?) -> Void
+    ) {
         let socket: StreamSocket? = state.withLock { state in
             guard !state.readerStarted, let socket = state.socket else { return nil }
             state.readerStarted = true

@@ -12,7 +12,8 @@ extension ServerConfiguration {
         do {
             return try JSONDecoder().decode([AccessToken].self, from: data)
         } catch let error as ConfigurationError {
-            throw ConfigurationError.malformedFile(path: path, reason: "\(error) (an array of token objects is expected)")
+            throw ConfigurationError.malformedFile(
+                path: path, reason: "\(error) (an array of token objects is expected)")
         } catch {
             throw ConfigurationError.malformedFile(path: path, reason: "it must hold a JSON array of token objects")
         }

@@ -74,8 +74,10 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
         if try settings.read("tokens", as: JSONAny.self, expected: "anything") != nil {
             throw ConfigurationError.replacedSetting(
                 "tokens",
-                by: #"{"auth": {"tokens": [{"token": "...", "author": "alice", "read": ["sky.*"], "write": ["sky.*"]}]}}; "#
-                    + #"rules are exact keys or prefixes ending in "*": the old prefix "sky." is now "sky.*", "" is "*""#)
+                by:
+                    #"{"auth": {"tokens": [{"token": "...", "author": "alice", "read": ["sky.*"], "write": ["sky.*"]}]}}; "#
+                    + #"rules are exact keys or prefixes ending in "*": the old prefix "sky." is now "sky.*", "" is "*""#
+            )
         }
         auth = try settings.read("auth", as: AuthConfiguration.self, expected: "an object") ?? auth
     }

@@ -76,7 +76,8 @@ final class Connection: LoopHandler, @unchecked Sendable {
     static func timing(_ configuration: ServerConfiguration) -> ConnectionMachine.Timing {
         let millisecond: UInt64 = 1_000_000
         let grace = UInt64(max(100, configuration.shutdownGraceMilliseconds)) * millisecond
-        let needsAuthentication = configuration.requiresAuthentication && configuration.auth.anonymous == nil
+        let needsAuthentication =
+            configuration.requiresAuthentication && configuration.auth.anonymous == nil
             && configuration.authTimeoutMilliseconds > 0
         return ConnectionMachine.Timing(
             authentication: needsAuthentication ? UInt64(configuration.authTimeoutMilliseconds) * millisecond : nil,
@@ -229,7 +230,8 @@ final class Connection: LoopHandler, @unchecked Sendable {
             }
         }
         guard mustPause else { return }
-        context.logger.debug("connection \(sessionID): not read while \(context.inputBudget.total) input bytes are held")
+        context.logger.debug(
+            "connection \(sessionID): not read while \(context.inputBudget.total) input bytes are held")
         machine.inputBudget(pauses: true)
     }
 
@@ -308,7 +310,8 @@ final class Connection: LoopHandler, @unchecked Sendable {
         let now = EventLoop.now()
         if let armed = armedDeadline, armed <= now { armedDeadline = nil }
         carryOut(
-            machine.timerFired(at: now, needsHello: session.needsHello, outcome: sendOutcome(isSocketFull: machine.isSocketFull)))
+            machine.timerFired(
+                at: now, needsHello: session.needsHello, outcome: sendOutcome(isSocketFull: machine.isSocketFull)))
         updateInterest()
     }
 

@@ -5,7 +5,7 @@ import ObservatorySockets
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One thread serving many connections: it waits on a `Poller`, reads and

@@ -1,6 +1,5 @@
 import Observatory
 
-
 /// A sink that keeps every record in memory, so tests can assert what was logged.
 ///
 /// Thread-safe: the records live behind a `Locked` box.

@@ -1,7 +1,7 @@
-import Observatory
-import ObservatorySockets
 import Dispatch
 import Foundation
+import Observatory
+import ObservatorySockets
 import ObservatoryWire
 
 /// The Observatory server: listens on TCP, speaks the protocol of PROTOCOL.md to
@@ -59,7 +59,8 @@ public final class Server: Sendable {
     ) throws {
         try configuration.validate()
         context = try ServerContext(configuration: configuration, logger: logger, storageOptions: storageOptions)
-        let count = configuration.ioThreads > 0
+        let count =
+            configuration.ioThreads > 0
             ? configuration.ioThreads : Self.defaultLoopCount(cores: ProcessInfo.processInfo.activeProcessorCount)
         loops = try (0..<count).map { index throws(SocketError) in
             try EventLoop(label: "observatory.loop.\(index)", logger: logger)
@@ -155,7 +156,8 @@ public final class Server: Sendable {
     /// Answers a connection over the limit with `limit_exceeded` (best effort, it must
     /// not block the accept queue) and closes it.
     private func refuse(_ socket: StreamSocket, limit: Int) {
-        let error = context.isShuttingDown
+        let error =
+            context.isShuttingDown
             ? WireError(code: .shuttingDown, message: "the server is shutting down")
             : WireError(code: .limitExceeded, message: "the server has its maximum of \(limit) connections")
         let frame = Reply.failure(id: nil, error).encodedLine()

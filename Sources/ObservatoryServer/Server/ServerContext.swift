@@ -41,8 +41,10 @@ public final class ServerContext: Sendable {
         requestLimits = RequestLimits(maxValueBytes: configuration.limits.maxValueBytes)
         inputBudget = InputBudget(limit: configuration.limits.maxBufferedInputBytes)
         let limits = configuration.limits
-        var options = storageOptions ?? StorageOptions(
-            fsync: configuration.fsync, compactionLogBytes: configuration.compactionLogBytes)
+        var options =
+            storageOptions
+            ?? StorageOptions(
+                fsync: configuration.fsync, compactionLogBytes: configuration.compactionLogBytes)
         options.historyChanges = limits.historyChanges
         options.maxRequestIds = limits.maxRequestIds
         guard options.fsync != .none else {
@@ -60,7 +62,8 @@ public final class ServerContext: Sendable {
             maxKeys: limits.maxKeys, historyChanges: limits.historyChanges, storage: storage, recovered: recovered)
         sessionCounter = Atomic(recovered.sessionLease)
         sessionLease = Locked(recovered.sessionLease)
-        Self.logRecovery(recovered, options: options, directory: configuration.dataDirectory, since: started, logger: logger)
+        Self.logRecovery(
+            recovered, options: options, directory: configuration.dataDirectory, since: started, logger: logger)
         endSessionsOfEarlierProcess()
     }
 
@@ -71,16 +74,19 @@ public final class ServerContext: Sendable {
         for warning in recovered.warnings { logger.warning("storage: \(warning)") }
         for file in recovered.files {
             if let torn = file.tornTail {
-                logger.warning("storage: cut a torn record (an interrupted write) off \(directory)/\(file.name) at \(torn)")
+                logger.warning(
+                    "storage: cut a torn record (an interrupted write) off \(directory)/\(file.name) at \(torn)")
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let origin = recovered.isNew
+        let origin =
+            recovered.isNew
             ? "a new data directory \(directory)"
             : "\(directory) (\(recovered.files.count) files, \(recovered.replayedChanges) changes replayed)"
         logger.info(
             "storage: fsync \(options.fsync.rawValue), loaded \(recovered.entries.count) keys at revision "
-                + "\(recovered.revision) (epoch \(recovered.epoch)) from \(origin) in \(String(format: "%.2f", seconds)) s")
+                + "\(recovered.revision) (epoch \(recovered.epoch)) from \(origin) in \(String(format: "%.2f", seconds)) s"
+        )
     }
 
     /// Deletes the session-bound keys left by sessions that ended with the
@@ -169,7 +175,8 @@ public final class ServerContext: Sendable {
         var warnings = configuration.auth.tokens.filter { $0.token.utf8.count < 16 }.map {
             "the token of \($0.author) is \($0.token.utf8.count) bytes; use at least 16 random bytes"
         }
-        let loopback = ["127.0.0.1", "::1", "localhost"].contains(configuration.host)
+        let loopback =
+            ["127.0.0.1", "::1", "localhost"].contains(configuration.host)
             || configuration.host.hasPrefix("127.")
         if !loopback && !configuration.requiresAuthentication {
             warnings.append(

@@ -235,10 +235,11 @@ final class Session: Observer {
     /// observation set under the store's lock, in the step that takes the snapshot
     /// or the replay, so no change reaches this session twice or not at all.
     private func observe(_ target: Target, from resumePoint: ResumePoint?) throws(WireError) -> ReplyPayload {
-        let route: ObservationSet.Route = switch target {
-        case .key: .key
-        case .prefix: .prefix
-        }
+        let route: ObservationSet.Route =
+            switch target {
+            case .key: .key
+            case .prefix: .prefix
+            }
         let output = self.output
         let observation = try context.store.observe(target, from: resumePoint, by: self) { () throws(WireError) in
             let isNew = try output.updateObservations { observations throws(WireError) in try observations.add(target) }
@@ -311,7 +312,8 @@ final class Session: Observer {
     /// with a token, since one might grant what the anonymous rights do not.
     private func denied(_ action: String) -> WireError {
         guard hasToken else {
-            return WireError(code: .unauthenticated, message: "anonymous connections may not \(action); send hello with a token")
+            return WireError(
+                code: .unauthenticated, message: "anonymous connections may not \(action); send hello with a token")
         }
         return WireError(code: .forbidden, message: "this token may not \(action)")
     }

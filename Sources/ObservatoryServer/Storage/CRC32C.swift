@@ -14,7 +14,8 @@ enum CRC32C {
             while count - index >= 8 {
                 let low = bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self).littleEndian ^ crc
                 let high = bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self).littleEndian
-                crc = table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+                crc =
+                    table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
                     ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
                     ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
                     ^ table[1 * 256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
@@ -35,7 +36,7 @@ enum CRC32C {
 
     /// Eight tables of 256 entries: table k advances a byte through k further zero bytes.
     private static let tables: [UInt32] = {
-        let polynomial: UInt32 = 0x82F6_3B78  // Castagnoli, reversed
+        let polynomial: UInt32 = 0x82F6_3B78 // Castagnoli, reversed
         var tables = [UInt32](repeating: 0, count: 8 * 256)
         for byte in 0..<256 {
             var crc = UInt32(byte)

@@ -16,10 +16,12 @@ public enum DataDirectoryCheck {
         do {
             state = try StorageRecovery(directory: directory, repair: false).recover()
         } catch {
-            return Outcome(report: "data directory: \(path)\nstatus: cannot be loaded\n\(error.message)", isLoadable: false)
+            return Outcome(
+                report: "data directory: \(path)\nstatus: cannot be loaded\n\(error.message)", isLoadable: false)
         }
         guard !state.isNew else {
-            return Outcome(report: "data directory: \(path)\nstatus: no data files (a new history would begin)", isLoadable: true)
+            return Outcome(
+                report: "data directory: \(path)\nstatus: no data files (a new history would begin)", isLoadable: true)
         }
         var lines = [
             "data directory: \(path)",
@@ -40,8 +42,10 @@ public enum DataDirectoryCheck {
     private static func describe(_ file: RecoveredState.FileReport) -> String {
         var line = "  \(file.name): \(file.bytes) bytes, \(file.records) records"
         if let revisions = file.revisions {
-            line += file.name.hasPrefix("snapshot")
-                ? ", as of revision \(revisions.upperBound)" : ", revisions \(revisions.lowerBound)–\(revisions.upperBound)"
+            line +=
+                file.name.hasPrefix("snapshot")
+                ? ", as of revision \(revisions.upperBound)"
+                : ", revisions \(revisions.lowerBound)–\(revisions.upperBound)"
         }
         if let torn = file.tornTail {
             line += "; torn record at \(torn) (an interrupted write)"

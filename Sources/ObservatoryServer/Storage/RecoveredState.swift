@@ -53,7 +53,10 @@ struct RecoveredState: Sendable {
     /// The writes with a `requestId` still within their retention.
     var appliedWrites: AppliedWrites
 
-    init(epoch: String, historyChanges: Int = ServerLimits().historyChanges, maxRequestIds: Int = ServerLimits().maxRequestIds) {
+    init(
+        epoch: String, historyChanges: Int = ServerLimits().historyChanges,
+        maxRequestIds: Int = ServerLimits().maxRequestIds
+    ) {
         self.epoch = epoch
         self.historyChanges = max(1, historyChanges)
         appliedWrites = AppliedWrites(capacity: maxRequestIds)

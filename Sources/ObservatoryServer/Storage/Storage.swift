@@ -442,7 +442,8 @@ public final class Storage: Sendable {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let what = isRecovery ? "storage recovered: wrote" : "compacted into"
         logger.info(
-            "\(what) \(name): \(frozen.view.entries.count) keys at revision \(revision) in \(String(format: "%.2f", seconds)) s")
+            "\(what) \(name): \(frozen.view.entries.count) keys at revision \(revision) in \(String(format: "%.2f", seconds)) s"
+        )
     }
 
     /// Under the store's lock: copies the store and starts the log that follows the copy.
@@ -469,7 +470,8 @@ public final class Storage: Sendable {
 
     private func removeFilesBefore(_ sequence: Int64) throws(StorageError) {
         let listing = try directory.listing()
-        let names = listing.snapshots.filter { $0 < sequence }.map(DataDirectory.snapshotName)
+        let names =
+            listing.snapshots.filter { $0 < sequence }.map(DataDirectory.snapshotName)
             + listing.logs.filter { $0 < sequence }.map(DataDirectory.logName)
         for name in names {
             try options.files.remove(directory.path(of: name))

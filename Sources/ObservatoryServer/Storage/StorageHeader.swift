@@ -36,7 +36,9 @@ struct StorageHeader: Equatable, Sendable {
             throw RecordDecodingError("record format \(format) is not supported (this version reads \(currentFormat))")
         }
         let kindByte = try reader.byte()
-        guard let kind = FileKind(rawValue: kindByte) else { throw RecordDecodingError("unknown file kind \(kindByte)") }
+        guard let kind = FileKind(rawValue: kindByte) else {
+            throw RecordDecodingError("unknown file kind \(kindByte)")
+        }
         return StorageHeader(
             format: format, kind: kind, epoch: try reader.string(), revision: try reader.integer(),
             sessionLease: try reader.integer())

@@ -38,7 +38,8 @@ struct StorageRecovery {
         for (index, sequence) in live.enumerated() {
             try replay(log: sequence, isLast: index == live.count - 1, into: &state)
         }
-        let obsolete = listing.snapshots.dropLast().map(DataDirectory.snapshotName)
+        let obsolete =
+            listing.snapshots.dropLast().map(DataDirectory.snapshotName)
             + listing.logs.filter { $0 < (snapshot ?? 0) }.map(DataDirectory.logName)
         try removeLeftovers(obsolete, state: &state)
         state.nextSequence = max(listing.logs.last ?? 0, listing.snapshots.last ?? 0) + 1
@@ -51,7 +52,8 @@ struct StorageRecovery {
         for name in names {
             try directory.files.remove(directory.path(of: name))
         }
-        state.warnings.append("removed files left by an interrupted or finished compaction: \(names.joined(separator: ", "))")
+        state.warnings.append(
+            "removed files left by an interrupted or finished compaction: \(names.joined(separator: ", "))")
     }
 
     // MARK: Snapshot
@@ -148,7 +150,8 @@ struct StorageRecovery {
             state.entries[entry.key] = entry
             state.remember(
                 .update(
-                    key: entry.key, old: previous?.value, new: entry.value, version: entry.version, author: entry.author,
+                    key: entry.key, old: previous?.value, new: entry.value, version: entry.version,
+                    author: entry.author,
                     session: entry.session, ephemeral: entry.ephemeral))
         case .delete(let key, let version, let author, let session, let sessionEnded):
             guard let previous = state.entries[key] else {
@@ -205,7 +208,8 @@ struct StorageRecovery {
         state: inout RecoveredState
     ) throws(StorageError) -> StorageHeader {
         guard let first = scanner.next(), case .header(let header) = first.record, header.kind == kind else {
-            throw damaged(file, at: 0, "the file does not start with a \(kind) header; it is not an Observatory data file")
+            throw damaged(
+                file, at: 0, "the file does not start with a \(kind) header; it is not an Observatory data file")
         }
         if state.isNew {
             state.epoch = header.epoch
@@ -224,7 +228,8 @@ struct StorageRecovery {
         let path = directory.path(of: file)
         return StorageError(
             code: .damaged,
-            message: "\(path) is damaged at offset \(offset): \(reason). Nothing was changed or dropped. See `observatoryd --check --data \(directory.path)`; restore the directory from a "
+            message:
+                "\(path) is damaged at offset \(offset): \(reason). Nothing was changed or dropped. See `observatoryd --check --data \(directory.path)`; restore the directory from a "
                 + "backup, or keep a copy and cut the file at that offset (`truncate -s \(offset) \(path)`) to start "
                 + "without the changes stored after it.")
     }

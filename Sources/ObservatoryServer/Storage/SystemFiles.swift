@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The real file operations, on POSIX calls. Retries interrupted calls and short writes.
@@ -53,7 +53,9 @@ public struct SystemFiles: StorageFiles {
         while written < bytes.count {
             guard let base = bytes.baseAddress else { return }
             let result = retrying { Glibc.write(descriptor, base + written, bytes.count - written) }
-            guard result > 0 else { throw StorageError.system("write", path: path, errorNumber: result == 0 ? EIO : errno) }
+            guard result > 0 else {
+                throw StorageError.system("write", path: path, errorNumber: result == 0 ? EIO : errno)
+            }
             written += result
         }
     }
@@ -96,7 +98,9 @@ public struct SystemFiles: StorageFiles {
         guard descriptor >= 0 else { throw StorageError.system("open", path: path, errorNumber: errno) }
         defer { _ = Glibc.close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw StorageError.system("inspect", path: path, errorNumber: errno) }
+        guard fstat(descriptor, &status) == 0 else {
+            throw StorageError.system("inspect", path: path, errorNumber: errno)
+        }
         let size = Int(status.st_size)
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in

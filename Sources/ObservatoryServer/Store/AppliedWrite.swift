@@ -21,7 +21,8 @@ struct AppliedWrite: Sendable, Equatable {
     /// The payload of the reply to a duplicate of this write.
     var duplicatePayload: ReplyPayload {
         switch reply {
-        case .set(let key, let version, let changed): .set(key: key, version: version, changed: changed, duplicate: true)
+        case .set(let key, let version, let changed):
+            .set(key: key, version: version, changed: changed, duplicate: true)
         case .delete(let key, let version): .delete(key: key, version: version, duplicate: true)
         }
     }

@@ -287,15 +287,17 @@ public final class SharedStore: Sendable, SnapshotSource {
             {
                 return (Captured.replay(replay), revision)
             }
-            let captured: Captured = switch target {
-            case .key(let key): .entry(guarded.data.entry(key))
-            case .prefix(let prefix): .view(guarded.data.view, prefix: prefix)
-            }
+            let captured: Captured =
+                switch target {
+                case .key(let key): .entry(guarded.data.entry(key))
+                case .prefix(let prefix): .view(guarded.data.view, prefix: prefix)
+                }
             return (captured, revision)
         }
         switch captured {
         case .entry(let entry): return Observation(values: entry.map { [$0] } ?? [], revision: revision)
-        case .view(let view, let prefix): return Observation(values: view.entries(withPrefix: prefix), revision: revision)
+        case .view(let view, let prefix):
+            return Observation(values: view.entries(withPrefix: prefix), revision: revision)
         case .replay(let changes):
             return Observation(values: [], revision: revision, replay: changes.map { $0.encoded() })
         }

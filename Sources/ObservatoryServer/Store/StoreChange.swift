@@ -171,9 +171,17 @@ public final class StoreChange: Sendable, Equatable {
     var storageRecords: [StorageRecord] {
         switch event {
         case .update(let key, _, let new, let version, let author, let session, let ephemeral):
-            [.set(ValueEntry(key: key, value: new, version: version, author: author, session: session, ephemeral: ephemeral))]
+            [
+                .set(
+                    ValueEntry(
+                        key: key, value: new, version: version, author: author, session: session, ephemeral: ephemeral))
+            ]
         case .delete(let key, _, let version, let author, let session, let reason):
-            [.delete(key: key, version: version, author: author, session: session, sessionEnded: reason == Event.sessionEnded)]
+            [
+                .delete(
+                    key: key, version: version, author: author, session: session,
+                    sessionEnded: reason == Event.sessionEnded)
+            ]
         case .shutdown:
             []
         }

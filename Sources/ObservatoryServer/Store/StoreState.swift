@@ -41,6 +41,8 @@ struct StoreState {
         self.keys = keys
         self.revision = revision
         self.appliedWrites = appliedWrites
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        // (EntryTable is not a Sequence; its forEach walks its slots in place.)
         entries.forEach { entry in
             if entry.ephemeral { ephemeralKeys[entry.session, default: []].insert(StoreKey(entry.key)) }
         }

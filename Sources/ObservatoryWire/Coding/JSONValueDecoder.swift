@@ -9,7 +9,9 @@ struct JSONValueDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Decodes a `Type` from `value`; a ``JSONValue`` is returned as it is.
-    static func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue, codingPath: [any CodingKey]) throws -> Value {
+    static func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue, codingPath: [any CodingKey]) throws
+        -> Value
+    {
         // Only JSONValue itself is taken as it is; `JSONValue?` must still map null to nil.
         if Value.self == JSONValue.self, let json = value as? Value {
             return json
@@ -36,10 +38,12 @@ struct JSONValueDecoder: Decoder {
     }
 
     private func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
-        DecodingError.typeMismatch(type, DecodingError.Context(
-            codingPath: codingPath,
-            debugDescription: "expected \(expected), found \(value.kindDescription)"
-        ))
+        DecodingError.typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "expected \(expected), found \(value.kindDescription)"
+            ))
     }
 }
 
@@ -68,7 +72,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try JSONValueDecoder.decode(type, from: member(key), codingPath: codingPath + [key])
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try decoder(at: key).container(keyedBy: type)
     }
 
@@ -91,10 +97,12 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func member(_ key: Key) throws -> JSONValue {
         guard let value = members[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, DecodingError.Context(
-                codingPath: codingPath,
-                debugDescription: "the object has no member \"\(key.stringValue)\""
-            ))
+            throw DecodingError.keyNotFound(
+                key,
+                DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "the object has no member \"\(key.stringValue)\""
+                ))
         }
         return value
     }
@@ -126,7 +134,9 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
         return value
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         try nextDecoder(JSONObject.self).container(keyedBy: type)
     }
 
@@ -150,10 +160,12 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     private func peek(_ type: Any.Type) throws -> JSONValue {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: elementPath,
-                debugDescription: "the array has only \(elements.count) elements"
-            ))
+            throw DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: elementPath,
+                    debugDescription: "the array has only \(elements.count) elements"
+                ))
         }
         return elements[currentIndex]
     }
@@ -215,16 +227,19 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
     }
 
     private func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
-        DecodingError.typeMismatch(type, DecodingError.Context(
-            codingPath: codingPath,
-            debugDescription: "expected \(expected), found \(value.kindDescription)"
-        ))
+        DecodingError.typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "expected \(expected), found \(value.kindDescription)"
+            ))
     }
 
     private func outOfRange(_ type: Any.Type) -> DecodingError {
-        DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: codingPath,
-            debugDescription: "\(value.abbreviatedDescription) does not fit exactly in \(type)"
-        ))
+        DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "\(value.abbreviatedDescription) does not fit exactly in \(type)"
+            ))
     }
 }

@@ -45,7 +45,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try JSONValueEncoder.encode(value, into: slot.appendMember(key.stringValue), codingPath: codingPath + [key])
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         encoder(at: key).container(keyedBy: keyType)
     }
 
@@ -54,7 +56,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func superEncoder() -> any Encoder {
-        JSONValueEncoder(slot: slot.appendMember(JSONCodingKey.superKey.stringValue), codingPath: codingPath + [JSONCodingKey.superKey])
+        JSONValueEncoder(
+            slot: slot.appendMember(JSONCodingKey.superKey.stringValue),
+            codingPath: codingPath + [JSONCodingKey.superKey])
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
@@ -81,7 +85,9 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         try JSONValueEncoder.encode(value, into: slot.appendElement(), codingPath: path)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         nextEncoder().container(keyedBy: keyType)
     }
 
@@ -108,7 +114,9 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: String) throws { slot.store(.string(value)) }
     mutating func encode(_ value: Double) throws { slot.store(.double(try finite(value))) }
     // Through its shortest decimal text, so Float(0.1) becomes 0.1, not 0.10000000149011612.
-    mutating func encode(_ value: Float) throws { slot.store(.double(try finite(Double(value.description) ?? Double(value)))) }
+    mutating func encode(_ value: Float) throws {
+        slot.store(.double(try finite(Double(value.description) ?? Double(value))))
+    }
     mutating func encode(_ value: Int) throws { try encodeInteger(value) }
     mutating func encode(_ value: Int8) throws { try encodeInteger(value) }
     mutating func encode(_ value: Int16) throws { try encodeInteger(value) }
@@ -126,20 +134,24 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
 
     private func encodeInteger(_ value: some FixedWidthInteger) throws {
         guard let integer = Int64(exactly: value) else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: codingPath,
-                debugDescription: "\(value) is outside the Int64 range that JSON values carry exactly"
-            ))
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "\(value) is outside the Int64 range that JSON values carry exactly"
+                ))
         }
         slot.store(.integer(integer))
     }
 
     private func finite(_ value: Double) throws -> Double {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: codingPath,
-                debugDescription: "\(value) cannot be written as JSON, which has no NaN or infinity"
-            ))
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "\(value) cannot be written as JSON, which has no NaN or infinity"
+                ))
         }
         return value
     }

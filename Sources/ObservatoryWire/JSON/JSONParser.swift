@@ -281,18 +281,23 @@ struct JSONParser: ~Copyable {
             guard bytes.count - position >= 6,
                 bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
             else {
-                throw JSONParseError(kind: .invalidEscape, offset: escapeStart, detail: "high surrogate \\u\(hex(first)) is not followed by a low surrogate")
+                throw JSONParseError(
+                    kind: .invalidEscape, offset: escapeStart,
+                    detail: "high surrogate \\u\(hex(first)) is not followed by a low surrogate")
             }
             position += 2
             let second = try parseHexQuad()
             guard (0xDC00...0xDFFF).contains(second) else {
-                throw JSONParseError(kind: .invalidEscape, offset: escapeStart, detail: "high surrogate \\u\(hex(first)) is followed by \\u\(hex(second)), not a low surrogate")
+                throw JSONParseError(
+                    kind: .invalidEscape, offset: escapeStart,
+                    detail: "high surrogate \\u\(hex(first)) is followed by \\u\(hex(second)), not a low surrogate")
             }
             let value = 0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
             // A pair always combines to a valid scalar in U+10000...U+10FFFF.
             return Unicode.Scalar(value) ?? "\u{FFFD}"
         case 0xDC00...0xDFFF:
-            throw JSONParseError(kind: .invalidEscape, offset: escapeStart, detail: "lone low surrogate \\u\(hex(first))")
+            throw JSONParseError(
+                kind: .invalidEscape, offset: escapeStart, detail: "lone low surrogate \\u\(hex(first))")
         default:
             // Every non-surrogate UTF-16 unit is a valid scalar.
             return Unicode.Scalar(first) ?? "\u{FFFD}"
@@ -400,7 +405,8 @@ struct JSONParser: ~Copyable {
     private func doubleValue(from start: Int) throws(JSONParseError) -> Double {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         guard let double = Double(text) else {
-            throw JSONParseError(kind: .invalidNumber, offset: start, detail: "cannot read \(abbreviated(text)) as a number")
+            throw JSONParseError(
+                kind: .invalidNumber, offset: start, detail: "cannot read \(abbreviated(text)) as a number")
         }
         guard double.isFinite else {
             throw JSONParseError(

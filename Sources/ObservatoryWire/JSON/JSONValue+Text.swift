@@ -17,7 +17,9 @@ extension JSONValue {
     ///   - maxDepth: How deep arrays and objects may nest (the top-level container
     ///     is depth 1), so a hostile input cannot exhaust the stack.
     /// - Throws: ``JSONParseError`` with the byte offset and the reason.
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError)
+        -> JSONValue
+    {
         let inPlace = bytes.withContiguousStorageIfAvailable { buffer in
             Result { () throws(JSONParseError) in try JSONParser.parse(buffer, maxDepth: maxDepth) }
         }

@@ -67,7 +67,8 @@ struct FieldReader<Source: FieldSource> {
     func optionalInteger(_ field: Field, minimum: Int64) throws(WireError) -> Int64? {
         guard let value = optionalValue(field) else { return nil }
         guard let integer = value.integerValue, integer >= minimum else {
-            throw failure(field, "must be an integer ≥ \(minimum), got \(value.kindDescription) \(value.abbreviatedDescription)")
+            throw failure(
+                field, "must be an integer ≥ \(minimum), got \(value.kindDescription) \(value.abbreviatedDescription)")
         }
         return integer
     }

@@ -16,7 +16,9 @@ public enum ServerMessage: Sendable, Equatable {
     /// - Throws: A `bad_frame` ``WireError`` saying what is wrong when the frame is
     ///   not JSON, not an object, has neither `"ok"` nor `"event"`, or has malformed
     ///   fields. An unknown event name is such an error, so clients may skip it.
-    public static func decode(frame: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(WireError) -> ServerMessage {
+    public static func decode(frame: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(WireError)
+        -> ServerMessage
+    {
         let value: JSONValue
         do {
             value = try JSONValue.parse(frame, maxDepth: maxDepth)
@@ -46,10 +48,12 @@ public enum ServerMessage: Sendable, Equatable {
         case nil, .null?: id = nil
         case .string(let string)?: id = .string(string)
         case .integer(let integer)?: id = .integer(integer)
-        case let other?: throw fields.failure("id", "must be a string, an integer or null, got \(other.kindDescription)")
+        case let other?:
+            throw fields.failure("id", "must be a string, an integer or null, got \(other.kindDescription)")
         }
         guard try fields.requiredBool("ok") else {
-            return ReceivedReply(id: id, outcome: .failure(try decodeError(fields.nested(try fields.requiredObject("error")))))
+            return ReceivedReply(
+                id: id, outcome: .failure(try decodeError(fields.nested(try fields.requiredObject("error")))))
         }
         return ReceivedReply(id: id, outcome: .success(object))
     }

@@ -138,7 +138,8 @@ extension Operation {
             try KeyRules.validate(prefix: prefix)
             return .prefix(prefix)
         case (nil, nil):
-            throw WireError(code: .badRequest, message: "one of the fields \"key\" or \"prefix\" (a string) is required")
+            throw WireError(
+                code: .badRequest, message: "one of the fields \"key\" or \"prefix\" (a string) is required")
         case (_?, _?):
             throw WireError(code: .badRequest, message: "give only one of the fields \"key\" or \"prefix\", not both")
         }

@@ -34,14 +34,18 @@ public struct Request: Sendable, Equatable {
     ///
     /// Unknown fields are ignored; optional fields other than `id` set to `null` count as absent;
     /// `ifVersion` and `protocol` accept whole numbers written as `2.0`.
-    public static func decode(frame: some Collection<UInt8>, limits: RequestLimits = .default) -> Result<Request, RequestRejection> {
+    public static func decode(frame: some Collection<UInt8>, limits: RequestLimits = .default) -> Result<
+        Request, RequestRejection
+    > {
         // The same closure, written out for each branch: kept in a variable, it
         // was allocated at every call (350 instructions a request, in callgrind).
-        let parsed = frame.withContiguousStorageIfAvailable { bytes in
-            Result { () throws(JSONParseError) in try RequestFields(parsing: bytes, maxDepth: limits.maxDepth) }
-        } ?? Array(frame).withUnsafeBufferPointer { bytes in
-            Result { () throws(JSONParseError) in try RequestFields(parsing: bytes, maxDepth: limits.maxDepth) }
-        }
+        let parsed =
+            frame.withContiguousStorageIfAvailable { bytes in
+                Result { () throws(JSONParseError) in try RequestFields(parsing: bytes, maxDepth: limits.maxDepth) }
+            }
+            ?? Array(frame).withUnsafeBufferPointer { bytes in
+                Result { () throws(JSONParseError) in try RequestFields(parsing: bytes, maxDepth: limits.maxDepth) }
+            }
         switch parsed {
         case .failure(let error):
             return .failure(RequestRejection(id: nil, error: .badFrame(error.description)))
@@ -54,11 +58,14 @@ public struct Request: Sendable, Equatable {
     }
 
     /// Decodes a request from an already parsed object; see ``decode(frame:limits:)``.
-    public static func decode(object: JSONObject, limits: RequestLimits = .default) -> Result<Request, RequestRejection> {
+    public static func decode(object: JSONObject, limits: RequestLimits = .default) -> Result<Request, RequestRejection>
+    {
         decode(RequestFields(object), limits: limits, frameByteCount: nil)
     }
 
-    private static func decode(_ source: RequestFields, limits: RequestLimits, frameByteCount: Int?) -> Result<Request, RequestRejection> {
+    private static func decode(_ source: RequestFields, limits: RequestLimits, frameByteCount: Int?) -> Result<
+        Request, RequestRejection
+    > {
         let fields = FieldReader(source, errorCode: .badRequest)
         let id: RequestID?
         switch source.value(of: .id) {
