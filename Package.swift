@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ObservatoryServer", targets: ["ObservatoryServer"]),
         .library(name: "ObservatoryClient", targets: ["ObservatoryClient"]),
         .library(name: "ObservatorySockets", targets: ["ObservatorySockets"]),
+        .library(name: "ObservatoryLogging", targets: ["ObservatoryLogging"]),
         .executable(name: "observatoryd", targets: ["observatoryd"]),
         .executable(name: "observatory", targets: ["observatory"]),
         .executable(name: "observatory-bench", targets: ["observatory-bench"]),
@@ -24,6 +25,8 @@ let package = Package(
         .target(name: "Observatory"),
         // The wire protocol of PROTOCOL.md as pure values: no sockets.
         .target(name: "ObservatoryWire"),
+        // The one logger of the server, the daemon, the client and the CLI: a level and a sink.
+        .target(name: "ObservatoryLogging"),
         // Linux's <sys/epoll.h>, <sys/eventfd.h> and <sys/timerfd.h>, which the
         // toolchain's Glibc module leaves out; headers only.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
@@ -31,12 +34,17 @@ let package = Package(
         // server, the client, the tests and the benchmark.
         .target(name: "ObservatorySockets", dependencies: ["CEpoll"]),
         // The store, sessions, limits, storage and the event loops.
-        .target(name: "ObservatoryServer", dependencies: ["Observatory", "ObservatoryWire", "ObservatorySockets"]),
+        .target(
+            name: "ObservatoryServer",
+            dependencies: ["ObservatoryLogging", "Observatory", "ObservatoryWire", "ObservatorySockets"]),
         // Connection, mirrors of remote values as local Vars, reconnect.
-        .target(name: "ObservatoryClient", dependencies: ["Observatory", "ObservatoryWire", "ObservatorySockets"]),
+        .target(
+            name: "ObservatoryClient",
+            dependencies: ["ObservatoryLogging", "Observatory", "ObservatoryWire", "ObservatorySockets"]),
         // The daemon's logic: its command line and environment, signals, the file limit.
         // Not a product: library users embed `Server` and have no use for it.
-        .target(name: "ObservatoryDaemon", dependencies: ["ObservatoryServer", "ObservatorySockets"]),
+        .target(
+            name: "ObservatoryDaemon", dependencies: ["ObservatoryLogging", "ObservatoryServer", "ObservatorySockets"]),
         // The CLI's logic: arguments, commands, output and exit codes. Not a product.
         .target(name: "ObservatoryCommandLine", dependencies: ["ObservatoryClient", "ObservatoryWire", "Observatory"]),
         .executableTarget(name: "observatoryd", dependencies: ["ObservatoryDaemon"]),
@@ -44,7 +52,7 @@ let package = Package(
         // The README's walkthrough: mirrors `sky.color` and prints its changes.
         .executableTarget(
             name: "SkyWatcher",
-            dependencies: ["ObservatoryClient", "Observatory"],
+            dependencies: ["ObservatoryClient", "Observatory", "ObservatoryLogging", "ObservatoryWire"],
             path: "Examples/SkyWatcher"
         ),
         // Release benchmarks; a separate module, so it calls the library as users do.
@@ -56,9 +64,12 @@ let package = Package(
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
         .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),
+        .testTarget(name: "ObservatoryLoggingTests", dependencies: ["ObservatoryLogging"]),
         .testTarget(
             name: "ObservatoryServerTests",
-            dependencies: ["ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets"]),
+            dependencies: [
+                "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets", "ObservatoryLogging",
+            ]),
         // Black-box checks of the server against PROTOCOL.md, over raw TCP with
         // Foundation's JSON, as a client in another language would see it.
         .testTarget(
@@ -76,7 +87,9 @@ let package = Package(
             name: "ObservatoryTestSupport", dependencies: ["ObservatoryClient", "ObservatoryServer"],
             path: "Tests/ObservatoryTestSupport"),
         // The daemon's command line, environment and exit statuses, without a process.
-        .testTarget(name: "ObservatoryDaemonTests", dependencies: ["ObservatoryDaemon", "ObservatoryServer"]),
+        .testTarget(
+            name: "ObservatoryDaemonTests",
+            dependencies: ["ObservatoryDaemon", "ObservatoryServer", "ObservatoryLogging"]),
         // The CLI's parsing and formatting, and every command against an in-process server.
         .testTarget(
             name: "ObservatoryCommandLineTests",

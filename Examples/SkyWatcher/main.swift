@@ -1,3 +1,7 @@
+import Dispatch
+import Foundation
+import Observatory
+import ObservatoryClient
 // SkyWatcher: mirrors the shared value `sky.color` of an observatoryd server
 // as a local Var and prints every change with its author, until Ctrl-C.
 //
@@ -6,10 +10,8 @@
 //     swift run observatory set sky.color red     # terminal 3
 //
 // OBSERVATORY_HOST and OBSERVATORY_PORT choose another server.
-import Dispatch
-import Foundation
-import Observatory
-import ObservatoryClient
+import ObservatoryLogging
+import ObservatoryWire
 
 /// Prints one line at once, also when standard output is a file or a pipe.
 func say(_ line: String) {
@@ -27,9 +29,7 @@ var configuration = ClientConfiguration(
     port: environment["OBSERVATORY_PORT"].flatMap(Int.init) ?? 7070,
     name: "sky-watcher"
 )
-configuration.logger = ClientLogger(minimumLevel: .warning) { level, message in
-    FileHandle.standardError.write(Data("[\(level)] \(message)\n".utf8))
-}
+configuration.logger = Logger(level: .warning, sink: StandardErrorLogSink())
 
 let client = ObservatoryClient(configuration: configuration)
 let color = client.variable("sky.color", default: "blue")
@@ -39,7 +39,7 @@ watcher.observe(client.connectionState) { (update: Update<ConnectionState>) in
     say("connection: \(update.new)")
 }
 watcher.observe(color) { (update: Update<String>, author: AnyAuthor) in
-    let who = (author as? Peer)?.name ?? (author as? Reset)?.description ?? "resync"
+    let who = (author as? Author)?.name ?? (author as? Reset)?.description ?? "resync"
     say("sky.color: \(update.old) → \(update.new) by \(who)")
 }
 say("sky.color is \(color.value) until the server says otherwise; change it with:")

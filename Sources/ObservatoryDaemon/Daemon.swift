@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ObservatoryLogging
 import ObservatoryServer
 import ObservatorySockets
 
@@ -52,11 +53,11 @@ public enum Daemon {
             printError("observatoryd: \(error)")
             return exitBadConfiguration
         }
-        let logger = ServerLogger(level: configuration.logLevel, sink: StandardErrorLogSink())
+        let logger = Logger(level: configuration.logLevel, sink: StandardErrorLogSink())
         return serve(configuration, logger: logger)
     }
 
-    private static func serve(_ configuration: ServerConfiguration, logger: ServerLogger) -> Int32 {
+    private static func serve(_ configuration: ServerConfiguration, logger: Logger) -> Int32 {
         // Before the server starts its threads: a SIGTERM from now on waits for the handler.
         let signals = ShutdownSignals()
         logFileLimit(FileDescriptorLimit.raiseToMaximum(), logger: logger)
@@ -83,7 +84,7 @@ public enum Daemon {
         return exitSuccess
     }
 
-    private static func logFileLimit(_ outcome: FileDescriptorLimit.Outcome, logger: ServerLogger) {
+    private static func logFileLimit(_ outcome: FileDescriptorLimit.Outcome, logger: Logger) {
         if let failure = outcome.failure {
             logger.warning(
                 "cannot raise the open-file limit above \(outcome.before) (errno \(failure)); "

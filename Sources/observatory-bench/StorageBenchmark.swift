@@ -54,7 +54,7 @@ enum StorageBenchmark {
     private static func fill(_ configuration: ServerConfiguration, keys: Int) throws -> Double {
         let context = try ServerContext(configuration: configuration)
         defer { context.store.storage?.close() }
-        let author = SessionIdentity(name: "bench", session: "s1")
+        let author = Author(name: "bench", session: "s1")
         let started = DispatchTime.now().uptimeNanoseconds
         for index in 0..<keys {
             try context.store.set("bench.key.\(index)", to: value(index), by: author)
@@ -84,7 +84,7 @@ enum StorageBenchmark {
         let stop = Locked(false)
         let recorded = Locked<[UInt64]>([])
         Thread {
-            let author = SessionIdentity(name: "writer", session: "s2")
+            let author = Author(name: "writer", session: "s2")
             var durations: [UInt64] = []
             var index = 0
             while !stop.withLock({ $0 }) {

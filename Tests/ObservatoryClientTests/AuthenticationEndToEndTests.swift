@@ -33,7 +33,7 @@ import Testing
         defer { kitchen.close() }
         try await kitchen.set("kitchen.light", true)
         #expect(try await kitchen.get("kitchen.light").author.name == "kitchen")
-        #expect(kitchen.localPeer?.name == "kitchen")
+        #expect(kitchen.localAuthor?.name == "kitchen")
     }
 
     @Test func wrongTokenFailsToConnectWithTheServersReason() async throws {

@@ -79,7 +79,7 @@ import Testing
         #expect(try await alice.list(prefix: "a.").map(\.key) == ["a.one", "a.two"])
         let entry = try await alice.get("a.two")
         #expect(entry.value == ["x": 2])
-        #expect(entry.author === alice.localPeer)
+        #expect(entry.author === alice.localAuthor)
         try await alice.delete("a.one")
         do {
             _ = try await alice.get("a.one")

@@ -54,14 +54,14 @@ import Testing
         #expect(bobColor.value == "red")
         let alicePeer = try #require(bobSees.peers.last ?? nil)
         #expect(alicePeer.name == "alice")
-        #expect(alicePeer.session == alice.localPeer?.session)
+        #expect(alicePeer.session == alice.localAuthor?.session)
 
         bobColor.value = "green"
         #expect(await eventually { aliceSees.count == 2 })
         #expect(aliceColor.value == "green")
         let bobPeer = try #require(aliceSees.peers.last ?? nil)
         #expect(bobPeer.name == "bob")
-        #expect(bobPeer.session == bob.localPeer?.session)
+        #expect(bobPeer.session == bob.localAuthor?.session)
         #expect(aliceSees.messages.map(\.new) == ["red", "green"])
         #expect(bobSees.messages.map(\.new) == ["red", "green"])
     }

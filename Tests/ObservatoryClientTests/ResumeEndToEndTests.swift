@@ -167,7 +167,7 @@ import Testing
         let lobby = try await client.presence(under: "chat.lobby.online.", as: "alice")
         print("online:", lobby.members.value.sorted()) // ["alice", "bob"]
         chatWindow.observe(lobby.members) { update, author in // an ordinary Var<Set<String>>
-            let who = (author as? Peer)?.name ?? "?"
+            let who = (author as? Author)?.name ?? "?"
             let joined = update.new.subtracting(update.old)
             let left = update.old.subtracting(update.new)
             if !joined.isEmpty { print("\(who) joined") }

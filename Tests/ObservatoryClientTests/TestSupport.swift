@@ -2,11 +2,12 @@ import Foundation
 import Observatory
 import ObservatoryClient
 import ObservatoryServer
+import ObservatoryWire
 
 /// Records every message an observable sends, with its author, from any thread.
 final class Recorder<Message: Sendable>: Observer, Sendable {
     let receiver = Receiver()
-    private let recorded = Locked<[(message: Message, author: ObjectIdentifier, peer: Peer?, reset: Reset?)]>([])
+    private let recorded = Locked<[(message: Message, author: ObjectIdentifier, peer: Author?, reset: Reset?)]>([])
 
     /// Records every message of `observable`.
     func record<O: ObservableObject>(_ observable: O) where O.Message == Message {
@@ -23,13 +24,13 @@ final class Recorder<Message: Sendable>: Observer, Sendable {
     }
 
     private func append(_ message: Message, _ author: AnyAuthor) {
-        let entry = (message, ObjectIdentifier(author), author as? Peer, author as? Reset)
+        let entry = (message, ObjectIdentifier(author), author as? Author, author as? Reset)
         recorded.withLock { $0.append(entry) }
     }
 
     var messages: [Message] { recorded.withLock { $0.map(\.message) } }
     /// The authors that were Peers (nil for other authors).
-    var peers: [Peer?] { recorded.withLock { $0.map(\.peer) } }
+    var peers: [Author?] { recorded.withLock { $0.map(\.peer) } }
     var authors: [ObjectIdentifier] { recorded.withLock { $0.map(\.author) } }
     /// The authors that were Resets (nil for other authors).
     var resets: [Reset?] { recorded.withLock { $0.map(\.reset) } }

@@ -5,7 +5,7 @@ import Testing
 @testable import ObservatoryClient
 
 @Suite struct ChangeFormatterTests {
-    private let alice = Peer(name: "alice", session: "s3")
+    private let alice = Author(name: "alice", session: "s3")
 
     private func change(_ event: Event) -> RemoteChange {
         switch event {

@@ -1,4 +1,5 @@
 import Foundation
+import ObservatoryLogging
 import ObservatoryWire
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 @Suite struct AuthenticationHardeningTests {
     private let secret = "s3cret-tok\u{E9}n-long-enough"
 
-    private func context(host: String = "127.0.0.1", tokens: [AccessToken], logger: ServerLogger = .silent) throws
+    private func context(host: String = "127.0.0.1", tokens: [AccessToken], logger: Logger = .silent) throws
         -> ServerContext
     {
         try ServerContext(
@@ -50,7 +51,7 @@ import Testing
         let recording = RecordingLogSink()
         let context = try context(
             tokens: [AccessToken(token: secret, author: "alice", read: ["*"], write: ["*"])],
-            logger: ServerLogger(level: .debug, sink: recording))
+            logger: Logger(level: .debug, sink: recording))
         for _ in 0..<5 { context.logFailedHello(from: "192.0.2.7:5000", "unknown token") }
         let warnings = recording.records.filter { $0.level == .warning }.map(\.message)
         #expect(warnings == ["failed hello from 192.0.2.7:5000: unknown token"])
@@ -62,7 +63,7 @@ import Testing
             $0.auth.tokens = [AccessToken(token: "a-long-enough-token", author: "alice", read: ["*"], write: ["*"])]
         }
         configuration.host = "127.0.0.1"
-        let server = try Server(configuration: configuration, logger: ServerLogger(level: .debug, sink: recording))
+        let server = try Server(configuration: configuration, logger: Logger(level: .debug, sink: recording))
         try server.start()
         defer { server.stop() }
         let client = try LineClient(port: server.port)

@@ -4,7 +4,7 @@ import Testing
 @testable import ObservatoryServer
 
 @Suite struct ChangeHistoryTests {
-    private let author = SessionIdentity(name: "alice", session: "s1")
+    private let author = Author(name: "alice", session: "s1")
 
     private func change(_ version: Int64, key: String = "k") -> StoreChange {
         .update(key: key, old: nil, new: .integer(version), version: version, by: author)

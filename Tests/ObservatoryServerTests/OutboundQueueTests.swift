@@ -4,7 +4,7 @@ import Testing
 @testable import ObservatoryServer
 
 @Suite struct OutboundQueueTests {
-    private let author = SessionIdentity(name: "alice", session: "s1")
+    private let author = Author(name: "alice", session: "s1")
 
     private func update(_ key: String, old: JSONValue?, new: JSONValue, version: Int64) -> StoreChange {
         .update(key: key, old: old, new: new, version: version, by: author)

@@ -130,8 +130,8 @@ import Testing
         try watcher.send(
             #"{"op":"observe","key":"a.b"}"#, #"{"op":"observe","key":"a.b"}"#,
             #"{"op":"observe","prefix":"a."}"#, #"{"op":"observe","prefix":""}"#)
-        try context.store.set("a.b", to: 1, by: SessionIdentity(name: "x", session: "s0"))
-        try context.store.set("a.c", to: 1, by: SessionIdentity(name: "x", session: "s0"))
+        try context.store.set("a.b", to: 1, by: Author(name: "x", session: "s0"))
+        try context.store.set("a.c", to: 1, by: Author(name: "x", session: "s0"))
         let prefixEventsOnly = try watcher.pending().map { $0["key"] } == ["a.b", "a.c"]
         #expect(prefixEventsOnly)
     }
@@ -141,7 +141,7 @@ import Testing
         let watcher = SessionHarness(context: context)
         try watcher.send(#"{"op":"observe","key":"k"}"#, #"{"op":"observe","prefix":"p."}"#)
         try watcher.send(#"{"op":"unobserve","key":"k"}"#, #"{"op":"unobserve","prefix":"p."}"#)
-        let someone = SessionIdentity(name: "x", session: "s0")
+        let someone = Author(name: "x", session: "s0")
         try context.store.set("k", to: 1, by: someone)
         try context.store.set("p.q", to: 1, by: someone)
         #expect(try watcher.pending().isEmpty)
@@ -153,7 +153,7 @@ import Testing
         let watcher = SessionHarness(context: context)
         try watcher.send(#"{"op":"observe","key":"k"}"#, #"{"op":"observe","prefix":""}"#)
         watcher.session.close()
-        try context.store.set("k", to: 1, by: SessionIdentity(name: "x", session: "s0"))
+        try context.store.set("k", to: 1, by: Author(name: "x", session: "s0"))
         #expect(try watcher.pending().isEmpty)
         #expect(context.store.keyFeedCount == 0)
     }

@@ -10,8 +10,8 @@ private final class RecordingObserver: Observer {
 }
 
 @Suite struct SharedStoreTests {
-    let alice = SessionIdentity(name: "alice", session: "s1")
-    let bob = SessionIdentity(name: "bob", session: "s2")
+    let alice = Author(name: "alice", session: "s1")
+    let bob = Author(name: "bob", session: "s2")
 
     @Test func everyChangeTakesTheNextGlobalRevision() throws {
         let store = SharedStore(maxKeys: 10)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observatory
+import ObservatoryLogging
 import ObservatoryWire
 import Testing
 
@@ -11,8 +12,8 @@ import Testing
 /// leaves the files as `kill -9` would (the kernel keeps what `write` took).
 @Suite(.timeLimit(.minutes(2))) struct StorageTests {
     private let directory: TemporaryDirectory
-    private let alice = SessionIdentity(name: "alice", session: "s1")
-    private let bob = SessionIdentity(name: "bob", session: "s2")
+    private let alice = Author(name: "alice", session: "s1")
+    private let bob = Author(name: "bob", session: "s2")
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -346,7 +347,7 @@ import Testing
             configuration.fsync = .everysec
             configuration.dataDirectory = directory.path(of: "data")
             let context = try ServerContext(
-                configuration: configuration, logger: ServerLogger(level: .debug, sink: recording))
+                configuration: configuration, logger: Logger(level: .debug, sink: recording))
             #expect(context.store.revision == 9, "cut at \(cut)")
             #expect(context.store.get("k.9") == nil)
             let warnings = recording.records.filter { $0.level == .warning }.map(\.message)

@@ -4,8 +4,8 @@ import Testing
 @testable import ObservatoryServer
 
 @Suite struct StoreChangeTests {
-    private let alice = SessionIdentity(name: "alice", session: "s1")
-    private let bob = SessionIdentity(name: "bob", session: "s2")
+    private let alice = Author(name: "alice", session: "s1")
+    private let bob = Author(name: "bob", session: "s2")
 
     private func expectFrame(of change: StoreChange, is event: Event) {
         #expect(change.frame == event.encoded() + [10])

@@ -1,4 +1,5 @@
 import Dispatch
+import ObservatoryLogging
 
 /// Everything an ``ObservatoryClient`` needs to know: where the server is, who
 /// the client is, and how it keeps the connection alive.
@@ -52,7 +53,7 @@ public struct ClientConfiguration: Sendable {
     /// targets it, so updates of each key stay in version order.
     public var deliveryQueue: DispatchQueue?
     /// Where the client logs; silent by default.
-    public var logger: ClientLogger = .silent
+    public var logger: Logger = .silent
 
     /// Creates a configuration for a server at `host:port`.
     public init(host: String = "127.0.0.1", port: Int = 7070, name: String? = nil, token: String? = nil) {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observatory
+import ObservatoryLogging
 import ObservatorySockets
 import ObservatoryWire
 
@@ -10,7 +11,7 @@ import ObservatoryWire
 ///     let client = try await ObservatoryClient.connect(ClientConfiguration(name: "sky-watcher"))
 ///     let color = client.variable("sky.color", default: "blue")
 ///     watcher.observe(color) { update, author in
-///         if let peer = author as? Peer { print("\(update.old) → \(update.new) by \(peer.name)") }
+///         if let peer = author as? Author { print("\(update.old) → \(update.new) by \(peer.name)") }
 ///     }
 ///     color <- "red"                       // sent to the server
 ///     try await client.set("sky.cloudy", true)
@@ -58,8 +59,8 @@ public final class ObservatoryClient: Sendable {
         var nextWaiter = 0
         var stateChanges = 0
         var loop: Task<Void, Never>?
-        var localPeer: Peer?
-        var peers: [String: Peer] = [:]
+        var localAuthor: Author?
+        var peers: [String: Author] = [:]
         var mirrors: [String: [any MirrorEndpoint]] = [:]
         var mirrorsAwaitingObserve: [any MirrorEndpoint] = []
         /// Mirrored keys whose `observe` was sent and not answered yet.
@@ -80,10 +81,10 @@ public final class ObservatoryClient: Sendable {
             return synchronizedLink
         }
 
-        /// The one `Peer` object for a session.
-        mutating func peer(session: String, name: String) -> Peer {
+        /// The one `Author` object for a session.
+        mutating func peer(session: String, name: String) -> Author {
             if let peer = peers[session] { return peer }
-            let peer = Peer(name: name, session: session)
+            let peer = Author(name: name, session: session)
             peers[session] = peer
             return peer
         }
@@ -113,7 +114,7 @@ public final class ObservatoryClient: Sendable {
     /// delivery queue, and logged.
     public let errors: Messenger<ClientError>
     let deliveryQueue: DispatchQueue
-    let logger: ClientLogger
+    let logger: Logger
     let state = Locked(State())
 
     /// Creates a client and starts connecting in the background.
@@ -151,9 +152,9 @@ public final class ObservatoryClient: Sendable {
     /// The state of the connection right now (``connectionState`` follows it on the delivery queue).
     public var currentState: ConnectionState { state.withLock { $0.phase } }
 
-    /// The `Peer` of this client's own session while connected: the author the
+    /// The `Author` of this client's own session while connected: the author the
     /// server stamps on this client's changes.
-    public var localPeer: Peer? { state.withLock { $0.localPeer } }
+    public var localAuthor: Author? { state.withLock { $0.localAuthor } }
 
     /// Waits until the client is connected, every mirror is in sync, and every
     /// change the server had made when this was called has reached the mirrors
@@ -371,7 +372,7 @@ public final class ObservatoryClient: Sendable {
             }
             let peer = state.withLock { state in
                 let peer = state.peer(session: session, name: author)
-                state.localPeer = peer
+                state.localAuthor = peer
                 state.serverEpoch = epoch
                 return peer
             }
@@ -437,7 +438,7 @@ public final class ObservatoryClient: Sendable {
             guard state.link === link else { return [] }
             state.link = nil
             state.isSynchronized = false
-            state.localPeer = nil
+            state.localAuthor = nil
             return state.mirrors.values.flatMap { $0 }
         }
         for mirror in mirrors { mirror.sessionEnded() }

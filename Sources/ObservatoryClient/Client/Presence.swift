@@ -13,12 +13,12 @@ import ObservatoryWire
 ///
 ///     let lobby = try await client.presence(under: "chat.lobby.online.", as: "alice")
 ///     observer.observe(lobby.members) { update, author in
-///         let who = (author as? Peer)?.name ?? "?"
+///         let who = (author as? Author)?.name ?? "?"
 ///         print("online: \(update.new.sorted()) (\(who) came or went)")
 ///     }
 ///
 /// Every update of ``members`` after the first list is authored by the
-/// ``Peer`` who joined or left.
+/// ``Author`` who joined or left.
 public final class Presence: Sendable {
     /// The prefix the members' keys share.
     public let prefix: String

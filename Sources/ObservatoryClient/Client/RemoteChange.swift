@@ -11,11 +11,11 @@ public struct RemoteChange: Sendable, Equatable {
     /// The revision of the change.
     public let version: Int64
     /// The session that made the change.
-    public let author: Peer
+    public let author: Author
     /// The server's event, as it came (for printing raw frames).
     public let event: Event
 
-    /// Two changes are equal when they are the same event from the same `Peer` object.
+    /// Two changes are equal when they are the same event from the same `Author` object.
     public static func == (lhs: RemoteChange, rhs: RemoteChange) -> Bool {
         lhs.event == rhs.event && lhs.author === rhs.author
     }

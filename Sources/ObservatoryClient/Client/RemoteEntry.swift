@@ -9,9 +9,9 @@ public struct RemoteEntry: Sendable, Equatable {
     /// The revision of the key's last change.
     public let version: Int64
     /// The session that made the last change.
-    public let author: Peer
+    public let author: Author
 
-    /// Two entries are equal when they hold the same data and the same `Peer` object.
+    /// Two entries are equal when they hold the same data and the same `Author` object.
     public static func == (lhs: RemoteEntry, rhs: RemoteEntry) -> Bool {
         lhs.key == rhs.key && lhs.value == rhs.value && lhs.version == rhs.version && lhs.author === rhs.author
     }

@@ -3,10 +3,10 @@ import Observatory
 import ObservatoryWire
 
 /// Binds a local `Var<Value>` to one remote key: remote changes become
-/// `Update`s authored by a ``Peer``, local changes become `set` requests.
+/// `Update`s authored by a ``Author``, local changes become `set` requests.
 ///
 /// How local and remote changes are told apart: the mirror observes its own
-/// `Var`. Every change it makes itself carries a `Peer` (or the client, for a
+/// `Var`. Every change it makes itself carries a `Author` (or the client, for a
 /// resync without a peer) as author, and those it ignores; any other author
 /// (the `Var` itself after `value =` or `<-`, or whoever `set(_:as:)` names)
 /// is a local write, which it sends. So there is no echo loop.
@@ -106,7 +106,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
 
     private func variableChanged(author: AnyAuthor) {
         guard let host = state.withLock({ $0.host }) else { return }
-        if author is Peer || author is Reset || host.isClient(author) { return }
+        if author is Author || author is Reset || host.isClient(author) { return }
         state.withLock { state in
             state.localWriteCount += 1
             state.hasUnsentWrite = true
@@ -188,7 +188,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
                 acknowledgedVersion = nil
                 host.report(reply.outcome.isFailure ? .server(error) : .badReply(error.message))
             }
-            let author: any AnyObject & Sendable = host.localPeer ?? host.resyncAuthor
+            let author: any AnyObject & Sendable = host.localAuthor ?? host.resyncAuthor
             state.withLock { state in
                 state.writesInFlight -= 1
                 if state.writesInFlight == 0 && !state.hasUnsentWrite { state.requestId = nil }
@@ -206,7 +206,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         state.withLock { $0.generation = generation }
     }
 
-    func applySnapshot(_ entry: ValueEntry?, author: Peer?, reset: Reset?, generation: Int) {
+    func applySnapshot(_ entry: ValueEntry?, author: Author?, reset: Reset?, generation: Int) {
         let decoded = entry.map { decode($0.value) }
         let (isQuiet, failure): (Bool, ClientError?) = state.withLock { state in
             let version = entry?.version ?? 0
@@ -230,7 +230,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         if isQuiet { reconcileIfQuiet() }
     }
 
-    func applyEvent(_ event: Event, author: Peer, generation: Int) {
+    func applyEvent(_ event: Event, author: Author, generation: Int) {
         let newValue: JSONValue?
         let version: Int64
         switch event {

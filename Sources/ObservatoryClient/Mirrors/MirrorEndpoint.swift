@@ -12,14 +12,14 @@ protocol MirrorEndpoint: AnyObject, Sendable {
     /// Takes a fresh snapshot of the key (nil: the key does not exist) as the
     /// server's truth for the link with `generation`; `reset`, when the client
     /// asked to resume and could not, authors the update.
-    func applySnapshot(_ entry: ValueEntry?, author: Peer?, reset: Reset?, generation: Int)
+    func applySnapshot(_ entry: ValueEntry?, author: Author?, reset: Reset?, generation: Int)
     /// The server resumed the key on the link with `generation`: the missed
     /// events follow, and the mirror keeps its value until they come.
     func resume(generation: Int)
     /// The session ended: a session-bound mirror writes its value again on the next link.
     func sessionEnded()
     /// Applies a change event that arrived on the link with `generation`.
-    func applyEvent(_ event: Event, author: Peer, generation: Int)
+    func applyEvent(_ event: Event, author: Author, generation: Int)
     /// Sends the local value if a local write has not reached the server yet.
     func sendUnsentWrite()
 }
@@ -35,8 +35,8 @@ protocol MirrorHost: AnyObject, Sendable {
     func isClient(_ author: AnyObject) -> Bool
     /// The author for updates that no peer made (a key missing from a snapshot).
     var resyncAuthor: any AnyObject & Sendable { get }
-    /// The `Peer` of this client's own session, for acknowledgements of its writes.
-    var localPeer: Peer? { get }
+    /// The `Author` of this client's own session, for acknowledgements of its writes.
+    var localAuthor: Author? { get }
     /// Reports an error to the client's error stream and logger.
     func report(_ error: ClientError)
 }

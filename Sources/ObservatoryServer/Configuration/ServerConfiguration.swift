@@ -1,4 +1,5 @@
 import Foundation
+import ObservatoryLogging
 
 /// Every setting of the server, each with its default.
 ///

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observatory
+import ObservatoryLogging
 import ObservatorySockets
 import Synchronization
 
@@ -42,7 +43,7 @@ final class EventLoop: @unchecked Sendable {
     /// The `pthread_self()` of the loop's thread once it runs, else 0.
     private let threadIdentity = Atomic<UInt>(0)
     private let stopped = DispatchSemaphore(value: 0)
-    private let logger: ServerLogger
+    private let logger: Logger
 
     // Confined to the loop's thread.
     private var handlers: [Int: any LoopHandler] = [:]
@@ -60,7 +61,7 @@ final class EventLoop: @unchecked Sendable {
     /// Creates the loop; `start()` runs it on a thread of its own.
     ///
     /// - Throws: `SocketError` when the kernel refuses an epoll set or eventfd.
-    init(label: String, logger: ServerLogger) throws(SocketError) {
+    init(label: String, logger: Logger) throws(SocketError) {
         self.label = label
         self.logger = logger
         poller = try Poller()

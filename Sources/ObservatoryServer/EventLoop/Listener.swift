@@ -1,4 +1,5 @@
 import Observatory
+import ObservatoryLogging
 import ObservatorySockets
 
 /// The listening socket, served by one event loop: it accepts connections and
@@ -9,7 +10,7 @@ import ObservatorySockets
 final class Listener: LoopHandler, @unchecked Sendable {
     private let socket: ListeningSocket
     private let loop: EventLoop
-    private let logger: ServerLogger
+    private let logger: Logger
     private let admit: (StreamSocket) -> Void
     private var token = -1
     private var isClosed = false
@@ -24,7 +25,7 @@ final class Listener: LoopHandler, @unchecked Sendable {
     var port: Int { socket.port }
 
     /// Wraps `socket`; `admit` takes every accepted connection.
-    init(socket: ListeningSocket, loop: EventLoop, logger: ServerLogger, admit: @escaping (StreamSocket) -> Void) {
+    init(socket: ListeningSocket, loop: EventLoop, logger: Logger, admit: @escaping (StreamSocket) -> Void) {
         self.socket = socket
         self.loop = loop
         self.logger = logger

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observatory
+import ObservatoryLogging
 import ObservatorySockets
 import ObservatoryWire
 
@@ -55,7 +56,7 @@ public final class Server: Sendable {
     ///   `StorageError` if the data directory is in use, unwritable or damaged;
     ///   `SocketError` if the kernel refuses an epoll set.
     public init(
-        configuration: ServerConfiguration, logger: ServerLogger = .silent, storageOptions: StorageOptions? = nil
+        configuration: ServerConfiguration, logger: Logger = .silent, storageOptions: StorageOptions? = nil
     ) throws {
         try configuration.validate()
         context = try ServerContext(configuration: configuration, logger: logger, storageOptions: storageOptions)

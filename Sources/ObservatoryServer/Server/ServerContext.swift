@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observatory
+import ObservatoryLogging
 import ObservatorySockets
 import ObservatoryWire
 import Synchronization
@@ -13,7 +14,7 @@ public final class ServerContext: Sendable {
     /// The settings the server runs with.
     public let configuration: ServerConfiguration
     /// Where the server logs.
-    public let logger: ServerLogger
+    public let logger: Logger
     /// The limits used to decode requests (value size, nesting depth).
     let requestLimits: RequestLimits
     /// The bytes of unfinished frames all connections hold, against `limits.maxBufferedInputBytes`.
@@ -34,7 +35,7 @@ public final class ServerContext: Sendable {
     ///   configuration (tests pass failing file operations this way).
     /// - Throws: `StorageError` when the data directory cannot be used.
     public init(
-        configuration: ServerConfiguration, logger: ServerLogger = .silent, storageOptions: StorageOptions? = nil
+        configuration: ServerConfiguration, logger: Logger = .silent, storageOptions: StorageOptions? = nil
     ) throws {
         self.configuration = configuration
         self.logger = logger
@@ -69,7 +70,7 @@ public final class ServerContext: Sendable {
 
     private static func logRecovery(
         _ recovered: RecoveredState, options: StorageOptions, directory: String, since started: UInt64,
-        logger: ServerLogger
+        logger: Logger
     ) {
         for warning in recovered.warnings { logger.warning("storage: \(warning)") }
         for file in recovered.files {

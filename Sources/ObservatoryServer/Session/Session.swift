@@ -38,7 +38,7 @@ final class Session: Observer {
     /// Where replies and events go.
     let output: ConnectionOutput
     /// Who this connection's changes are attributed to.
-    private(set) var identity: SessionIdentity
+    private(set) var identity: Author
     private let context: ServerContext
     private var splitter: FrameSplitter
     /// What this connection may read and write; `nil` when authentication is off.
@@ -62,7 +62,7 @@ final class Session: Observer {
         let auth = context.configuration.auth
         rights = context.configuration.requiresAuthentication ? auth.anonymous ?? AccessRights() : nil
         splitter = FrameSplitter(maxFrameBytes: context.configuration.limits.maxFrameBytes)
-        identity = SessionIdentity(name: SessionIdentity.anonymousName, session: context.nextSessionID())
+        identity = Author(name: Author.anonymousName, session: context.nextSessionID())
     }
 
     /// Takes received bytes and answers the complete frames among them, until the
@@ -212,7 +212,7 @@ final class Session: Observer {
             throw WireError(
                 code: .badRequest, message: "protocol \(protocolVersion) is not supported; this server speaks 1")
         }
-        var author = name ?? SessionIdentity.anonymousName
+        var author = name ?? Author.anonymousName
         // Without a token, where anonymous rights are configured, hello keeps them (and sets the name).
         let staysAnonymous = token == nil && !hasToken && context.configuration.auth.anonymous != nil
         if context.configuration.requiresAuthentication && !staysAnonymous {
@@ -225,7 +225,7 @@ final class Session: Observer {
             author = entry.author
             endObservationsNoLongerAllowed()
         }
-        identity = SessionIdentity(name: author, session: identity.session)
+        identity = Author(name: author, session: identity.session)
         return .hello(
             server: Server.version, protocolVersion: 1, session: identity.session, author: author,
             revision: context.store.revision, epoch: context.store.epoch)

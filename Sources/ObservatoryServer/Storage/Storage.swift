@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observatory
+import ObservatoryLogging
 import ObservatoryWire
 import Synchronization
 
@@ -101,7 +102,7 @@ public final class Storage: Sendable {
     private let state: Locked<State>
     private let acknowledged: Atomic<Int64>
     private let lockDescriptor: Int32
-    private let logger: ServerLogger
+    private let logger: Logger
     private let wakeSyncer = DispatchSemaphore(value: 0)
     private let syncerStopped = DispatchSemaphore(value: 0)
     private let compactions = DispatchGroup()
@@ -112,7 +113,7 @@ public final class Storage: Sendable {
     /// - Throws: `StorageError`: the directory is in use, cannot be created or
     ///   written, or holds damaged data.
     static func open(
-        directory path: String, options: StorageOptions, logger: ServerLogger
+        directory path: String, options: StorageOptions, logger: Logger
     ) throws(StorageError) -> (Storage, RecoveredState) {
         let directory = DataDirectory(path: path, files: options.files)
         let lockDescriptor = try directory.lock(processID: getpid())
@@ -133,7 +134,7 @@ public final class Storage: Sendable {
 
     private init(
         directory: DataDirectory, options: StorageOptions, recovered: RecoveredState, lockDescriptor: Int32,
-        logger: ServerLogger
+        logger: Logger
     ) throws(StorageError) {
         self.directory = directory
         self.options = options

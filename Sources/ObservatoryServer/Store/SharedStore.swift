@@ -97,7 +97,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     @discardableResult
     public func set(
         _ key: String, to value: JSONValue, ifVersion: Int64? = nil, ephemeral: Bool = false,
-        requestId: String? = nil, by author: SessionIdentity
+        requestId: String? = nil, by author: Author
     ) throws(WireError) -> ReplyPayload {
         let now = Self.wallMilliseconds(requestId)
         return try write(from: author) { data throws(WireError) in
@@ -113,7 +113,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// - Returns: the `delete` reply's fields.
     /// - Throws: `not_found`, `conflict`, or `internal` when storage refuses the change (`WireError`).
     @discardableResult
-    public func delete(_ key: String, ifVersion: Int64? = nil, requestId: String? = nil, by author: SessionIdentity)
+    public func delete(_ key: String, ifVersion: Int64? = nil, requestId: String? = nil, by author: Author)
         throws(WireError) -> ReplyPayload
     {
         let now = Self.wallMilliseconds(requestId)
@@ -132,7 +132,7 @@ public final class SharedStore: Sendable, SnapshotSource {
         guarded.withLock { guarded in
             let (deleted, failure) = guarded.data.endSession(session, persist: persist)
             for change in deleted {
-                publish(change, from: SessionIdentity(name: change.author, session: change.session), in: &guarded)
+                publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
             }
             return (deleted.count, failure)
         }
@@ -153,7 +153,7 @@ public final class SharedStore: Sendable, SnapshotSource {
 
     /// Runs one write under the lock, then records and announces its change.
     private func write(
-        from author: SessionIdentity, _ body: (inout StoreState) throws(WireError) -> StoreState.WriteOutcome
+        from author: Author, _ body: (inout StoreState) throws(WireError) -> StoreState.WriteOutcome
     ) throws(WireError) -> ReplyPayload {
         try guarded.withLock { guarded throws(WireError) in
             let outcome = try body(&guarded.data)
@@ -169,7 +169,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     ///
     /// Under the lock, where observations start too, so an observer that registers
     /// right after this check sees the change in its snapshot instead.
-    private func publish(_ change: StoreChange, from author: SessionIdentity, in guarded: inout Guarded) {
+    private func publish(_ change: StoreChange, from author: Author, in guarded: inout Guarded) {
         let keyFeed = guarded.keyFeeds[StoreKey(change.key)]
         let isPrefixObserved = everyChange.isObserved
         guard keyFeed != nil || isPrefixObserved else {

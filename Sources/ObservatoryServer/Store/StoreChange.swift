@@ -99,7 +99,7 @@ public final class StoreChange: Sendable, Equatable {
 
     /// A created or changed key; `old` is `nil` for a creation.
     static func update(
-        key: String, old: JSONValue?, new: JSONValue, version: Int64, by author: SessionIdentity,
+        key: String, old: JSONValue?, new: JSONValue, version: Int64, by author: Author,
         ephemeral: Bool = false
     ) -> StoreChange {
         let event = Event.update(
@@ -110,7 +110,7 @@ public final class StoreChange: Sendable, Equatable {
 
     /// A deleted key; `old` is its last value, `reason` says why when the server deleted it.
     static func delete(
-        key: String, old: JSONValue, version: Int64, by author: SessionIdentity, reason: String? = nil
+        key: String, old: JSONValue, version: Int64, by author: Author, reason: String? = nil
     ) -> StoreChange {
         let event = Event.delete(
             key: key, old: old, version: version, author: author.name, session: author.session, reason: reason)

@@ -61,7 +61,7 @@ struct StoreState {
     ///   `limit_exceeded` when creating a key would pass `maxKeys`, or what `persist` throws.
     mutating func set(
         _ key: String, to value: JSONValue, ifVersion: Int64?, ephemeral: Bool = false, requestId: String? = nil,
-        by author: SessionIdentity, now: Int64 = 0, persist: Persist
+        by author: Author, now: Int64 = 0, persist: Persist
     ) throws(WireError) -> WriteOutcome {
         if let requestId, let applied = appliedWrites.lookup(requestId, now: now) {
             return WriteOutcome(change: nil, payload: applied.duplicatePayload)
@@ -102,7 +102,7 @@ struct StoreState {
     ///   since there is nothing to delete even when `ifVersion` is 0. Or what
     ///   `persist` throws.
     mutating func delete(
-        _ key: String, ifVersion: Int64?, requestId: String? = nil, by author: SessionIdentity, now: Int64 = 0,
+        _ key: String, ifVersion: Int64?, requestId: String? = nil, by author: Author, now: Int64 = 0,
         persist: Persist
     ) throws(WireError) -> WriteOutcome {
         if let requestId, let applied = appliedWrites.lookup(requestId, now: now) {
@@ -130,7 +130,7 @@ struct StoreState {
         var deleted: [StoreChange] = []
         for key in bound.sorted(by: { StoreKey.byteOrder($0.text, $1.text) }) {
             guard let existing = entries[key.text] else { continue }
-            let owner = SessionIdentity(name: existing.author, session: existing.session)
+            let owner = Author(name: existing.author, session: existing.session)
             let change = StoreChange.delete(
                 key: key.text, old: existing.value, version: revision + 1, by: owner, reason: Event.sessionEnded)
             do {

@@ -1,4 +1,4 @@
-/// A sink that drops every record; the sink of `ServerLogger.silent`.
+/// A sink that drops every record; the sink of `Logger.silent`.
 public struct SilentLogSink: LogSink {
     /// Creates the sink.
     public init() {}

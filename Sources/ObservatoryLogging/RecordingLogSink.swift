@@ -1,10 +1,10 @@
-import Observatory
+import Synchronization
 
 /// A sink that keeps every record in memory, so tests can assert what was logged.
 ///
-/// Thread-safe: the records live behind a `Locked` box.
+/// Thread-safe: the records live behind a `Mutex`.
 public final class RecordingLogSink: LogSink {
-    private let storage = Locked<[LogRecord]>([])
+    private let storage = Mutex<[LogRecord]>([])
 
     /// Creates an empty recording sink.
     public init() {}

@@ -1,11 +1,16 @@
-/// The logger the server is given: a minimum level and a sink.
+/// The one logger of Observatory's server, daemon, client library and CLI: a
+/// minimum level and a sink.
 ///
-/// Injected through `Server.init(configuration:logger:)`. The message is an
-/// autoclosure so that debug lines cost nothing when the level is higher.
+/// Libraries never print: they hand records to the sink of the logger they are
+/// given, so the program that embeds them decides where lines end up. The
+/// message is an autoclosure, so a line below the level costs nothing to build.
 ///
-///     let logger = ServerLogger(level: .debug, sink: StandardErrorLogSink())
+///     let logger = Logger(level: .debug, sink: StandardErrorLogSink())
 ///     logger.info("listening on 127.0.0.1:7070")
-public struct ServerLogger: Sendable {
+///
+///     // Or hand each record to a closure of your own:
+///     let logger = Logger(level: .warning) { record in print(record.message) }
+public struct Logger: Sendable {
     /// Records below this level are dropped.
     public var level: LogLevel
     /// Receives every record at or above `level`.
@@ -17,8 +22,14 @@ public struct ServerLogger: Sendable {
         self.sink = sink
     }
 
-    /// A logger that drops everything, for tests and embedding programs that do not care.
-    public static let silent = ServerLogger(level: .error, sink: SilentLogSink())
+    /// Creates a logger that passes records at or above `level` to `write`,
+    /// which may be called from any thread.
+    public init(level: LogLevel, write: @escaping @Sendable (LogRecord) -> Void) {
+        self.init(level: level, sink: ClosureLogSink(write: write))
+    }
+
+    /// A logger that drops everything: the default of every library type.
+    public static let silent = Logger(level: .error, sink: SilentLogSink())
 
     /// Logs `message` at `level` if the level is enabled.
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {

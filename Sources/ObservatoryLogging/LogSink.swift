@@ -1,6 +1,6 @@
 /// Where log records go: standard error in the daemon, memory in tests.
 ///
-/// The server never prints; it hands records to the sink its `ServerLogger` holds,
+/// The libraries never print; they hand records to the sink their `Logger` holds,
 /// so embedding programs and tests decide where lines end up.
 public protocol LogSink: Sendable {
     /// Takes one record. Called from any thread; implementations must be thread-safe.
