@@ -29,8 +29,11 @@ for target in ${targets[@]}; do
     esac
     echo "== building the $target target"
     # shellcheck disable=SC2086
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name ObservatoryWireFuzz \
-        $wire_sources "$entry" -o "$build/fuzz-$target"
+    if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name ObservatoryWireFuzz \
+        $wire_sources "$entry" -o "$build/fuzz-$target" > "$build/build-$target.log" 2>&1; then
+        cat "$build/build-$target.log" >&2
+        exit 1
+    fi
     corpus="$build/corpus-$target"
     mkdir -p "$corpus"
     echo "== running $target for $runs inputs"
