@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ObservatoryServer", targets: ["ObservatoryServer"]),
         .library(name: "ObservatoryClient", targets: ["ObservatoryClient"]),
         .library(name: "ObservatorySockets", targets: ["ObservatorySockets"]),
+        .library(name: "ObservatoryHTTP", targets: ["ObservatoryHTTP"]),
         .executable(name: "observatoryd", targets: ["observatoryd"]),
         .executable(name: "observatory", targets: ["observatory"]),
         .executable(name: "observatory-bench", targets: ["observatory-bench"]),
@@ -24,6 +25,9 @@ let package = Package(
         .target(name: "Observatory"),
         // The wire protocol of PROTOCOL.md as pure values: no sockets.
         .target(name: "ObservatoryWire"),
+        // HTTP/1.1 messages, chunked bodies, WebSocket frames and SHA-1 as pure
+        // values: for the daemon's web face and the etcd client; imports none of ours.
+        .target(name: "ObservatoryHTTP"),
         // Linux's <sys/epoll.h>, <sys/eventfd.h> and <sys/timerfd.h>, which the
         // toolchain's Glibc module leaves out; headers only.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
@@ -56,6 +60,7 @@ let package = Package(
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
         .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),
+        .testTarget(name: "ObservatoryHTTPTests", dependencies: ["ObservatoryHTTP"]),
         .testTarget(
             name: "ObservatoryServerTests",
             dependencies: ["ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets"]),
