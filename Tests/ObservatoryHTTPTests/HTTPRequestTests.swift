@@ -33,3 +33,19 @@ import Testing
         #expect(text(request.encoded()) == "GET /a_b__ HTTP/1.1\r\nX-Name: evil  Injected: yes\r\n\r\n")
     }
 }
+
+@Suite struct HTTPRequestRoundTripTests {
+    @Test func anEncodedRequestDecodesToTheSameParts() throws {
+        let request = HTTPRequest(
+            method: "POST", target: "/v3/watch", headers: ["Host": "h", "Accept": "*/*"], body: bytes("{}"))
+        var decoder = HTTPRequestDecoder()
+        decoder.append(request.encoded())
+        guard case .head(let head) = try decoder.next() else {
+            Issue.record("no head")
+            return
+        }
+        #expect(head.method == "POST" && head.target == "/v3/watch" && head.headers["accept"] == "*/*")
+        #expect(try decoder.next() == .body(bytes("{}")))
+        #expect(try decoder.next() == .end)
+    }
+}
