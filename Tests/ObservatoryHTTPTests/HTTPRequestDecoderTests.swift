@@ -244,4 +244,11 @@ import Testing
         #expect(try decoder.next() == .end)
         #expect(decoder.takeRemainingBytes() == [0x81, 0x80])
     }
+
+    @Test func aRequestExpectingContinueSaysSo() throws {
+        let result = try decode(
+            "PUT /a HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 1\r\n\r\nx"
+                + "PUT /b HTTP/1.1\r\nContent-Length: 1\r\n\r\ny" + "PUT /c HTTP/1.0\r\nExpect: 100-continue\r\n\r\n")
+        #expect(result.heads.map(\.expectsContinue) == [true, false, false])
+    }
 }

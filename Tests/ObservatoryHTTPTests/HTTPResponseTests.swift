@@ -54,4 +54,16 @@ import Testing
         let response = HTTPResponse(status: HTTPStatus(code: 200, reasonPhrase: "OK\r\nX: 1"), headers: ["A": "b\nc"])
         #expect(text(response.encoded()) == "HTTP/1.1 200 OK  X: 1\r\nA: b c\r\nContent-Length: 0\r\n\r\n")
     }
+
+    @Test func statusesAreEqualByCodeWhateverTheirPhrase() {
+        #expect(HTTPStatus(code: 200, reasonPhrase: "Fine") == .ok)
+        #expect(Set([HTTPStatus(code: 404, reasonPhrase: "Nope"), .notFound]).count == 1)
+        #expect(HTTPStatus(code: 201) != .ok)
+    }
+
+    @Test func theInterimContinueIsOneStatusLine() throws {
+        #expect(text(HTTPResponseHead.continueBytes) == "HTTP/1.1 100 Continue\r\n\r\n")
+        let decoded = try decodeResponses(HTTPResponseHead.continueBytes)
+        #expect(decoded.heads.map(\.status) == [HTTPStatus(code: 100)])
+    }
 }

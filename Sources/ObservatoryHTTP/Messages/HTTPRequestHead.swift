@@ -24,4 +24,12 @@ public struct HTTPRequestHead: Sendable, Hashable {
     public var keepAlive: Bool {
         headers.keepAlive(for: version)
     }
+
+    /// Whether the client sent `Expect: 100-continue` and waits (curl: one second) for
+    /// an interim `100 Continue` before sending the body. A server that will read the
+    /// body answers with ``HTTPResponseHead/continueBytes`` first; one that refuses the
+    /// request answers with its final status at once.
+    public var expectsContinue: Bool {
+        version == .http1Point1 && headers.listContains("100-continue", for: "Expect")
+    }
 }
