@@ -64,6 +64,11 @@ public struct HTTPRequestDecoder: Sendable {
         buffer.readableCount
     }
 
+    /// The bytes of memory the input buffer holds, for a connection's memory accounting.
+    public var retainedByteCount: Int {
+        buffer.retainedByteCount
+    }
+
     /// Whether the decoder is between requests with nothing buffered: a close now loses nothing.
     public var isIdle: Bool {
         if case .head = state { return buffer.readableCount == 0 && failure == nil }

@@ -63,6 +63,11 @@ public struct WebSocketConnection: Sendable {
         assembler = WebSocketMessageAssembler(maxMessageBytes: maxMessageBytes)
     }
 
+    /// The bytes of memory held for unfinished frames and messages, for memory accounting.
+    public var retainedByteCount: Int {
+        decoder.retainedByteCount + assembler.retainedByteCount
+    }
+
     /// Takes received bytes and says what to do about them.
     public mutating func receive(_ bytes: some Sequence<UInt8>) -> [Action] {
         guard state != .closed else { return [] }

@@ -40,6 +40,11 @@ public struct WebSocketFrameDecoder: Sendable {
         buffer.readableCount
     }
 
+    /// The bytes of memory the input buffer holds, for a connection's memory accounting.
+    public var retainedByteCount: Int {
+        buffer.retainedByteCount
+    }
+
     /// Adds received bytes; bytes after a failure are dropped.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
         guard failure == nil else { return }

@@ -34,6 +34,11 @@ public struct WebSocketMessageAssembler: Sendable {
         messageOpcode != nil
     }
 
+    /// The bytes of memory held for the fragments of an unfinished message.
+    public var retainedByteCount: Int {
+        fragments.capacity
+    }
+
     /// Takes one frame; returns the message it completes, a control frame's content,
     /// or `nil` for a fragment that does not finish its message.
     ///
