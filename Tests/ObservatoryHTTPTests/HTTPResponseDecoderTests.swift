@@ -172,7 +172,7 @@ import Testing
     }
 
     @Test func theBodyLimitHoldsAtItsEdgeForEveryFraming() {
-        let decoder = HTTPResponseDecoder(chunkedLimits: ChunkedBodyLimits(maxBodyBytes: 4))
+        let decoder = HTTPResponseDecoder(bodyLimits: ChunkedBodyLimits(maxBodyBytes: 4))
         #expect(failure("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nabcd", decoder: decoder) == nil)
         #expect(failure("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n", decoder: decoder)?.code == .bodyTooLarge)
         let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"

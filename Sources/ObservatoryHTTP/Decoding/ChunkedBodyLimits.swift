@@ -12,6 +12,7 @@ public struct ChunkedBodyLimits: Sendable, Hashable {
     /// The most bytes of trailer fields, the final CR LF included.
     public var maxTrailerBytes: Int
     /// The most body bytes over all chunks, or `nil` for no bound (an endless stream).
+    /// ``HTTPResponseDecoder`` applies it to bodies of any framing.
     public var maxBodyBytes: Int?
 
     /// Creates limits; the defaults bound the lines but not the body.

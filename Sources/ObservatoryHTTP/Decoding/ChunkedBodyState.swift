@@ -23,12 +23,6 @@ struct ChunkedBodyState: Sendable {
         self.limits = limits
     }
 
-    /// Whether the last chunk and the trailers have been read.
-    var isDone: Bool {
-        if case .done = phase { return true }
-        return false
-    }
-
     /// The next piece of the body from `buffer`, or `nil` when more bytes are needed.
     mutating func next(from buffer: inout InputBuffer) throws(HTTPError) -> ChunkedBodyDecoder.Part? {
         while true {
@@ -63,13 +57,14 @@ struct ChunkedBodyState: Sendable {
                 guard let line = try takeLine(from: &buffer, limit: remainingLimit, kind: .trailer) else {
                     return nil
                 }
+                // Trailer fields are read past and ignored: nothing we serve or call needs
+                // them, and merging them into the headers would let a body rewrite its head.
                 trailerByteCount += line.next
                 buffer.consume(line.next)
                 if line.start == line.end {
                     phase = .done
                     return .end
                 }
-            // Trailer fields are read past and ignored: nothing we serve or call needs them.
             case .done:
                 return nil
             }

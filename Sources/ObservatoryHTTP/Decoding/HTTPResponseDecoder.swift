@@ -40,10 +40,10 @@ public struct HTTPResponseDecoder: Sendable {
 
     /// The longest status line and headers accepted, the empty line included.
     public let maxHeadBytes: Int
-    /// The bounds on chunk size lines, trailers and the body.
-    public let chunkedLimits: ChunkedBodyLimits
+    /// The bounds on the body (whatever its framing), and on chunk size lines and trailers.
+    public let bodyLimits: ChunkedBodyLimits
     /// The most body bytes per response, or `nil` for no bound.
-    public var maxBodyBytes: Int? { chunkedLimits.maxBodyBytes }
+    public var maxBodyBytes: Int? { bodyLimits.maxBodyBytes }
 
     private var buffer = InputBuffer()
     private var scanner = HeadScanner()
@@ -57,10 +57,10 @@ public struct HTTPResponseDecoder: Sendable {
 
     /// Creates a decoder with the given limits; by default heads are bounded to 16 KiB
     /// and bodies are not (a watch stream has no end).
-    public init(maxHeadBytes: Int = defaultMaxHeadBytes, chunkedLimits: ChunkedBodyLimits = ChunkedBodyLimits()) {
+    public init(maxHeadBytes: Int = defaultMaxHeadBytes, bodyLimits: ChunkedBodyLimits = ChunkedBodyLimits()) {
         self.maxHeadBytes = maxHeadBytes
-        self.chunkedLimits = chunkedLimits
-        self.chunked = ChunkedBodyState(limits: chunkedLimits)
+        self.bodyLimits = bodyLimits
+        self.chunked = ChunkedBodyState(limits: bodyLimits)
     }
 
     /// The bytes held that have not been handed out yet.
@@ -195,7 +195,7 @@ public struct HTTPResponseDecoder: Sendable {
             guard let last = codings.last, HTTPHeaders.nameMatches(last, "chunked") else {
                 return .untilClose(received: 0)
             }
-            chunked = ChunkedBodyState(limits: chunkedLimits)
+            chunked = ChunkedBodyState(limits: bodyLimits)
             return .chunked
         }
         if let length = try MessageFraming.contentLength(head.headers) {
