@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ObservatoryServer", targets: ["ObservatoryServer"]),
         .library(name: "ObservatoryClient", targets: ["ObservatoryClient"]),
         .library(name: "ObservatorySockets", targets: ["ObservatorySockets"]),
+        .library(name: "ObservatoryEtcd", targets: ["ObservatoryEtcd"]),
         .executable(name: "observatoryd", targets: ["observatoryd"]),
         .executable(name: "observatory", targets: ["observatory"]),
         .executable(name: "observatory-bench", targets: ["observatory-bench"]),
@@ -39,6 +40,9 @@ let package = Package(
         .target(name: "ObservatoryDaemon", dependencies: ["ObservatoryServer", "ObservatorySockets"]),
         // The CLI's logic: arguments, commands, output and exit codes. Not a product.
         .target(name: "ObservatoryCommandLine", dependencies: ["ObservatoryClient", "ObservatoryWire", "Observatory"]),
+        // The etcd v3 client over etcd's JSON gateway: KV, transactions, leases,
+        // watches. Nothing Observatory-specific; cluster mode builds on it.
+        .target(name: "ObservatoryEtcd", dependencies: ["ObservatorySockets"]),
         .executableTarget(name: "observatoryd", dependencies: ["ObservatoryDaemon"]),
         .executableTarget(name: "observatory", dependencies: ["ObservatoryCommandLine"]),
         // The README's walkthrough: mirrors `sky.color` and prints its changes.
@@ -85,5 +89,8 @@ let package = Package(
                 "ObservatoryTestSupport",
             ]
         ),
+        // The etcd client's pure logic, and its requests against real etcd members
+        // (skipped when etcd is not installed: .ci/install-etcd.sh installs it).
+        .testTarget(name: "ObservatoryEtcdTests", dependencies: ["ObservatoryEtcd", "ObservatorySockets"]),
     ]
 )
