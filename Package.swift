@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ObservatoryServer", targets: ["ObservatoryServer"]),
         .library(name: "ObservatoryClient", targets: ["ObservatoryClient"]),
         .library(name: "ObservatorySockets", targets: ["ObservatorySockets"]),
+        .library(name: "ObservatoryHTTP", targets: ["ObservatoryHTTP"]),
         .library(name: "ObservatoryEtcd", targets: ["ObservatoryEtcd"]),
         .executable(name: "observatoryd", targets: ["observatoryd"]),
         .executable(name: "observatory", targets: ["observatory"]),
@@ -25,6 +26,9 @@ let package = Package(
         .target(name: "Observatory"),
         // The wire protocol of PROTOCOL.md as pure values: no sockets.
         .target(name: "ObservatoryWire"),
+        // HTTP/1.1 messages, chunked bodies, WebSocket frames and SHA-1 as pure
+        // values: for the daemon's web face and the etcd client; imports none of ours.
+        .target(name: "ObservatoryHTTP"),
         // Linux's <sys/epoll.h>, <sys/eventfd.h> and <sys/timerfd.h>, which the
         // toolchain's Glibc module leaves out; headers only.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
@@ -42,7 +46,7 @@ let package = Package(
         .target(name: "ObservatoryCommandLine", dependencies: ["ObservatoryClient", "ObservatoryWire", "Observatory"]),
         // The etcd v3 client over etcd's JSON gateway: KV, transactions, leases,
         // watches. Nothing Observatory-specific; cluster mode builds on it.
-        .target(name: "ObservatoryEtcd", dependencies: ["ObservatorySockets"]),
+        .target(name: "ObservatoryEtcd", dependencies: ["ObservatoryHTTP", "ObservatorySockets"]),
         .executableTarget(name: "observatoryd", dependencies: ["ObservatoryDaemon"]),
         .executableTarget(name: "observatory", dependencies: ["ObservatoryCommandLine"]),
         // The README's walkthrough: mirrors `sky.color` and prints its changes.
@@ -60,6 +64,7 @@ let package = Package(
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
         .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),
+        .testTarget(name: "ObservatoryHTTPTests", dependencies: ["ObservatoryHTTP"]),
         .testTarget(
             name: "ObservatoryServerTests",
             dependencies: ["ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets"]),
