@@ -131,9 +131,25 @@ public final class EtcdClient: Sendable {
         try EtcdLease(keepAliveAnswer: call("/v3/lease/keepalive", ["ID": EtcdJSON.text(id)], .idempotent))
     }
 
+    /// Compacts the history: revisions before `revision` can no longer be read
+    /// or watched from (they answer `compacted`). Keeps the database small.
+    public func compact(_ revision: Int64) throws(EtcdError) {
+        _ = try call("/v3/kv/compaction", ["revision": EtcdJSON.text(revision), "physical": true], .idempotent)
+    }
+
     /// The status of the first member that answers: the cluster id, the leader, the revision.
     public func status() throws(EtcdError) -> EtcdStatus {
         try EtcdStatus(json: call("/v3/maintenance/status", [:], .idempotent))
+    }
+
+    /// The endpoint indices in the order to try them (for the watch's streams).
+    func attemptOrder() -> [Int] {
+        pool.attemptOrder()
+    }
+
+    /// Notes that endpoint `index` failed, so requests start with the next one.
+    func demote(_ index: Int) {
+        pool.demote(index)
     }
 
     /// Sends one request to the members in turn until one answers, within the request timeout.

@@ -53,7 +53,9 @@ public struct EtcdWatchState: Hashable, Sendable {
         }
         if response.created {
             // A watch "from now" learns what now is: its first stream's revision.
-            if lastRevision == 0 { lastRevision = response.header.revision }
+            // (A watch from revision 1 also has nothing delivered yet, but
+            // events from 1 on are still to come: it must not skip them.)
+            if startRevision == 0 && lastRevision == 0 { lastRevision = response.header.revision }
             return .created(revision: response.header.revision)
         }
         if response.events.isEmpty {

@@ -54,6 +54,13 @@ import Testing
         #expect(state.resumeRevision == 8)
     }
 
+    @Test func watchFromTheFirstRevisionKeepsEveryEventAfterCreation() {
+        var state = EtcdWatchState(startRevision: 1)
+        _ = state.receive(EtcdWatchResponse(header: EtcdResponseHeader(revision: 2), created: true))
+        #expect(state.resumeRevision == 1)
+        #expect(state.receive(events(at: [2])) == .events(events(at: [2]).events))
+    }
+
     @Test func eventsAlreadyDeliveredAreDroppedAfterAResume() {
         var state = EtcdWatchState(startRevision: 1)
         _ = state.receive(events(at: [3, 4]))
