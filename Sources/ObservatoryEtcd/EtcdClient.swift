@@ -152,6 +152,13 @@ public final class EtcdClient: Sendable {
         pool.demote(index)
     }
 
+    /// The longest one attempt of a read may take: a share of the request
+    /// timeout per member, at least a second, so that a member that accepts
+    /// but never answers leaves time for the others.
+    private var attemptTimeout: Duration {
+        max(configuration.requestTimeout / max(configuration.endpoints.count, 1), .seconds(1))
+    }
+
     /// Sends one request to the members in turn until one answers, within the request timeout.
     private func call(_ path: String, _ request: EtcdJSON.Object, _ kind: Kind) throws(EtcdError)
         -> EtcdJSON.Object
@@ -161,8 +168,11 @@ public final class EtcdClient: Sendable {
         var lastFailure: EtcdError?
         while true {
             for index in pool.attemptOrder() where ContinuousClock.now < deadline {
+                // A read may be asked again elsewhere, so one silent member must not
+                // use up all its time; a write gets all of it, since it is sent once.
+                let attemptDeadline = kind == .idempotent ? min(deadline, .now + attemptTimeout) : deadline
                 do {
-                    return try attempt(path, body, kind, on: index, until: deadline)
+                    return try attempt(path, body, kind, on: index, until: attemptDeadline)
                 } catch {
                     lastFailure = error
                     // Another member may answer what this one could not, if sending again is safe.

@@ -4,7 +4,10 @@ public struct EtcdClientConfiguration: Sendable {
     /// answers; after a failure the client starts with the next.
     public var endpoints: [EtcdEndpoint]
     /// The longest a request may take, all retries included: it answers or
-    /// fails with `unavailable` within this time, never later.
+    /// fails with `unavailable` within this time, never later. A read (or a
+    /// keep-alive) gives each member a share of it (at least a second) and
+    /// asks the next one when that passes; a write waits for its one member
+    /// all along, since it is never sent twice.
     public var requestTimeout: Duration
     /// The longest one connection attempt may take, so that an unreachable
     /// member leaves time to try the others within `requestTimeout`.

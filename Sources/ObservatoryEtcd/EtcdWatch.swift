@@ -23,6 +23,10 @@ import Synchronization
 /// watch.cancel()
 /// ```
 ///
+/// A watch runs until `cancel()` or until etcd ends it (`compacted`,
+/// `canceled`): its thread keeps it alive, so dropping the last reference
+/// does not stop it.
+///
 /// Thread safety: `cancel()` may be called from any thread, also from the
 /// callback. The callback runs on the watch's thread, one update at a time,
 /// with no lock held. The socket in use is kept in a `Mutex` only so that
@@ -37,7 +41,9 @@ public final class EtcdWatch: Sendable {
         case events([EtcdWatchEvent])
         /// Every change up to `revision` has been delivered.
         case progress(revision: Int64)
-        /// The stream broke; the watch is reconnecting and will resume where it stopped.
+        /// The stream broke, or cannot be opened; the watch keeps trying every
+        /// member and will resume where it stopped. Reported once per outage:
+        /// the next `created` says it is back.
         case interrupted(EtcdError)
         /// The start revision is compacted (etcd keeps nothing older than
         /// `compactRevision`): the watch has ended.
@@ -76,29 +82,40 @@ public final class EtcdWatch: Sendable {
     }
 
     /// Streams, and streams again after each break, until canceled or ended by etcd.
+    ///
+    /// A break is reported once per outage (not once per failed attempt), and
+    /// the pause between rounds over the members doubles up to a second while
+    /// none of them answers.
     private func run(client: EtcdClient, thread: EtcdBackgroundThread, onUpdate: @Sendable (Update) -> Void) {
         var state = EtcdWatchState(startRevision: request.startRevision)
         let configuration = client.configuration
+        var isStreaming = true
+        var pause = configuration.retryPause
         while !thread.isStopping && !state.isFinished {
             for index in client.attemptOrder() where !thread.isStopping && !state.isFinished {
                 do {
                     try stream(
                         to: configuration.endpoints[index], index: index, client: client, state: &state,
-                        thread: thread, onUpdate: onUpdate)
+                        isStreaming: &isStreaming, thread: thread, onUpdate: onUpdate)
                 } catch {
                     client.demote(index)
                     guard !thread.isStopping else { return }
-                    onUpdate(.interrupted(error))
+                    if isStreaming {
+                        isStreaming = false
+                        pause = configuration.retryPause
+                        onUpdate(.interrupted(error))
+                    }
                 }
             }
-            thread.pause(configuration.retryPause)
+            thread.pause(pause)
+            pause = min(pause * 2, max(configuration.retryPause, .seconds(1)))
         }
     }
 
     /// One stream: connects, asks, and reads messages until it breaks or the watch ends.
     private func stream(
         to endpoint: EtcdEndpoint, index: Int, client: EtcdClient, state: inout EtcdWatchState,
-        thread: EtcdBackgroundThread, onUpdate: @Sendable (Update) -> Void
+        isStreaming: inout Bool, thread: EtcdBackgroundThread, onUpdate: @Sendable (Update) -> Void
     ) throws(EtcdError) {
         let configuration = client.configuration
         var connection: EtcdConnection
@@ -158,6 +175,7 @@ public final class EtcdWatch: Sendable {
                 for line in try splitter.append(bytes) {
                     guard let update = state.receive(try EtcdWatchResponse(line: line)) else { continue }
                     guard !thread.isStopping else { return }
+                    if case .created = update { isStreaming = true }
                     onUpdate(Self.update(update))
                     if state.isFinished { return }
                 }

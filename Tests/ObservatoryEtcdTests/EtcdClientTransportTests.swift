@@ -1,0 +1,75 @@
+import ObservatoryEtcd
+import Testing
+
+/// The client's transport against stand-in members: timeouts, retries, keep-alive
+/// and HTTP framing as etcd's gateway uses it. No etcd needed.
+@Suite struct EtcdClientTransportTests {
+    private let key = Array("k".utf8)
+
+    @Test func silentMemberMakesAWriteUnavailableAndMaybeAppliedWithoutTryingAnother() throws {
+        let silent = try FakeMember(.silent)
+        let other = try FakeMember(.silent)
+        defer {
+            silent.stop()
+            other.stop()
+        }
+        let client = try EtcdClient(urls: [silent.url, other.url], requestTimeout: .seconds(1))
+        let started = ContinuousClock.now
+        let error = #expect(throws: EtcdError.self) { try client.put(key, key) }
+        let elapsed = ContinuousClock.now - started
+        #expect(error?.code == .unavailable)
+        #expect(error?.mayHaveBeenApplied == true)
+        #expect(elapsed >= .milliseconds(900) && elapsed < .milliseconds(1_500))
+        #expect(silent.requests == 1)
+        #expect(other.connections == 0)
+    }
+
+    @Test func silentMemberMakesAReadAskTheNextMemberInTime() throws {
+        let silent = try FakeMember(.silent)
+        let answering = try FakeMember(FakeMember.ok(GatewayCaptures.range))
+        defer {
+            silent.stop()
+            answering.stop()
+        }
+        let client = try EtcdClient(urls: [silent.url, answering.url], requestTimeout: .seconds(3))
+        let started = ContinuousClock.now
+        let result = try client.range(.key("foo"))
+        #expect(result.keyValues.map(\.valueText) == ["bar"])
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(silent.requests == 1)
+    }
+
+    @Test func connectionIsKeptAliveAcrossRequests() throws {
+        let member = try FakeMember(FakeMember.ok(GatewayCaptures.put))
+        defer { member.stop() }
+        let client = try EtcdClient(urls: [member.url])
+        for _ in 0..<5 { try client.put(key, key) }
+        #expect(member.requests == 5)
+        #expect(member.connections == 1)
+    }
+
+    @Test func chunkedErrorWithAGRPCTrailerIsMappedToItsCode() throws {
+        // As etcd 3.4 sends a keep-alive of a revoked lease: 404, chunked, a trailer after the body.
+        let body = GatewayCaptures.leaseNotFound
+        let response =
+            "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nTrailer: Grpc-Trailer-Content-Type\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n" + String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n"
+            + "0\r\nGrpc-Trailer-Content-Type: application/grpc\r\n\r\n"
+        let member = try FakeMember(.respond(Array(response.utf8)))
+        defer { member.stop() }
+        let client = try EtcdClient(urls: [member.url])
+        let error = #expect(throws: EtcdError.self) { try client.put(key, key, lease: 5) }
+        #expect(error?.code == .leaseNotFound)
+        // The connection's framing survived the trailer: it served the next request too.
+        _ = #expect(throws: EtcdError.self) { try client.put(key, key, lease: 5) }
+        #expect(member.connections == 1)
+    }
+
+    @Test func answerThatIsNotJSONIsAnInvalidResponse() throws {
+        let member = try FakeMember(FakeMember.ok("<html>not etcd</html>"))
+        defer { member.stop() }
+        let client = try EtcdClient(urls: [member.url])
+        let error = #expect(throws: EtcdError.self) { try client.range(.key("a")) }
+        #expect(error?.code == .invalidResponse)
+    }
+}
