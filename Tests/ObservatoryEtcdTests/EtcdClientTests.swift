@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// The client against real etcd members: reads, writes, transactions, parallel requests.
-@Suite(.enabled(if: EtcdCluster.isAvailable, EtcdCluster.unavailableReason))
+@Suite(.requiresEtcd)
 struct EtcdClientTests {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 

@@ -24,6 +24,26 @@ import Testing
         #expect(other.connections == 0)
     }
 
+    @Test func writeLostWithItsMemberIsReportedAsMaybeAppliedAndNotSentAgain() throws {
+        let dying = try FakeMember(.closeAfterRequest)
+        let other = try FakeMember(FakeMember.ok(GatewayCaptures.put))
+        defer {
+            dying.stop()
+            other.stop()
+        }
+        let client = try EtcdClient(urls: [dying.url, other.url], requestTimeout: .seconds(2))
+        let error = #expect(throws: EtcdError.self) { try client.put(key, key) }
+        #expect(error?.code == .unavailable)
+        #expect(error?.mayHaveBeenApplied == true)
+        #expect(other.requests == 0)
+        // A read lost the same way is asked again of the other member.
+        let dyingAgain = try FakeMember(.closeAfterRequest)
+        defer { dyingAgain.stop() }
+        let reader = try EtcdClient(urls: [dyingAgain.url, other.url], requestTimeout: .seconds(2))
+        _ = try reader.range(.key("foo"))
+        #expect(other.requests == 1)
+    }
+
     @Test func silentMemberMakesAReadAskTheNextMemberInTime() throws {
         let silent = try FakeMember(.silent)
         let answering = try FakeMember(FakeMember.ok(GatewayCaptures.range))

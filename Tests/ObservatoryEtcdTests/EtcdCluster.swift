@@ -1,7 +1,6 @@
 import Foundation
 import ObservatorySockets
 import Synchronization
-import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -15,22 +14,20 @@ import Testing
 /// fails or throws:
 ///
 /// ```swift
-/// @Test(.enabled(if: EtcdCluster.isAvailable, EtcdCluster.unavailableReason))
+/// @Test(.requiresEtcd)
 /// func putThenRange() async throws {
 ///     try await EtcdCluster.withCluster(members: 1) { cluster in … cluster.endpoints … }
 /// }
 /// ```
 ///
-/// Made to move to the shared test kit: it needs only the socket layer.
+/// Made to move to the shared test kit: it needs only Foundation and the
+/// socket layer (the `requiresEtcd` trait stays with the tests).
 ///
 /// Thread safety: the members' pids live in a `Mutex`; it is never held while
 /// spawning, waiting or polling, only to read or swap a pid.
 final class EtcdCluster: Sendable {
     /// Whether an `etcd` binary is on PATH; the integration tests are skipped without one.
     static let isAvailable: Bool = executablePath("etcd") != nil
-
-    /// Why the integration tests are skipped, for the test report.
-    static let unavailableReason: Comment = "etcd is not on PATH: install etcd-server (.ci/install-etcd.sh)"
 
     /// One member's names and ports.
     struct Member: Sendable {

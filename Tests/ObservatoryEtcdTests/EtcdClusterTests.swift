@@ -1,7 +1,7 @@
 import Testing
 
 /// The fixture itself: members come up healthy, and a killed one is down until restarted.
-@Suite(.enabled(if: EtcdCluster.isAvailable, EtcdCluster.unavailableReason))
+@Suite(.requiresEtcd)
 struct EtcdClusterTests {
     @Test func killedMemberIsDownUntilRestarted() throws {
         let cluster = try EtcdCluster(members: 1)

@@ -3,7 +3,7 @@ import Testing
 
 /// A three-member cluster losing members: requests move to the members left,
 /// and without a quorum they fail in bounded time.
-@Suite(.enabled(if: EtcdCluster.isAvailable, EtcdCluster.unavailableReason))
+@Suite(.requiresEtcd)
 struct EtcdFailoverTests {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 /// The lease keeper against a real member: renewals, loss, prompt stop.
-@Suite(.enabled(if: EtcdCluster.isAvailable, EtcdCluster.unavailableReason))
+@Suite(.requiresEtcd)
 struct EtcdLeaseKeeperTests {
     @Test func keeperKeepsAShortLeaseAndItsKeyAliveBeyondItsTimeToLive() async throws {
         try await EtcdCluster.withCluster(members: 1) { cluster in

@@ -3,7 +3,7 @@ import Testing
 
 /// Watches against real members: every event once and in order, resumption
 /// after a member dies, compaction, progress, cancellation.
-@Suite(.enabled(if: EtcdCluster.isAvailable, EtcdCluster.unavailableReason))
+@Suite(.requiresEtcd)
 struct EtcdWatchTests {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
@@ -87,6 +87,22 @@ struct EtcdWatchTests {
             // store's own history is the reference, not a count.
             #expect(delivered.count >= 20)
             #expect(delivered == (try history(writer, .prefix("r/"), through: last)))
+        }
+    }
+
+    @Test func watchOnAMemberThatLostItsQuorumIsInterrupted() async throws {
+        try await EtcdCluster.withCluster(members: 3) { cluster in
+            // Only the first member: the watch cannot move, so it must say it is cut off.
+            let client = try EtcdClient(urls: [cluster.endpoints[0]])
+            let recorder = WatchRecorder()
+            let watch = EtcdWatch(
+                client: client, request: EtcdWatchRequest(range: .prefix("q/")), onUpdate: recorder.record)
+            defer { watch.cancel() }
+            #expect(waitUntil { recorder.isCreated })
+            cluster.kill(1)
+            cluster.kill(2)
+            // etcd ends a leaderless member's streams after three election timeouts (3 s here).
+            #expect(waitUntil { recorder.interruptions == 1 })
         }
     }
 

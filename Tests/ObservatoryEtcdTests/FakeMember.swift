@@ -15,6 +15,8 @@ final class FakeMember: Sendable {
         case silent
         /// Answers with these bytes, a whole HTTP response.
         case respond([UInt8])
+        /// Reads the request and closes the connection, as a member that died meanwhile.
+        case closeAfterRequest
     }
 
     private struct State {
@@ -93,7 +95,13 @@ final class FakeMember: Sendable {
             while let length = Self.completeRequestLength(input) {
                 input.removeFirst(length)
                 state.withLock { $0.requests += 1 }
-                if case .respond(let bytes) = behavior { try? socket.sendAll(bytes, timeoutMilliseconds: 1_000) }
+                switch behavior {
+                case .silent: break
+                case .respond(let bytes): try? socket.sendAll(bytes, timeoutMilliseconds: 1_000)
+                case .closeAfterRequest:
+                    socket.shutdown()
+                    return
+                }
             }
             guard socket.waitReadable(timeoutMilliseconds: 50) else { continue }
             let received = buffer.withUnsafeMutableBytes { try? socket.receive(into: $0) }
