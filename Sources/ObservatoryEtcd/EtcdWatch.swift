@@ -48,7 +48,7 @@ public final class EtcdWatch: Sendable {
         /// The start revision is compacted (etcd keeps nothing older than
         /// `compactRevision`): the watch has ended.
         case compacted(compactRevision: Int64)
-        /// etcd ended the watch for `reason`; the watch has ended.
+        /// etcd ended or refused the watch for `reason`; the watch has ended.
         case canceled(reason: String)
     }
 
@@ -98,8 +98,17 @@ public final class EtcdWatch: Sendable {
                         to: configuration.endpoints[index], index: index, client: client, state: &state,
                         isStreaming: &isStreaming, thread: thread, onUpdate: onUpdate)
                 } catch {
-                    client.demote(index)
                     guard !thread.isStopping else { return }
+                    // Asking again cannot help when etcd refused the request itself.
+                    if error.code == .compacted {
+                        onUpdate(.compacted(compactRevision: error.compactRevision ?? 0))
+                        return
+                    }
+                    if error.code == .requestFailed {
+                        onUpdate(.canceled(reason: error.message))
+                        return
+                    }
+                    client.demote(index)
                     if isStreaming {
                         isStreaming = false
                         pause = configuration.retryPause
