@@ -125,10 +125,13 @@ public final class EtcdClient: Sendable {
 
     /// Renews lease `id` once, for its full time to live again.
     ///
+    /// - Parameter timeout: replaces the request timeout for this call: a
+    ///   keeper waits no longer than the lease has left.
     /// - Returns: the lease with the time to live granted again.
     /// - Throws: `EtcdError`: `leaseNotFound` when it expired or was revoked.
-    public func keepAliveOnce(_ id: Int64) throws(EtcdError) -> EtcdLease {
-        try EtcdLease(keepAliveAnswer: call("/v3/lease/keepalive", ["ID": EtcdJSON.text(id)], .idempotent))
+    public func keepAliveOnce(_ id: Int64, timeout: Duration? = nil) throws(EtcdError) -> EtcdLease {
+        try EtcdLease(
+            keepAliveAnswer: call("/v3/lease/keepalive", ["ID": EtcdJSON.text(id)], .idempotent, timeout: timeout))
     }
 
     /// Compacts the history: revisions before `revision` can no longer be read
@@ -155,22 +158,24 @@ public final class EtcdClient: Sendable {
     /// The longest one attempt of a read may take: a share of the request
     /// timeout per member, at least a second, so that a member that accepts
     /// but never answers leaves time for the others.
-    private var attemptTimeout: Duration {
-        max(configuration.requestTimeout / max(configuration.endpoints.count, 1), .seconds(1))
+    private func attemptTimeout(_ requestTimeout: Duration) -> Duration {
+        max(requestTimeout / max(configuration.endpoints.count, 1), .seconds(1))
     }
 
     /// Sends one request to the members in turn until one answers, within the request timeout.
-    private func call(_ path: String, _ request: EtcdJSON.Object, _ kind: Kind) throws(EtcdError)
-        -> EtcdJSON.Object
+    private func call(_ path: String, _ request: EtcdJSON.Object, _ kind: Kind, timeout: Duration? = nil)
+        throws(EtcdError) -> EtcdJSON.Object
     {
-        let deadline = ContinuousClock.now + configuration.requestTimeout
+        let requestTimeout = timeout ?? configuration.requestTimeout
+        let deadline = ContinuousClock.now + requestTimeout
         let body = EtcdJSON.bytes(of: request)
         var lastFailure: EtcdError?
         while true {
             for index in pool.attemptOrder() where ContinuousClock.now < deadline {
                 // A read may be asked again elsewhere, so one silent member must not
                 // use up all its time; a write gets all of it, since it is sent once.
-                let attemptDeadline = kind == .idempotent ? min(deadline, .now + attemptTimeout) : deadline
+                let attemptDeadline =
+                    kind == .idempotent ? min(deadline, .now + attemptTimeout(requestTimeout)) : deadline
                 do {
                     return try attempt(path, body, kind, on: index, until: attemptDeadline)
                 } catch {
@@ -188,7 +193,7 @@ public final class EtcdClient: Sendable {
         }
         let detail = lastFailure.map { ": \($0.message)" } ?? ""
         throw EtcdError.unavailable(
-            "no etcd member answered within \(configuration.requestTimeout)\(detail)",
+            "no etcd member answered within \(requestTimeout)\(detail)",
             mayHaveBeenApplied: lastFailure?.mayHaveBeenApplied ?? false)
     }
 

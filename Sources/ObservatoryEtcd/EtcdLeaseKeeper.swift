@@ -82,7 +82,9 @@ public final class EtcdLeaseKeeper: Sendable {
         while thread.pause(wait) {
             let sent = ContinuousClock.now
             do {
-                let renewed = try client.keepAliveOnce(leaseID)
+                // No longer than the lease has left: past that, it is lost anyway.
+                let left = max(sent.duration(to: expiry), .milliseconds(100))
+                let renewed = try client.keepAliveOnce(leaseID, timeout: min(left, client.configuration.requestTimeout))
                 expiry = sent + .seconds(renewed.ttl)
                 countRenewal()
                 lastFailure = nil
