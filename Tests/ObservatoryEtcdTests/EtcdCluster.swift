@@ -61,8 +61,9 @@ final class EtcdCluster: Sendable {
     /// - Throws: `EtcdClusterError` when etcd cannot be started or is not
     ///   healthy within `timeout`; the members already started are stopped.
     init(members count: Int, timeout: Duration = .seconds(20)) throws {
+        Self.removeLeftovers()
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("observatory-etcd-\(getpid())-\(UUID().uuidString.prefix(8))").path
+            .appendingPathComponent("\(Self.directoryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let ports = try Self.freePorts(count * 2)
         members = (0..<count).map { index in
@@ -141,6 +142,8 @@ final class EtcdCluster: Sendable {
         ]
         let pid = try Self.spawn(arguments, logPath: "\(directory)/\(member.name).log")
         pids.withLock { $0[index] = pid }
+        // For `removeLeftovers`, should this test process die without stopping its members.
+        try? String(pid).write(toFile: "\(directory)/\(member.name).pid", atomically: true, encoding: .utf8)
     }
 
     /// Polls `/health` of the given members until each says `true`, or throws at the deadline.
@@ -175,6 +178,32 @@ final class EtcdCluster: Sendable {
             answer += buffer[..<count]
         }
         return String(decoding: answer, as: UTF8.self).contains(#""health":"true""#)
+    }
+
+    /// The start of every cluster directory's name; the test process's pid follows.
+    private static let directoryPrefix = "observatory-etcd-"
+
+    /// Kills the members of clusters whose test process died without stopping
+    /// them (a crash, a kill), and removes their directories: a member is
+    /// killed only if its pid file names a running etcd using that directory.
+    static func removeLeftovers() {
+        let temporary = FileManager.default.temporaryDirectory.path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+        for name in names where name.hasPrefix(directoryPrefix) {
+            let owner = name.dropFirst(directoryPrefix.count).prefix { $0 != "-" }
+            guard let ownerPID = Int32(owner), Glibc.kill(ownerPID, 0) != 0 else { continue }
+            let directory = "\(temporary)/\(name)"
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for file in files where file.hasSuffix(".pid") {
+                guard let text = try? String(contentsOfFile: "\(directory)/\(file)", encoding: .utf8),
+                    let pid = Int32(text),
+                    let commandLine = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+                    commandLine.contains(directory)
+                else { continue }
+                _ = Glibc.kill(pid, SIGKILL)
+            }
+            try? FileManager.default.removeItem(atPath: directory)
+        }
     }
 
     /// `count` distinct free loopback ports: all bound at once (so none repeats), then released.
