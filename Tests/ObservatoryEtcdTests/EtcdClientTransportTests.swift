@@ -92,4 +92,14 @@ import Testing
         let error = #expect(throws: EtcdError.self) { try client.range(.key("a")) }
         #expect(error?.code == .invalidResponse)
     }
+
+    @Test func unreachableEndpointsFailAsUnavailableWithinTheTimeout() throws {
+        // Ports 1 and 2: privileged, so nobody listens there in a test.
+        let client = try EtcdClient(urls: ["http://127.0.0.1:1", "http://127.0.0.1:2"], requestTimeout: .seconds(1))
+        let started = ContinuousClock.now
+        let error = #expect(throws: EtcdError.self) { try client.put(key, key) }
+        #expect(error?.code == .unavailable)
+        #expect(error?.mayHaveBeenApplied == false)
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
 }
