@@ -44,7 +44,7 @@ import Testing
         #expect(other.requests == 1)
     }
 
-    @Test func silentMemberMakesAReadAskTheNextMemberInTime() throws {
+    @Test func silentMemberMakesAReadAskTheNextMemberInTimeAndLaterReadsStartThere() throws {
         let silent = try FakeMember(.silent)
         let answering = try FakeMember(FakeMember.ok(GatewayCaptures.range))
         defer {
@@ -57,6 +57,10 @@ import Testing
         #expect(result.keyValues.map(\.valueText) == ["bar"])
         #expect(ContinuousClock.now - started < .seconds(2))
         #expect(silent.requests == 1)
+        // Later requests start with the member that answered.
+        for _ in 0..<5 { _ = try client.range(.key("foo")) }
+        #expect(silent.requests == 1)
+        #expect(answering.requests == 6)
     }
 
     @Test func connectionIsKeptAliveAcrossRequests() throws {
