@@ -21,6 +21,11 @@ import Testing
         #expect(text(request.encoded()) == "POST / HTTP/1.0\r\nContent-Length: 0\r\n\r\n")
     }
 
+    @Test func nonASCIIInTheTargetIsPercentEncoded() {
+        let request = HTTPRequest(method: "GET", target: "/v1/keys/caf\u{E9}")
+        #expect(text(request.encoded()) == "GET /v1/keys/caf%C3%A9 HTTP/1.1\r\n\r\n")
+    }
+
     @Test func headersThatFrameTheBodyAreLeftAsTheCallerWroteThem() {
         let request = HTTPRequest(
             method: "PUT", target: "/", headers: ["content-length": "3"], body: bytes("abc"))
@@ -30,6 +35,22 @@ import Testing
     @Test func lineBreaksInValuesCannotInjectHeaders() {
         let request = HTTPRequest(
             method: "GET", target: "/a b\r\n", headers: ["X-Name": "evil\r\nInjected: yes"])
-        #expect(text(request.encoded()) == "GET /a_b__ HTTP/1.1\r\nX-Name: evil  Injected: yes\r\n\r\n")
+        #expect(text(request.encoded()) == "GET /a%20b%0D%0A HTTP/1.1\r\nX-Name: evil  Injected: yes\r\n\r\n")
+    }
+}
+
+@Suite struct HTTPRequestRoundTripTests {
+    @Test func anEncodedRequestDecodesToTheSameParts() throws {
+        let request = HTTPRequest(
+            method: "POST", target: "/v3/watch", headers: ["Host": "h", "Accept": "*/*"], body: bytes("{}"))
+        var decoder = HTTPRequestDecoder()
+        decoder.append(request.encoded())
+        guard case .head(let head) = try decoder.next() else {
+            Issue.record("no head")
+            return
+        }
+        #expect(head.method == "POST" && head.target == "/v3/watch" && head.headers["accept"] == "*/*")
+        #expect(try decoder.next() == .body(bytes("{}")))
+        #expect(try decoder.next() == .end)
     }
 }

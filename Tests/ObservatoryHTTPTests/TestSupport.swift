@@ -62,3 +62,23 @@ func decodeResponses(
     }
     return result
 }
+
+/// RFC 6455 §5.7's masking key.
+let sampleMaskingKey: UInt32 = 0x37FA_213D
+
+/// A frame as a client sends it: masked with `key`.
+func clientFrame(
+    _ opcode: WebSocketOpcode, _ payload: [UInt8], fin: Bool = true, key: UInt32 = sampleMaskingKey
+) -> [UInt8] {
+    WebSocketFrameEncoder.encode(WebSocketFrame(fin: fin, opcode: opcode, maskingKey: key, payload: payload))
+}
+
+/// The error `body` throws, or nil if it does not throw.
+func thrownWebSocketError<Result>(_ body: () throws(WebSocketError) -> Result) -> WebSocketError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error
+    }
+}

@@ -68,6 +68,11 @@ public struct HTTPResponseDecoder: Sendable {
         buffer.readableCount
     }
 
+    /// The bytes of memory the input buffer holds, for a connection's memory accounting.
+    public var retainedByteCount: Int {
+        buffer.retainedByteCount
+    }
+
     /// Records that a request was sent, so that a response to HEAD is known to have no
     /// body. Call it once per request, in order; without a call a response is taken to
     /// answer a request other than HEAD.

@@ -37,16 +37,25 @@ public struct HTTPRequest: Sendable, Hashable {
     /// there is a body (or the method usually carries one) and the headers do not
     /// frame it already, an empty line, the body.
     ///
-    /// Control bytes in the method, target, names or values are written as spaces, so
-    /// a value taken from outside cannot end the head early.
+    /// Control bytes in the method, names or values are written as spaces, and spaces,
+    /// controls and non-ASCII bytes in the target are percent-encoded, so a value taken
+    /// from outside cannot end the head early.
     public func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + target.utf8.count + headers.count * 32 + body.count)
         HeadWriter.appendSafely(method, to: &bytes)
         bytes.append(ASCII.space)
         for byte in target.utf8 {
-            // A space would split the target; a control would end the line.
-            bytes.append(ASCII.isVisible(byte) || byte >= 0x80 ? byte : UInt8(ascii: "_"))
+            if ASCII.isVisible(byte) {
+                bytes.append(byte)
+            } else {
+                // A space would split the request line, a control could end it, and
+                // bytes above 127 are not allowed in a target: percent-encode them all.
+                let hexDigits: StaticString = "0123456789ABCDEF"
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits.utf8Start[Int(byte >> 4)])
+                bytes.append(hexDigits.utf8Start[Int(byte & 0x0F)])
+            }
         }
         bytes.append(ASCII.space)
         HeadWriter.appendLiteral(version.description, to: &bytes)

@@ -1,7 +1,9 @@
 /// A response status: its three-digit code and the reason phrase sent with it.
 ///
 /// Decoded responses carry the phrase the server sent; statuses made here carry
-/// the phrase of RFC 9110, so an encoded response reads as people expect.
+/// the phrase of RFC 9110, so an encoded response reads as people expect. Two
+/// statuses are equal when their codes are: the phrase is for people, and
+/// `head.status == .ok` must hold whatever words a server chose.
 public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     /// The three-digit code, 100 to 999.
     public var code: Int
@@ -17,6 +19,16 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     /// A status with RFC 9110's reason phrase for `code` (`"Unknown"` for codes it does not name).
     public init(code: Int) {
         self.init(code: code, reasonPhrase: Self.standardReasonPhrase(for: code))
+    }
+
+    /// Whether the codes are equal; the reason phrases do not matter.
+    public static func == (left: HTTPStatus, right: HTTPStatus) -> Bool {
+        left.code == right.code
+    }
+
+    /// Hashes the code only, as ``==`` compares it only.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
     }
 
     /// `200 OK`.

@@ -86,9 +86,21 @@ struct InputBuffer: Sendable {
         return remaining
     }
 
+    /// The bytes of memory the storage holds (its capacity), for memory accounting.
+    var retainedByteCount: Int {
+        bytes.capacity
+    }
+
+    /// The most capacity kept once the unconsumed bytes fit in half of it: storage grown
+    /// for one large body is given back, so an idle connection does not keep it.
+    static let retainedCapacity = 64 << 10
+
     private mutating func compact() {
         guard readIndex > 0, readIndex * 2 >= bytes.count else { return }
-        if readIndex == bytes.count {
+        let remaining = bytes.count - readIndex
+        if bytes.capacity > Self.retainedCapacity && remaining <= Self.retainedCapacity / 2 {
+            bytes = Array(bytes[readIndex...])
+        } else if remaining == 0 {
             bytes.removeAll(keepingCapacity: true)
         } else {
             bytes.removeSubrange(..<readIndex)
