@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ObservatorySockets", targets: ["ObservatorySockets"]),
         .library(name: "ObservatoryLogging", targets: ["ObservatoryLogging"]),
         .library(name: "ObservatoryHTTP", targets: ["ObservatoryHTTP"]),
+        .library(name: "ObservatoryEtcd", targets: ["ObservatoryEtcd"]),
         .executable(name: "observatoryd", targets: ["observatoryd"]),
         .executable(name: "observatory", targets: ["observatory"]),
         .executable(name: "observatory-bench", targets: ["observatory-bench"]),
@@ -51,6 +52,9 @@ let package = Package(
             name: "ObservatoryDaemon", dependencies: ["ObservatoryLogging", "ObservatoryServer", "ObservatorySockets"]),
         // The CLI's logic: arguments, commands, output and exit codes. Not a product.
         .target(name: "ObservatoryCommandLine", dependencies: ["ObservatoryClient", "ObservatoryWire", "Observatory"]),
+        // The etcd v3 client over etcd's JSON gateway: KV, transactions, leases,
+        // watches. Nothing Observatory-specific; cluster mode builds on it.
+        .target(name: "ObservatoryEtcd", dependencies: ["ObservatoryHTTP", "ObservatorySockets"]),
         .executableTarget(name: "observatoryd", dependencies: ["ObservatoryDaemon"]),
         .executableTarget(name: "observatory", dependencies: ["ObservatoryCommandLine"]),
         // The README's walkthrough: mirrors `sky.color` and prints its changes.
@@ -103,5 +107,8 @@ let package = Package(
                 "ObservatoryTestSupport",
             ]
         ),
+        // The etcd client's pure logic, and its requests against real etcd members
+        // (skipped when etcd is not installed: .ci/install-etcd.sh installs it).
+        .testTarget(name: "ObservatoryEtcdTests", dependencies: ["ObservatoryEtcd", "ObservatorySockets"]),
     ]
 )
