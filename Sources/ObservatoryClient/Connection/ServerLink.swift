@@ -16,7 +16,7 @@ import ObservatoryWire
 /// that follow it. All state sits in a `Locked` box; completions and callbacks run
 /// after the lock is released. Writes go through a serial queue, in the order
 /// they were submitted.
-final class ServerLink: Sendable {
+final class ServerLink: ClientLink {
     /// Called with the reply to one request, or with why it will never come.
     typealias Completion = @Sendable (Result<ReceivedReply, ClientError>) -> Void
 
