@@ -36,9 +36,22 @@ import ObservatoryWire
 /// Lifetime: the client runs (and reconnects) until ``close()``; call it when
 /// you are done. Mirrors live as long as their client.
 ///
-/// Thread safety: every method may be called from any thread. The client's
-/// state lives in a `Locked` box; socket reads run on a reader thread; mirrors,
-/// ``connectionState`` and ``errors`` deliver on the configured delivery queue.
+/// Thread safety: every method may be called from any thread. How the work is
+/// divided, and why:
+/// - **Decisions** are plain values under a lock, never calling out while it is
+///   held: ``ClientMachine`` (phase, mirrors, watchers, authors, resume marks) in
+///   this client's `Locked` box, each mirror's ``MirrorState`` in its mirror's,
+///   each link's request table in the link's. Whatever they decide (send, apply,
+///   announce) is done after the lock is released.
+/// - **Blocking socket calls** run on threads of their own, never on a Swift
+///   concurrency or Dispatch worker: a thread connects, each link has a reader
+///   thread, which applies every frame in order before reading the next, and a
+///   serial write queue that sends one frame at a time without a lock held.
+/// - **Everything the program observes** (mirror updates, ``connectionState``,
+///   ``errors``) runs on the delivery queue, in order; ``waitUntilDelivered()``
+///   waits for it.
+/// - **Waiting** (the connection loop's backoff, liveness, the `async` API) is
+///   done in tasks, resumed by the reader thread's completions.
 public final class ObservatoryClient: Sendable {
     /// The machine, and what the shell keeps beside it: the connection loop and
     /// the callers of `waitUntilSynchronized` waiting for the state to change.
@@ -126,7 +139,7 @@ public final class ObservatoryClient: Sendable {
             }
             if isClosed { throw .closed }
             if let link, phase == .connected, await confirmProgress(on: link) {
-                await withCheckedContinuation { continuation in deliveryQueue.async { continuation.resume() } }
+                await waitUntilDelivered()
                 return
             }
             if case .disconnected(let reason) = phase, reason != .notStarted, !configuration.reconnects {
@@ -137,6 +150,23 @@ public final class ObservatoryClient: Sendable {
             }
             await waitForStateChange(after: changes, until: deadline)
         }
+    }
+
+    /// Waits until everything the client has received so far has reached the
+    /// observers: every mirror update, ``connectionState`` change and ``errors``
+    /// message already handed to the delivery queue has been sent.
+    ///
+    /// A barrier on the delivery queue, for tests and programs that want to look
+    /// at the mirrors after an event instead of after a while:
+    ///
+    ///     try await client.ping()              // the server's events up to now have arrived
+    ///     await client.waitUntilDelivered()    // and every observer has heard of them
+    ///     #expect(seen.messages.map(\.new) == [1, 2, 3])
+    ///
+    /// To also wait for the server's changes, use ``waitUntilSynchronized(timeout:)``,
+    /// which ends with this.
+    public func waitUntilDelivered() async {
+        await withCheckedContinuation { continuation in deliveryQueue.async { continuation.resume() } }
     }
 
     /// Pings on `link` and records the reply's revision as every target's progress;

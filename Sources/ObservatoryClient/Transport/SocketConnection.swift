@@ -10,17 +10,24 @@ import ObservatorySockets
 /// `SIGPIPE`) is ObservatorySockets'; this type adds the thread, the endpoint in
 /// every error message, and the rules below.
 ///
-/// Thread safety: the socket lives in a `Locked` box; writes hold it for the
-/// whole `sendAll`, so frames from different threads never interleave, and the
-/// reader thread closes the socket under it, so no write ever reaches a
-/// descriptor number that was closed and reused. `close()` shuts the socket
-/// down, which wakes the reader; the reader then closes the descriptor.
+/// Thread safety: the socket lives in a `Locked` box, held only to look at or
+/// change the state, never across a send. Writes come one at a time (the
+/// link's write queue makes them; a second concurrent writer fails, so frames
+/// never interleave), and while a write is under way the descriptor stays
+/// open: the reader thread that ends the connection leaves closing it to the
+/// writer, so no write ever reaches a descriptor number that was closed and
+/// reused. `close()` shuts the socket down, which wakes the reader and fails
+/// a blocked write; whoever is last then closes the descriptor.
 final class SocketConnection: Sendable {
     private struct State {
         /// nil once the reader thread has closed it.
         var socket: StreamSocket?
         var isShutDown = false
         var readerStarted = false
+        /// A write is sending on `socket` outside the lock.
+        var isWriting = false
+        /// The reader finished during a write: the writer closes the descriptor.
+        var closeAfterWrite = false
     }
 
     private let state: Locked<State>
@@ -72,7 +79,11 @@ final class SocketConnection: Sendable {
         let thread = Thread { [self] in
             let error = readUntilEnd(socket, received: received)
             state.withLock { state in
-                state.socket?.close()
+                if state.isWriting {
+                    state.closeAfterWrite = true
+                } else {
+                    state.socket?.close()
+                }
                 state.socket = nil
             }
             ended(error)
@@ -105,16 +116,29 @@ final class SocketConnection: Sendable {
     }
 
     /// Sends all of `bytes`, or throws: a broken pipe is an error, never a signal.
+    ///
+    /// One write at a time: the lock is not held while sending (a send may wait
+    /// up to the send timeout), so a second writer meanwhile would interleave
+    /// its bytes; it fails instead.
     func write(_ bytes: [UInt8]) throws(SocketError) {
-        try state.withLock { (state: inout State) throws(SocketError) in
-            guard let socket = state.socket, !state.isShutDown else {
+        let socket = try state.withLock { (state: inout State) throws(SocketError) -> StreamSocket in
+            guard let socket = state.socket, !state.isShutDown, !state.isWriting else {
                 throw SocketError.closed("write to \(endpoint)")
             }
-            do throws(SocketError) {
-                try socket.sendAll(bytes, timeoutMilliseconds: sendTimeoutMilliseconds)
-            } catch {
-                throw named(error, "write to")
+            state.isWriting = true
+            return socket
+        }
+        defer {
+            let closeNow = state.withLock { state in
+                state.isWriting = false
+                return state.closeAfterWrite
             }
+            if closeNow { socket.close() }
+        }
+        do throws(SocketError) {
+            try socket.sendAll(bytes, timeoutMilliseconds: sendTimeoutMilliseconds)
+        } catch {
+            throw named(error, "write to")
         }
     }
 
