@@ -1,26 +1,28 @@
-import Foundation
 import Observatory
 import ObservatorySockets
 import ObservatoryWire
 
-/// The connection loop: connect, say hello, resync, serve until the link ends,
-/// wait, repeat. Every decision is the machine's; this is the I/O around it.
+/// The client's I/O thread: connect, say hello, resync, serve until the link
+/// ends, wait, repeat. Every decision is the machine's; this is the I/O around it.
 extension ObservatoryClient {
-    // MARK: Connection loop
-
     var isClosed: Bool { state.withLock { $0.machine.isClosed } }
 
-    /// Connect, serve until the connection ends, wait, repeat.
-    func runConnectionLoop() async {
+    /// Runs on the client's I/O thread until the client closes, or stops for
+    /// good when it does not reconnect.
+    func runConnectionThread(_ loop: ClientEventLoop) {
+        defer { stateChanged() }
         var failedAttempts = 0
         while !isClosed {
             state.withLock { $0.machine.connecting() }
             setPhase(.connecting)
             let reason: DisconnectReason
-            switch await openLink() {
-            case .success(let link):
-                failedAttempts = 0
-                reason = await serve(link)
+            switch openLink(on: loop) {
+            case .success(let (link, socket)):
+                let greeted = Locked(false)
+                sayHello(on: link) { greeted.withLock { $0 = true } }
+                reason = loop.run(link, on: socket, sendTimeout: configuration.sendTimeout) { tick(link) }
+                logger.log(.info, "disconnected from \(configuration.host):\(configuration.port): \(reason)")
+                if greeted.value { failedAttempts = 0 }
             case .failure(let failure):
                 reason = failure
             }
@@ -30,7 +32,10 @@ extension ObservatoryClient {
             let delay = configuration.backoff.delay(forAttempt: failedAttempts, random: configuration.random)
             failedAttempts += 1
             logger.log(.info, "reconnecting to \(configuration.host):\(configuration.port) in \(delay)")
-            try? await Task.sleep(for: delay)
+            let end = ContinuousClock.now + delay
+            while !isClosed, ContinuousClock.now < end {
+                loop.sleep(until: min(end, ContinuousClock.now + tick(nil)))
+            }
         }
     }
 
@@ -40,45 +45,19 @@ extension ObservatoryClient {
         for watcher in watchers { watcher.continuation.finish() }
     }
 
-    /// Opens the socket and says hello.
-    func openLink() async -> Result<ServerLink, DisconnectReason> {
-        let configuration = configuration
-        // A blocking connect (up to `connectTimeout`) runs on a thread of its
-        // own, never on a cooperative or Dispatch worker thread.
-        // The result crosses from the connect thread to this task in a lock as
-        // well as through the continuation: ThreadSanitizer sees the lock's
-        // ordering, not the continuation's, and would report the socket's
-        // first use here as a race.
-        let handoff = Locked(
-            Result<SocketConnection, SocketError>.failure(
-                SocketError.closed("connect to \(configuration.host):\(configuration.port)")
-            ))
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
-                let result = Result { () throws(SocketError) in
-                    try SocketConnection.connect(
-                        host: configuration.host,
-                        port: configuration.port,
-                        timeout: configuration.connectTimeout,
-                        sendTimeout: configuration.sendTimeout
-                    )
-                }
-                handoff.withLock { $0 = result }
-                continuation.resume()
-            }
-            thread.name = "observatory-client-connect"
-            thread.start()
-        }
-        let connected = handoff.withLock { $0 }
+    /// Opens the socket (blocking this thread up to the connect timeout) and makes the link.
+    private func openLink(on loop: ClientEventLoop) -> Result<(ServerLink, SocketConnection), DisconnectReason> {
         let socket: SocketConnection
-        switch connected {
-        case .success(let opened): socket = opened
-        case .failure(let error): return .failure(.connectionFailed(error.description))
+        do throws(SocketError) {
+            socket = try SocketConnection.connect(
+                host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout)
+        } catch {
+            return .failure(.connectionFailed(error.description))
         }
         let link: ServerLink? = state.withLock { state in
             state.machine.opened { generation in
                 ServerLink(
-                    socket: socket,
+                    wake: { [loop] in loop.wake() },
                     generation: generation,
                     maxFrameBytes: configuration.maxFrameBytes,
                     onEvent: { [weak self] event, link in self?.handle(event, from: link) },
@@ -90,40 +69,41 @@ extension ObservatoryClient {
             socket.close()
             return .failure(.closed)
         }
-        link.start()
-        return await sayHello(on: link)
+        return .success((link, socket))
     }
 
-    func sayHello(on link: ServerLink) async -> Result<ServerLink, DisconnectReason> {
+    /// Sends hello; once answered, calls `greeted` and resyncs, or ends the link with why it was refused.
+    private func sayHello(on link: ServerLink, greeted: @escaping @Sendable () -> Void) {
         let hello = Operation.hello(name: configuration.name, token: configuration.token, protocolVersion: 1)
-        let reply: ReceivedReply
-        switch await link.request(hello) {
-        case .success(let received): reply = received
-        case .failure(.connectionLost(let reason)): return .failure(reason)
-        case .failure(let error): return .failure(.protocolError(error.description))
-        }
-        let failure: DisconnectReason
-        do throws(WireError) {
-            guard case .hello(_, _, let session, let author, _, let epoch) = try reply.payload(for: .hello) else {
-                throw WireError(code: .badFrame, message: "hello answered with another reply")
+        link.send(hello) { [weak self] result in
+            guard let self else { return }
+            let reply: ReceivedReply
+            switch result {
+            case .success(let received): reply = received
+            case .failure(.connectionLost): return
+            case .failure(let error): return link.end(.protocolError(error.description))
             }
-            let peer = state.withLock { $0.machine.greeted(session: session, name: author, epoch: epoch) }
-            logger.log(.info, "connected to \(configuration.host):\(configuration.port) as \(peer)")
-            return .success(link)
-        } catch {
-            failure =
-                error.code == .badFrame ? .protocolError(error.message) : .rejected("\(error.code): \(error.message)")
+            do throws(WireError) {
+                guard case .hello(_, _, let session, let author, _, let epoch) = try reply.payload(for: .hello) else {
+                    throw WireError(code: .badFrame, message: "hello answered with another reply")
+                }
+                let peer = state.withLock { $0.machine.greeted(session: session, name: author, epoch: epoch) }
+                logger.log(.info, "connected to \(configuration.host):\(configuration.port) as \(peer)")
+                greeted()
+                resync(link)
+            } catch {
+                link.end(
+                    error.code == .badFrame
+                        ? .protocolError(error.message) : .rejected("\(error.code): \(error.message)"))
+            }
         }
-        link.end(failure)
-        _ = await link.waitUntilEnded()
-        return .failure(failure)
     }
 
-    /// Resumes (or resyncs), announces `connected`, keeps the link alive, and returns why it ended.
-    func serve(_ link: ServerLink) async -> DisconnectReason {
+    /// Resumes (or resyncs) every observation; once all are answered, announces `connected`.
+    private func resync(_ link: ServerLink) {
         let (mirrors, targets) = state.withLock { $0.machine.resyncBegan() }
-        await observe(mirrors, watcherTargets: targets, on: link, resuming: true)
-        if let ready = state.withLock({ $0.machine.resyncEnded(on: link) }) {
+        sendObserves(mirrors, watcherTargets: targets, on: link, resuming: true) { [weak self] in
+            guard let self, let ready = state.withLock({ $0.machine.resyncEnded(on: link) }) else { return }
             logger.log(.debug, "resynced \(mirrors.count) mirrored keys and \(targets.count) watches")
             if let reset = ready.reset {
                 logger.log(.warning, "\(reset)")
@@ -133,16 +113,21 @@ extension ObservatoryClient {
             for mirror in ready.unsent { mirror.sendUnsentWrite() }
             sendObserves(Dictionary(grouping: ready.awaiting, by: \.key), watcherTargets: [], on: link)
         }
-        let state = self.state
-        let liveness = Task { [configuration] in
-            await link.keepAlive(interval: configuration.pingInterval, timeout: configuration.pingTimeout) { revision in
+    }
+
+    /// The I/O thread's timers, on every turn: pings on an idle synchronized
+    /// link, and wakes callers of `waitUntilSynchronized` whose time is up.
+    /// Returns how long the thread may wait before the next turn.
+    private func tick(_ link: ServerLink?) -> Duration {
+        if let link, state.withLock({ $0.machine.synchronizedLink === link }) {
+            let state = self.state
+            link.checkLiveness(interval: configuration.pingInterval, timeout: configuration.pingTimeout) { revision in
                 state.withLock { $0.machine.progressed(to: revision, generation: link.generation) }
             }
         }
-        let reason = await link.waitUntilEnded()
-        liveness.cancel()
-        logger.log(.info, "disconnected from \(configuration.host):\(configuration.port): \(reason)")
-        return reason
+        let liveness = max(min(configuration.pingInterval, configuration.pingTimeout) / 4, .milliseconds(5))
+        guard let deadline = expireWaiters() else { return liveness }
+        return min(liveness, max(deadline - ContinuousClock.now, .milliseconds(1)))
     }
 
     /// The link ended: stop sending on it. Runs before its waiting requests fail.

@@ -5,20 +5,8 @@ import ObservatoryWire
 extension ObservatoryClient {
     // MARK: Observing
 
-    /// Observes every key of `mirrors` and every watcher target on `link`,
-    /// and returns when all replies are in.
-    func observe(
-        _ mirrors: [String: [any MirrorEndpoint]], watcherTargets: Set<Target>, on link: ServerLink, resuming: Bool
-    ) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            sendObserves(mirrors, watcherTargets: watcherTargets, on: link, resuming: resuming) {
-                continuation.resume()
-            }
-        }
-    }
-
     /// Sends `observe` for every key of `mirrors` and every watcher target;
-    /// applies each reply as it arrives (on the reader thread, so before any
+    /// applies each reply as it arrives (on the I/O thread, so before any
     /// later event), and calls `done` after the last reply.
     ///
     /// When `resuming`, each target that was observed before asks for the

@@ -178,7 +178,7 @@ extension ObservatoryClient {
         }
     }
 
-    /// Observes a watcher's target; its reply is applied on the reader thread,
+    /// Observes a watcher's target; its reply is applied on the I/O thread,
     /// before any later event, so the target's progress counts from there.
     private func observeForWatcher(_ target: Target, from resumePoint: ResumePoint?) async throws(ClientError) -> Bool {
         let link = try state.withLock { (state: inout State) throws(ClientError) in try state.machine.linkForRequest() }

@@ -43,27 +43,23 @@ import ObservatoryWire
 ///   this client's `Locked` box, each mirror's ``MirrorState`` in its mirror's,
 ///   each link's request table in the link's. Whatever they decide (send, apply,
 ///   announce) is done after the lock is released.
-/// - **Blocking socket calls** run on threads of their own, never on a Swift
-///   concurrency or Dispatch worker: a thread connects, each link has a reader
-///   thread, which applies every frame in order before reading the next, and a
-///   serial write queue that sends one frame at a time without a lock held.
+/// - **All I/O and all timing** happen on the client's one I/O thread
+///   (``ClientEventLoop``), never on a Swift concurrency or Dispatch worker: it
+///   connects (blocking, up to the connect timeout), reads and writes the
+///   non-blocking socket, applies every frame in order before reading the next,
+///   pings an idle link, sleeps the backoff, and resumes waiters whose time is
+///   up. Other threads hand it work by queueing a frame on the link and waking it.
 /// - **Everything the program observes** (mirror updates, ``connectionState``,
 ///   ``errors``) runs on the delivery queue, in order; ``waitUntilDelivered()``
 ///   waits for it.
-/// - **Waiting** (the connection loop's backoff, liveness, the `async` API) is
-///   done in tasks, resumed by the reader thread's completions.
+/// - **`async` callers** suspend on a continuation that the I/O thread resumes
+///   (a request's reply, a state change, a deadline); no task or timer of the
+///   client's own runs in the background.
 public final class ObservatoryClient: Sendable {
-    /// The machine, and what the shell keeps beside it: the connection loop and
-    /// the callers of `waitUntilSynchronized` waiting for the state to change.
+    /// The machine, and the callers of `waitUntilSynchronized` waiting for its state to change.
     struct State {
         var machine = ClientMachine<ServerLink>()
-        var loop: Task<Void, Never>?
-        /// Callers of `waitUntilSynchronized` waiting for the state to change, and
-        /// how many changes there have been (to tell a change that came first).
-        var stateWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
-        var expiredWaiters: Set<Int> = []
-        var nextWaiter = 0
-        var stateChanges = 0
+        var waiters = StateWaiters()
     }
 
     /// Where the server is and how the client behaves.
@@ -79,6 +75,8 @@ public final class ObservatoryClient: Sendable {
     let deliveryQueue: DispatchQueue
     let logger: Logger
     let state = Locked(State())
+    /// The I/O thread's poller; nil when the kernel refused one (the client then never connects).
+    let eventLoop: ClientEventLoop?
 
     /// Creates a client and starts connecting in the background.
     ///
@@ -90,8 +88,21 @@ public final class ObservatoryClient: Sendable {
         self.connectionState = Var(ConnectionState.disconnected(.notStarted))
         self.errors = Messenger()
         self.deliveryQueue = DispatchQueue(label: "observatory.client.delivery", target: configuration.deliveryQueue)
-        let loop = Task { [self] in await runConnectionLoop() }
-        state.withLock { $0.loop = loop }
+        let eventLoop: ClientEventLoop?
+        let failure: SocketError?
+        do throws(SocketError) {
+            (eventLoop, failure) = (try ClientEventLoop(), nil)
+        } catch {
+            (eventLoop, failure) = (nil, error)
+        }
+        self.eventLoop = eventLoop
+        guard let eventLoop else {
+            setPhase(.disconnected(.connectionFailed(failure?.description ?? "no event loop")))
+            return
+        }
+        let thread = Thread { [self] in runConnectionThread(eventLoop) }
+        thread.name = "observatory-client"
+        thread.start()
     }
 
     /// Creates a client and waits until it is connected and in sync.
@@ -135,14 +146,17 @@ public final class ObservatoryClient: Sendable {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (phase, isClosed, link, changes) = state.withLock {
-                ($0.machine.announced, $0.machine.isClosed, $0.machine.settledLink, $0.stateChanges)
+                ($0.machine.announced, $0.machine.isClosed, $0.machine.settledLink, $0.waiters.changes)
             }
             if isClosed { throw .closed }
             if let link, phase == .connected, await confirmProgress(on: link) {
                 await waitUntilDelivered()
                 return
             }
-            if case .disconnected(let reason) = phase, reason != .notStarted, !configuration.reconnects {
+            // Without an I/O thread nothing will change: fail as a client that does not reconnect.
+            if case .disconnected(let reason) = phase, reason != .notStarted,
+                !configuration.reconnects || eventLoop == nil
+            {
                 throw .connectionFailed(reason.description)
             }
             guard ContinuousClock.now < deadline else {
@@ -181,59 +195,43 @@ public final class ObservatoryClient: Sendable {
 
     /// Returns once the connection's state has changed since `changes` was read, or at `deadline`.
     private func waitForStateChange(after changes: Int, until deadline: ContinuousClock.Instant) async {
-        let waiter = state.withLock { state in
-            state.nextWaiter += 1
-            return state.nextWaiter
-        }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(until: deadline)
-            self?.wake(waiter)
-        }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeNow = state.withLock { state in
-                if state.stateChanges != changes || state.expiredWaiters.remove(waiter) != nil || state.machine.isClosed
-                {
-                    return true
-                }
-                state.stateWaiters[waiter] = continuation
+                guard state.waiters.changes == changes, !state.machine.isClosed, ContinuousClock.now < deadline
+                else { return true }
+                state.waiters.add(continuation, until: deadline)
                 return false
             }
-            if resumeNow { continuation.resume() }
+            if resumeNow {
+                continuation.resume()
+            } else {
+                // The I/O thread sleeps until its next timer: make it see this deadline.
+                eventLoop?.wake()
+            }
         }
-        timer.cancel()
     }
 
-    /// Resumes one waiter whose deadline passed.
-    private func wake(_ waiter: Int) {
-        let continuation = state.withLock { state in
-            guard let continuation = state.stateWaiters.removeValue(forKey: waiter) else {
-                state.expiredWaiters.insert(waiter)
-                return nil as CheckedContinuation<Void, Never>?
-            }
-            return continuation
+    /// Resumes the waiters whose deadline has passed; returns the next deadline.
+    func expireWaiters() -> ContinuousClock.Instant? {
+        let (expired, next) = state.withLock { state in
+            (state.waiters.expire(at: ContinuousClock.now), state.waiters.nextDeadline)
         }
-        continuation?.resume()
+        for waiter in expired { waiter.resume() }
+        return next
     }
 
     /// Wakes every caller of `waitUntilSynchronized` to look at the state again.
     func stateChanged() {
-        let waiters = state.withLock { state in
-            state.stateChanges += 1
-            defer { state.stateWaiters.removeAll() }
-            return Array(state.stateWaiters.values)
-        }
+        let waiters = state.withLock { $0.waiters.stateChanged() }
         for waiter in waiters { waiter.resume() }
     }
 
     /// Closes the connection and stops reconnecting. Waiting requests fail with
     /// ``ClientError/connectionLost(_:)``, streams of ``changes(of:)`` finish.
     public func close() {
-        let (link, loop, watchers) = state.withLock { state in
-            let (link, watchers) = state.machine.close()
-            return (link, state.loop, watchers)
-        }
-        loop?.cancel()
+        let (link, watchers) = state.withLock { $0.machine.close() }
         link?.end(.closed)
+        eventLoop?.wake()
         for watcher in watchers { watcher.continuation.finish() }
         publish(.disconnected(.closed))
         stateChanged()

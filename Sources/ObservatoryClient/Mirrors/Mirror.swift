@@ -19,7 +19,7 @@ import ObservatoryWire
 /// sends, reports, and sets the `Var`.
 ///
 /// Threading: the state sits in a `Locked` box. Snapshots, events and
-/// acknowledgements arrive on the connection's reader thread; every change of
+/// acknowledgements arrive on the client's I/O thread; every change of
 /// the `Var` made by the mirror runs on the client's delivery queue, in the
 /// order the server sent the changes.
 final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpoint {
