@@ -49,11 +49,11 @@ public enum CommandLineTool {
     }
 
     /// Connection trouble is 3; every refusal by the server (not found,
-    /// conflict, forbidden, invalid key, ...) is 1.
+    /// conflict, forbidden, invalid key, ...) and every value that does not fit is 1.
     static func exitCode(for error: ClientError) -> CommandLineExitCode {
-        switch error {
+        switch error.code {
         case .server, .undecodableValue, .unencodableValue, .notAMirror: .refused
-        case .connectionFailed, .notConnected, .connectionLost, .closed, .badReply, .timedOut: .connection
+        default: .connection
         }
     }
 

@@ -86,11 +86,15 @@ import Testing
         #expect(state.requestId == nil)
     }
 
-    @Test func aLocalWriteMadeAfterADecisionDropsThatDelivery() {
+    @Test func aLocalWriteMadeAfterADecisionDropsThatDeliveryEvenOnceAcknowledged() {
         var state = synchronized()
         let outcome = state.received(.value(6), version: 4, author: "bob", generation: 1)
         state.wroteLocally()
         #expect(!state.isStillQuiet(after: outcome?.localWriteCount ?? -1))
+        _ = state.beginSend { "r1" }
+        _ = state.writeReplied(.acknowledged(version: 5), value: 7, author: "me")
+        #expect(state.isQuiet)
+        #expect(!state.isStillQuiet(after: outcome?.localWriteCount ?? -1), "the older delivery would undo the write")
     }
 
     @Test func aDeliveryWithNoLocalWriteMeanwhileStillApplies() {

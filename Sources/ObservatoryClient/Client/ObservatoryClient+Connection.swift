@@ -80,7 +80,7 @@ extension ObservatoryClient {
             let reply: ReceivedReply
             switch result {
             case .success(let received): reply = received
-            case .failure(.connectionLost): return
+            case .failure(let error) where error.code == .connectionLost: return
             case .failure(let error): return link.end(.protocolError(error.description))
             }
             do throws(WireError) {

@@ -61,7 +61,7 @@ extension ObservatoryClient {
     ///
     ///     do {
     ///         try await client.set(lock, to: "mine")
-    ///     } catch where error.code == .conflict {
+    ///     } catch where error.serverError?.code == .conflict {
     ///         // someone else got there first; the mirror will show their value
     ///     }
     ///

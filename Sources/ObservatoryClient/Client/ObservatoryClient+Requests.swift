@@ -90,7 +90,7 @@ extension ObservatoryClient {
             do {
                 return try await payload(of: operation)
             } catch {
-                guard case .connectionLost = error, configuration.reconnects, attempts < Self.maxWriteAttempts else {
+                guard error.code == .connectionLost, configuration.reconnects, attempts < Self.maxWriteAttempts else {
                     throw error
                 }
                 attempts += 1

@@ -108,7 +108,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         guard let host = state.withLock({ $0.host }) else { return }
         let reply: MirrorState<Value, UpdateAuthor>.WriteReply
         switch result {
-        case .failure(.connectionLost):
+        case .failure(let error) where error.code == .connectionLost:
             reply = .connectionLost
         case .failure(let error):
             host.report(error)
