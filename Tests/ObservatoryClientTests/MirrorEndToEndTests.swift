@@ -104,8 +104,10 @@ import Testing
         #expect(await eventually { alice.version(ofKey: "stats.count") ?? 0 >= 5 })
         let remote = try await alice.get("stats.count", as: Int.self)
         #expect(remote == 5)
+        // The ping's reply follows every event the server sent before it, the echoes
+        // of the writes included; once delivered, any echo would have been recorded.
         try await alice.ping()
-        try await Task.sleep(for: .milliseconds(50))
+        await alice.waitUntilDelivered()
         #expect(seen.messages.map(\.new) == [1, 2, 3, 4, 5])
         #expect(counter.value == 5)
     }
