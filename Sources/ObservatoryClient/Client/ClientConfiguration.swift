@@ -8,6 +8,10 @@ import ObservatoryLogging
 ///     configuration.name = "kitchen-panel"
 ///     configuration.pingInterval = .seconds(2)
 ///     let client = ObservatoryClient(configuration: configuration)
+///
+/// Fifteen stored properties, on purpose: each is one setting a user may change,
+/// with its default, as `Config/observatory.json` lists the daemon's; grouping
+/// them into nested structs would only lengthen every `configuration.x = y`.
 public struct ClientConfiguration: Sendable {
     /// The server's host name or address.
     public var host: String

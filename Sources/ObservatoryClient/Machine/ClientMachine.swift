@@ -9,9 +9,11 @@ import ObservatoryWire
 /// state) after the lock is released, so every rule is a unit test with a
 /// stand-in link (`Link`) and no socket.
 ///
-/// Eight stored properties: the phase and the four tables (mirrors, watchers,
-/// authors, resume marks) each stand for a concept of the glossary; the rest
-/// count links and remember the server's epoch and a pending reset.
+/// Ten stored properties: the phase and what was last announced of it, the
+/// four tables (mirrors, watchers, authors, resume marks), each a concept of
+/// the glossary, and four small facts of the connection (the next watcher id
+/// and link generation, the server's epoch, a pending reset). Splitting them
+/// further would split decisions that read several at once.
 struct ClientMachine<Link: ClientLink> {
     /// Where the connection stands; the link and its generation live here, so
     /// there is no link without a phase that says what it is for.

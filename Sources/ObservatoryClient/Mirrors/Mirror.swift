@@ -3,11 +3,11 @@ import Observatory
 import ObservatoryWire
 
 /// Binds a local `Var<Value>` to one remote key: remote changes become
-/// `Update`s authored by a ``Author``, local changes become `set` requests.
+/// `Update`s authored by an ``Author``, local changes become `set` requests.
 ///
 /// How local and remote changes are told apart: the mirror observes its own
-/// `Var`. Every change it makes itself carries a `Author` (or the client, for a
-/// resync without a peer) as author, and those it ignores; any other author
+/// `Var`. Every change it makes itself carries an `Author`, a ``Reset``, or the
+/// client (for a key a resync found missing) as author, and those it ignores; any other author
 /// (the `Var` itself after `value =` or `<-`, or whoever `set(_:as:)` names)
 /// is a local write, which it sends. So there is no echo loop.
 ///

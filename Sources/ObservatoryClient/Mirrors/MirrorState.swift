@@ -200,26 +200,21 @@ struct MirrorState<Value: Equatable, Author> {
     ) -> Outcome? {
         if self.generation == generation && version < self.version { return nil }
         self.generation = generation
-        self.version = version
-        var outcome = Outcome(localWriteCount: localWriteCount)
-        switch remote {
-        case .absent: server = .absent(author: resyncAuthor)
-        case .value(let value): server = .value(value, author: author)
-        case .undecodable(let detail):
-            server = .undecodable
-            outcome.undecodable = (version, detail)
-        }
-        outcome.show = shown()
-        return outcome
+        return record(remote, version: version, author: author, absentAuthor: resyncAuthor)
     }
 
     /// A change event at `version` by `author` on link `generation`; nil when it is stale.
     mutating func received(_ remote: Remote, version: Int64, author: Author, generation: Int) -> Outcome? {
         guard generation == self.generation, version > self.version else { return nil }
+        return record(remote, version: version, author: author, absentAuthor: author)
+    }
+
+    /// Takes `remote` at `version` as the server's value; `absentAuthor` authors a missing key.
+    private mutating func record(_ remote: Remote, version: Int64, author: Author, absentAuthor: Author) -> Outcome {
         self.version = version
         var outcome = Outcome(localWriteCount: localWriteCount)
         switch remote {
-        case .absent: server = .absent(author: author)
+        case .absent: server = .absent(author: absentAuthor)
         case .value(let value): server = .value(value, author: author)
         case .undecodable(let detail):
             server = .undecodable
