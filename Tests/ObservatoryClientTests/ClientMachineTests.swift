@@ -31,7 +31,7 @@ import Testing
     private func synchronized(mirrors: [StandInMirror] = []) -> (Machine, StandInLink) {
         var machine = Machine()
         for mirror in mirrors { _ = machine.register(mirror) }
-        machine.connecting()
+        _ = machine.connecting()
         let link = StandInLink()
         _ = machine.opened { _ in link }
         _ = machine.greeted(session: "s1", name: "me", epoch: "e1")
@@ -103,7 +103,7 @@ import Testing
         #expect(throws: ClientError.closed) { try machine.linkForRequest() }
         let announcedAfterClose = machine.announce(.connecting)
         #expect(!announcedAfterClose)
-        machine.connecting()
+        _ = machine.connecting()
         let reopened = machine.opened { _ in StandInLink() }
         #expect(reopened == nil)
     }
@@ -261,5 +261,63 @@ import Testing
         let unneeded = machine.removeWatcher(second)
         #expect(unneeded?.target == .prefix("a.") && unneeded?.link === link)
         #expect(machine.resumePoint(for: .prefix("a.")) == nil)
+    }
+
+    // MARK: Several servers
+
+    @Test func aFailedConnectMovesToTheNextServerAndWrapsAround() {
+        var machine = Machine(endpointCount: 3)
+        var tried: [Int?] = []
+        for _ in 0..<4 {
+            tried.append(machine.connecting())
+            machine.connectFailed(.connectionFailed("refused"))
+        }
+        #expect(tried == [0, 1, 2, 0])
+    }
+
+    @Test func aLostConnectionMovesToTheNextServer() {
+        var machine = Machine(endpointCount: 2)
+        #expect(machine.connecting() == 0)
+        let link = StandInLink()
+        _ = machine.opened { _ in link }
+        _ = machine.greeted(session: "s1", name: "me", epoch: "e1")
+        _ = machine.linkEnded(link, reason: .closedByServer)
+        #expect(machine.connecting() == 1)
+    }
+
+    @Test func oneServerIsAlwaysTheOneTried() {
+        var machine = Machine()
+        _ = machine.connecting()
+        machine.connectFailed(.connectionFailed("refused"))
+        #expect(machine.connecting() == 0)
+    }
+
+    @Test func untilOneAnswersEachServerIsTriedOnceBeforeGivingUp() {
+        var machine = Machine(endpointCount: 2)
+        #expect(machine.endpoints.hasUntriedServer)
+        _ = machine.connecting()
+        machine.connectFailed(.connectionFailed("refused"))
+        #expect(machine.endpoints.hasUntriedServer, "the second is still to be tried")
+        _ = machine.connecting()
+        machine.connectFailed(.connectionFailed("refused"))
+        #expect(!machine.endpoints.hasUntriedServer)
+    }
+
+    @Test func afterAServerAnsweredALostConnectionIsNoFirstRound() {
+        var machine = Machine(endpointCount: 2)
+        _ = machine.connecting()
+        let link = StandInLink()
+        _ = machine.opened { _ in link }
+        _ = machine.greeted(session: "s1", name: "me", epoch: "e1")
+        _ = machine.linkEnded(link, reason: .closedByServer)
+        #expect(!machine.endpoints.hasUntriedServer)
+    }
+
+    @Test func aClosedClientTriesNoServer() {
+        var machine = Machine(endpointCount: 2)
+        _ = machine.close()
+        #expect(machine.connecting() == nil)
+        machine.connectFailed(.connectionFailed("refused"))
+        #expect(machine.endpoints.current == 0)
     }
 }

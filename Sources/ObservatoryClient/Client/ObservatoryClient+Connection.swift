@@ -12,26 +12,30 @@ extension ObservatoryClient {
     func runConnectionThread(_ loop: ClientEventLoop) {
         defer { stateChanged() }
         var failedAttempts = 0
-        while !isClosed {
-            state.withLock { $0.machine.connecting() }
+        while let index = state.withLock({ $0.machine.connecting() }) {
+            let endpoint = configuration.endpoints[index]
             setPhase(.connecting)
             let reason: DisconnectReason
-            switch openLink(on: loop) {
+            switch openLink(to: endpoint, on: loop) {
             case .success(let (link, socket)):
                 let greeted = Locked(false)
-                sayHello(on: link) { greeted.withLock { $0 = true } }
+                sayHello(on: link, at: endpoint) { greeted.withLock { $0 = true } }
                 reason = loop.run(link, on: socket, sendTimeout: configuration.sendTimeout) { tick(link) }
-                logger.log(.info, "disconnected from \(configuration.host):\(configuration.port): \(reason)")
+                logger.log(.info, "disconnected from \(endpoint): \(reason)")
                 if greeted.value { failedAttempts = 0 }
             case .failure(let failure):
+                state.withLock { $0.machine.connectFailed(failure) }
                 reason = failure
             }
             if isClosed { return }
+            // Without reconnects, the first round still tries every server once, as one attempt.
+            if !configuration.reconnects && state.withLock({ $0.machine.endpoints.hasUntriedServer }) { continue }
             setPhase(.disconnected(reason))
             guard configuration.reconnects else { return finishWatchers() }
             let delay = configuration.backoff.delay(forAttempt: failedAttempts, random: configuration.random)
             failedAttempts += 1
-            logger.log(.info, "reconnecting to \(configuration.host):\(configuration.port) in \(delay)")
+            let next = state.withLock { configuration.endpoints[$0.machine.endpoints.current] }
+            logger.log(.info, "reconnecting to \(next) in \(delay)")
             let end = ContinuousClock.now + delay
             while !isClosed, ContinuousClock.now < end {
                 loop.sleep(until: min(end, ContinuousClock.now + tick(nil)))
@@ -46,11 +50,13 @@ extension ObservatoryClient {
     }
 
     /// Opens the socket (blocking this thread up to the connect timeout) and makes the link.
-    private func openLink(on loop: ClientEventLoop) -> Result<(ServerLink, SocketConnection), DisconnectReason> {
+    private func openLink(to endpoint: Endpoint, on loop: ClientEventLoop)
+        -> Result<(ServerLink, SocketConnection), DisconnectReason>
+    {
         let socket: SocketConnection
         do throws(SocketError) {
             socket = try SocketConnection.connect(
-                host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout)
+                host: endpoint.host, port: endpoint.port, timeout: configuration.connectTimeout)
         } catch {
             return .failure(.connectionFailed(error.description))
         }
@@ -73,7 +79,7 @@ extension ObservatoryClient {
     }
 
     /// Sends hello; once answered, calls `greeted` and resyncs, or ends the link with why it was refused.
-    private func sayHello(on link: ServerLink, greeted: @escaping @Sendable () -> Void) {
+    private func sayHello(on link: ServerLink, at endpoint: Endpoint, greeted: @escaping @Sendable () -> Void) {
         let hello = Operation.hello(name: configuration.name, token: configuration.token, protocolVersion: 1)
         link.send(hello) { [weak self] result in
             guard let self else { return }
@@ -88,7 +94,7 @@ extension ObservatoryClient {
                     throw WireError(code: .badFrame, message: "hello answered with another reply")
                 }
                 let peer = state.withLock { $0.machine.greeted(session: session, name: author, epoch: epoch) }
-                logger.log(.info, "connected to \(configuration.host):\(configuration.port) as \(peer)")
+                logger.log(.info, "connected to \(endpoint) as \(peer)")
                 greeted()
                 resync(link)
             } catch {

@@ -58,7 +58,7 @@ import ObservatoryWire
 public final class ObservatoryClient: Sendable {
     /// The machine, and the callers of `waitUntilSynchronized` waiting for its state to change.
     struct State {
-        var machine = ClientMachine<ServerLink>()
+        var machine: ClientMachine<ServerLink>
         var waiters = StateWaiters()
     }
 
@@ -74,7 +74,7 @@ public final class ObservatoryClient: Sendable {
     public let errors: Messenger<ClientError>
     let deliveryQueue: DispatchQueue
     let logger: Logger
-    let state = Locked(State())
+    let state: Locked<State>
     /// The I/O thread's poller; nil when the kernel refused one (the client then never connects).
     let eventLoop: ClientEventLoop?
 
@@ -88,6 +88,7 @@ public final class ObservatoryClient: Sendable {
         self.connectionState = Var(ConnectionState.disconnected(.notStarted))
         self.errors = Messenger()
         self.deliveryQueue = DispatchQueue(label: "observatory.client.delivery", target: configuration.deliveryQueue)
+        self.state = Locked(State(machine: ClientMachine(endpointCount: configuration.endpoints.count)))
         let eventLoop: ClientEventLoop?
         let failure: SocketError?
         do throws(SocketError) {
@@ -160,7 +161,8 @@ public final class ObservatoryClient: Sendable {
                 throw .connectionFailed(reason.description)
             }
             guard ContinuousClock.now < deadline else {
-                throw .timedOut("not in sync with \(configuration.host):\(configuration.port) after \(timeout)")
+                let servers = configuration.endpoints.map(\.description).joined(separator: ", ")
+                throw .timedOut("not in sync with \(servers) after \(timeout)")
             }
             await waitForStateChange(after: changes, until: deadline)
         }

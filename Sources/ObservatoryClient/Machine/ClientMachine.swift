@@ -9,11 +9,11 @@ import ObservatoryWire
 /// state) after the lock is released, so every rule is a unit test with a
 /// stand-in link (`Link`) and no socket.
 ///
-/// Ten stored properties: the phase and what was last announced of it, the
+/// Eleven stored properties: the phase and what was last announced of it, the
 /// four tables (mirrors, watchers, authors, resume marks), each a concept of
-/// the glossary, and four small facts of the connection (the next watcher id
-/// and link generation, the server's epoch, a pending reset). Splitting them
-/// further would split decisions that read several at once.
+/// the glossary, which server is next, and four small facts of the connection
+/// (the next watcher id and link generation, the server's epoch, a pending
+/// reset). Splitting them further would split decisions that read several at once.
 struct ClientMachine<Link: ClientLink> {
     /// Where the connection stands; the link and its generation live here, so
     /// there is no link without a phase that says what it is for.
@@ -48,6 +48,7 @@ struct ClientMachine<Link: ClientLink> {
     private(set) var registry = MirrorRegistry()
     private(set) var authors = AuthorTable()
     private(set) var tracker = ResumeTracker()
+    private(set) var endpoints: EndpointRotation
     private(set) var watchers: [Int: Watcher] = [:]
     private var nextWatcherIdentifier = 1
     private var nextGeneration = 1
@@ -55,6 +56,11 @@ struct ClientMachine<Link: ClientLink> {
     private(set) var serverEpoch = ""
     /// Set during a resync when some target could not resume.
     private(set) var reset: Reset?
+
+    /// A machine for a client of `endpointCount` servers, not started yet.
+    init(endpointCount: Int = 1) {
+        endpoints = EndpointRotation(count: endpointCount)
+    }
 
     // MARK: The phase
 
@@ -97,10 +103,20 @@ struct ClientMachine<Link: ClientLink> {
         return true
     }
 
-    /// A connection attempt begins.
-    mutating func connecting() {
-        guard !isClosed else { return }
+    /// A connection attempt begins: returns the index of the server to connect to,
+    /// or nil when the client is closed.
+    mutating func connecting() -> Int? {
+        guard !isClosed else { return nil }
         phase = .connecting
+        return endpoints.current
+    }
+
+    /// The connection attempt failed before a link was made: the next attempt
+    /// goes to the next server.
+    mutating func connectFailed(_ reason: DisconnectReason) {
+        guard !isClosed else { return }
+        phase = .disconnected(reason)
+        endpoints.advance()
     }
 
     /// A socket opened: it becomes the link with the next generation, and a new
@@ -117,6 +133,7 @@ struct ClientMachine<Link: ClientLink> {
     /// The server answered hello: this client is `name` in `session`, in `epoch`.
     mutating func greeted(session: String, name: String, epoch: String) -> Author {
         serverEpoch = epoch
+        endpoints.connected()
         return authors.greeted(session: session, name: name)
     }
 
@@ -144,11 +161,13 @@ struct ClientMachine<Link: ClientLink> {
         return Ready(reset: reset, unsent: unsent, awaiting: awaiting)
     }
 
-    /// `link` ended: no more sending on it, and this client has no session.
-    /// Returns every mirror (each learns that its session ended), or nil for an old link.
+    /// `link` ended: no more sending on it, this client has no session, and the
+    /// next attempt goes to the next server. Returns every mirror (each learns
+    /// that its session ended), or nil for an old link.
     mutating func linkEnded(_ link: Link, reason: DisconnectReason) -> [any MirrorEndpoint]? {
         guard self.link === link else { return nil }
         phase = .disconnected(reason)
+        endpoints.advance()
         authors.sessionEnded()
         return registry.all
     }
