@@ -11,13 +11,14 @@ import ObservatoryWire
 ///     let client = try await ObservatoryClient.connect(ClientConfiguration(name: "sky-watcher"))
 ///     let color = client.variable("sky.color", default: "blue")
 ///     watcher.observe(color) { update, author in
-///         if let peer = author as? Author { print("\(update.old) → \(update.new) by \(peer.name)") }
+///         if let remote = author as? Author { print("\(update.old) → \(update.new) by \(remote.name)") }
 ///     }
 ///     color <- "red"                       // sent to the server
 ///     try await client.set("sky.cloudy", true)
 ///
 /// The client connects at once and keeps connecting: after a failure or a
-/// broken connection it waits (``ReconnectBackoff``) and tries again. After
+/// broken connection it waits (``ReconnectBackoff``) and tries again, on the
+/// next of the configured ``ClientConfiguration/endpoints`` when there are several. After
 /// every reconnect it says hello and resumes every mirror and stream of
 /// ``changes(of:)`` from the last revision it saw: the server replays the
 /// changes it missed, in order, with their real authors. When the server
@@ -59,7 +60,7 @@ public final class ObservatoryClient: Sendable {
     /// The machine, and the callers of `waitUntilSynchronized` waiting for its state to change.
     struct State {
         var machine: ClientMachine<ServerLink>
-        var waiters = StateWaiters()
+        var waiters = StateWaiters<CheckedContinuation<Void, Never>>()
     }
 
     /// Where the server is and how the client behaves.

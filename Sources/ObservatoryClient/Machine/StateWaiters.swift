@@ -4,9 +4,11 @@
 /// A plain value in the client's lock. The client resumes every waiter when the
 /// state changes, and its I/O thread resumes those whose deadline has passed
 /// (it asks ``nextDeadline`` how long it may sleep), so no waiter needs a timer of its own.
-struct StateWaiters {
+/// `Continuation` is what resumes a waiter (a `CheckedContinuation`; a plain
+/// value in the unit tests).
+struct StateWaiters<Continuation> {
     private struct Waiter {
-        let continuation: CheckedContinuation<Void, Never>
+        let continuation: Continuation
         let deadline: ContinuousClock.Instant
     }
 
@@ -19,19 +21,19 @@ struct StateWaiters {
     var nextDeadline: ContinuousClock.Instant? { waiting.map(\.deadline).min() }
 
     /// Adds a waiter until `deadline`.
-    mutating func add(_ continuation: CheckedContinuation<Void, Never>, until deadline: ContinuousClock.Instant) {
+    mutating func add(_ continuation: Continuation, until deadline: ContinuousClock.Instant) {
         waiting.append(Waiter(continuation: continuation, deadline: deadline))
     }
 
     /// The state changed: takes every waiter out, to be resumed.
-    mutating func stateChanged() -> [CheckedContinuation<Void, Never>] {
+    mutating func stateChanged() -> [Continuation] {
         changes += 1
         defer { waiting.removeAll() }
         return waiting.map(\.continuation)
     }
 
     /// Takes out the waiters whose deadline is not after `now`, to be resumed.
-    mutating func expire(at now: ContinuousClock.Instant) -> [CheckedContinuation<Void, Never>] {
+    mutating func expire(at now: ContinuousClock.Instant) -> [Continuation] {
         let expired = waiting.filter { $0.deadline <= now }
         guard !expired.isEmpty else { return [] }
         waiting.removeAll { $0.deadline <= now }
