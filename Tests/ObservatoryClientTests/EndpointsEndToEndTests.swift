@@ -6,7 +6,7 @@ import Testing
 /// A client of several servers: it tries them in turn and moves on when one goes.
 @Suite(.timeLimit(.minutes(1))) struct EndpointsEndToEndTests {
     @Test func aClientSkipsAServerThatRefusesAndConnectsToTheNext() async throws {
-        let refusing = try LoopbackPeer(listening: false)
+        let refusing = try RefusingPort()
         defer { withExtendedLifetime(refusing) {} }
         let server = try TestServer()
         defer { server.stop() }
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func withoutReconnectsEachServerIsStillTriedOnce() async throws {
-        let refusing = try LoopbackPeer(listening: false)
+        let refusing = try RefusingPort()
         defer { withExtendedLifetime(refusing) {} }
         let server = try TestServer()
         defer { server.stop() }

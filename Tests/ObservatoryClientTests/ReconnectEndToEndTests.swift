@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func connectFailsClearlyWhenNothingListensAndReconnectIsOff() async throws {
-        let closed = try LoopbackPeer(listening: false)
+        let closed = try RefusingPort()
         defer { withExtendedLifetime(closed) {} }
         var configuration = ClientConfiguration(port: closed.port)
         configuration.reconnects = false

@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func refusedConnectionCarriesErrno() throws {
-        let closed = try LoopbackPeer(listening: false)
+        let closed = try RefusingPort()
         defer { withExtendedLifetime(closed) {} }
         do {
             _ = try SocketConnection.connect(host: "127.0.0.1", port: closed.port, timeout: .seconds(2))
