@@ -33,7 +33,7 @@ import Testing
         for mirror in mirrors { _ = machine.register(mirror) }
         _ = machine.connecting()
         let link = StandInLink()
-        _ = machine.opened { _ in link }
+        _ = machine.open(link)
         _ = machine.greeted(session: "s1", name: "me", epoch: "e1")
         _ = machine.resyncBegan()
         _ = machine.resyncEnded(on: link)
@@ -53,23 +53,25 @@ import Testing
 
     @Test func eachOpenedLinkTakesTheNextGeneration() {
         var machine = Machine()
-        var generations: [Int] = []
-        _ = machine.opened { generation in
-            generations.append(generation)
-            return StandInLink()
-        }
+        let first = machine.open(StandInLink())
         if let link = machine.link { _ = machine.linkEnded(link, reason: .closedByServer) }
-        _ = machine.opened { generation in
-            generations.append(generation)
-            return StandInLink()
-        }
-        #expect(generations == [1, 2])
+        let second = machine.open(StandInLink())
+        #expect(first == 1 && second == 2)
+    }
+
+    @Test func aGenerationReservedBeforeACloseOpensNothing() {
+        var machine = Machine()
+        let generation = machine.reserveGeneration()
+        _ = machine.close()
+        let opened = machine.opened(StandInLink(), generation: generation ?? 0)
+        #expect(!opened)
+        #expect(machine.link == nil)
     }
 
     @Test func requestsWaitForTheEndOfTheResync() throws {
         var machine = Machine()
         let link = StandInLink()
-        _ = machine.opened { _ in link }
+        _ = machine.open(link)
         #expect(throws: ClientError.notConnected(.disconnected(.notStarted))) { try machine.linkForRequest() }
         _ = machine.resyncBegan()
         #expect(machine.resyncEnded(on: link) != nil)
@@ -85,10 +87,10 @@ import Testing
     @Test func aResyncOfAnEndedOrReplacedLinkDoesNotSynchronize() {
         var machine = Machine()
         let old = StandInLink()
-        _ = machine.opened { _ in old }
+        _ = machine.open(old)
         _ = machine.linkEnded(old, reason: .closedByServer)
         let current = StandInLink()
-        _ = machine.opened { _ in current }
+        _ = machine.open(current)
         #expect(machine.resyncEnded(on: old) == nil)
         current.ended.withLock { $0 = true }
         #expect(machine.resyncEnded(on: current) == nil)
@@ -104,7 +106,7 @@ import Testing
         let announcedAfterClose = machine.announce(.connecting)
         #expect(!announcedAfterClose)
         _ = machine.connecting()
-        let reopened = machine.opened { _ in StandInLink() }
+        let reopened = machine.open(StandInLink())
         #expect(reopened == nil)
     }
 
@@ -130,7 +132,7 @@ import Testing
         var machine = Machine()
         #expect(machine.register(StandInMirror("early")) == nil)
         let link = StandInLink()
-        _ = machine.opened { _ in link }
+        _ = machine.open(link)
         let (mirrors, _) = machine.resyncBegan()
         #expect(mirrors.keys.sorted() == ["early"])
         #expect(machine.register(StandInMirror("during")) == nil)
@@ -150,7 +152,7 @@ import Testing
         let writesWhileOffline = machine.mayWriteNow(mirror)
         #expect(!writesWhileOffline)
         let link = StandInLink()
-        _ = machine.opened { _ in link }
+        _ = machine.open(link)
         _ = machine.resyncBegan()
         #expect(keys(machine.resyncEnded(on: link)?.unsent) == ["door"])
         let writesInSync = machine.mayWriteNow(mirror)
@@ -182,7 +184,7 @@ import Testing
         let (_, continuation) = AsyncStream<RemoteChange>.makeStream()
         _ = machine.addWatcher(Watcher(target: .key("a.x"), continuation: continuation))
         _ = machine.addWatcher(Watcher(target: .prefix("a."), continuation: continuation))
-        _ = machine.opened { _ in StandInLink() }
+        _ = machine.open(StandInLink())
         let (mirrors, targets) = machine.resyncBegan()
         #expect(mirrors.keys.sorted() == ["a.x"])
         #expect(targets == [.prefix("a.")])
@@ -234,7 +236,7 @@ import Testing
         var (machine, link) = synchronized()
         let before = machine.author(session: "s9", name: "bob")
         _ = machine.linkEnded(link, reason: .closedByServer)
-        _ = machine.opened { _ in StandInLink() }
+        _ = machine.open(StandInLink())
         #expect(machine.author(session: "s9", name: "bob") !== before)
     }
 
@@ -279,7 +281,7 @@ import Testing
         var machine = Machine(endpointCount: 2)
         #expect(machine.connecting() == 0)
         let link = StandInLink()
-        _ = machine.opened { _ in link }
+        _ = machine.open(link)
         _ = machine.greeted(session: "s1", name: "me", epoch: "e1")
         _ = machine.linkEnded(link, reason: .closedByServer)
         #expect(machine.connecting() == 1)
@@ -307,7 +309,7 @@ import Testing
         var machine = Machine(endpointCount: 2)
         _ = machine.connecting()
         let link = StandInLink()
-        _ = machine.opened { _ in link }
+        _ = machine.open(link)
         _ = machine.greeted(session: "s1", name: "me", epoch: "e1")
         _ = machine.linkEnded(link, reason: .closedByServer)
         #expect(!machine.endpoints.hasUntriedServer)
@@ -319,5 +321,14 @@ import Testing
         #expect(machine.connecting() == nil)
         machine.connectFailed(.connectionFailed("refused"))
         #expect(machine.endpoints.current == 0)
+    }
+}
+
+extension ClientMachine {
+    /// Opens `link` as the client does: reserves a generation, then makes it current;
+    /// returns the generation, or nil when the machine is closed.
+    fileprivate mutating func open(_ link: Link) -> Int? {
+        guard let generation = reserveGeneration(), opened(link, generation: generation) else { return nil }
+        return generation
     }
 }

@@ -60,18 +60,18 @@ extension ObservatoryClient {
         } catch {
             return .failure(.connectionFailed(error.description))
         }
-        let link: ServerLink? = state.withLock { state in
-            state.machine.opened { generation in
-                ServerLink(
-                    wake: { [loop] in loop.wake() },
-                    generation: generation,
-                    maxFrameBytes: configuration.maxFrameBytes,
-                    onEvent: { [weak self] event, link in self?.handle(event, from: link) },
-                    onEnd: { [weak self] reason, link in self?.linkEnded(link, reason: reason) }
-                )
-            }
+        guard let generation = state.withLock({ $0.machine.reserveGeneration() }) else {
+            socket.close()
+            return .failure(.closed)
         }
-        guard let link else {
+        let link = ServerLink(
+            wake: { [loop] in loop.wake() },
+            generation: generation,
+            maxFrameBytes: configuration.maxFrameBytes,
+            onEvent: { [weak self] event, link in self?.handle(event, from: link) },
+            onEnd: { [weak self] reason, link in self?.linkEnded(link, reason: reason) }
+        )
+        guard state.withLock({ $0.machine.opened(link, generation: generation) }) else {
             socket.close()
             return .failure(.closed)
         }

@@ -119,15 +119,22 @@ struct ClientMachine<Link: ClientLink> {
         endpoints.advance()
     }
 
-    /// A socket opened: it becomes the link with the next generation, and a new
-    /// session begins (so every author is new). Nil when the client was closed meanwhile.
-    mutating func opened(_ makeLink: (_ generation: Int) -> Link) -> Link? {
+    /// A socket opened: returns the generation its link takes, or nil when the
+    /// client was closed meanwhile. The shell makes the link outside the lock and
+    /// hands it to ``opened(_:generation:)``.
+    mutating func reserveGeneration() -> Int? {
         guard !isClosed else { return nil }
-        let link = makeLink(nextGeneration)
-        phase = .resyncing(link, generation: nextGeneration)
-        nextGeneration += 1
+        defer { nextGeneration += 1 }
+        return nextGeneration
+    }
+
+    /// `link`, made with a reserved `generation`, becomes the current link, and a
+    /// new session begins (so every author is new). False when the client was closed meanwhile.
+    mutating func opened(_ link: Link, generation: Int) -> Bool {
+        guard !isClosed else { return false }
+        phase = .resyncing(link, generation: generation)
         authors.removeAll()
-        return link
+        return true
     }
 
     /// The server answered hello: this client is `name` in `session`, in `epoch`.

@@ -144,8 +144,9 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
 
     func applySnapshot(_ entry: ValueEntry?, author: Author?, reset: Reset?, generation: Int) {
         let remote = entry.map { decode($0.value) } ?? .absent
+        let clientAuthor = state.withLock { $0.host }?.resyncAuthor
         let outcome = state.withLock { state in
-            let resyncAuthor: UpdateAuthor = reset ?? state.host?.resyncAuthor ?? self
+            let resyncAuthor: UpdateAuthor = reset ?? clientAuthor ?? self
             return state.rules.tookSnapshot(
                 remote, version: entry?.version ?? 0, author: reset ?? author ?? resyncAuthor,
                 resyncAuthor: resyncAuthor, generation: generation)
