@@ -50,9 +50,11 @@ public struct ClientConfiguration: Sendable {
     /// Numbers in `0..<1` for the backoff's jitter; replace to make tests deterministic.
     public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
 
-    /// How long opening a TCP connection may take.
+    /// How long opening a TCP connection may take. The client's I/O thread waits
+    /// for it, so it also bounds how late a `waitUntilSynchronized` timeout may fire.
     public var connectTimeout: Duration = .seconds(5)
-    /// How long one blocking write may take before the connection counts as dead.
+    /// How long the server may take no bytes while the client has some to send,
+    /// before the connection counts as dead.
     public var sendTimeout: Duration = .seconds(10)
     /// After this long without any frame from the server, the client sends a ping.
     public var pingInterval: Duration = .seconds(5)
