@@ -91,15 +91,17 @@ let package = Package(
                 "ObservatoryTestSupport",
             ]
         ),
-        // What the client's and the CLI's tests share: a server on a free port, waiting.
+        // What the client's and the CLI's tests share: a server on a free port, waiting, a recorder.
         .target(
-            name: "ObservatoryTestSupport", dependencies: ["ObservatoryClient", "ObservatoryServer"],
+            name: "ObservatoryTestSupport",
+            dependencies: ["ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory"],
             path: "Tests/ObservatoryTestSupport"),
         // The daemon's command line, environment and exit statuses, without a process.
         .testTarget(
             name: "ObservatoryDaemonTests",
             dependencies: ["ObservatoryDaemon", "ObservatoryServer", "ObservatoryLogging"]),
-        // The CLI's parsing and formatting, and every command against an in-process server.
+        // The CLI's parsing and formatting, every command against an in-process server, and the
+        // built `observatory` binary run as a process.
         .testTarget(
             name: "ObservatoryCommandLineTests",
             dependencies: [

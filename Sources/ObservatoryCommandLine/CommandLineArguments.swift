@@ -1,3 +1,4 @@
+import ObservatoryClient
 import ObservatoryWire
 
 /// A parsed `observatory` command line: the connection options and the command.
@@ -8,10 +9,19 @@ import ObservatoryWire
 ///     let arguments = try CommandLineArguments.parse(["set", "sky.color", "red", "--port", "7071"])
 ///     // arguments.command == .set(key: "sky.color", valueText: "red"), arguments.port == 7071
 public struct CommandLineArguments: Sendable, Equatable {
-    /// The server's host name or address (`--host`, default 127.0.0.1).
+    /// The server's host name or address (`--host`, default 127.0.0.1), or
+    /// several servers separated by commas, each `host` or `host:port`.
     public var host: String = "127.0.0.1"
-    /// The server's TCP port (`--port`, default 7070).
+    /// The server's TCP port (`--port`, default 7070), for hosts without a port of their own.
     public var port: Int = 7070
+
+    /// The servers `--host` and `--port` name, in order; the client tries them in turn.
+    ///
+    ///     --host a.local:7070,b.local:7071   // two servers
+    ///     --host a.local --port 7071         // one, on port 7071
+    public var endpoints: [Endpoint] {
+        host.split(separator: ",").compactMap { try? Endpoint(parsing: String($0), defaultPort: port) }
+    }
     /// The token to authenticate with (`--token`), if the server wants one.
     public var token: String?
     /// The author name to say hello with (`--name`, default `observatory-cli`).
@@ -45,7 +55,8 @@ public struct CommandLineArguments: Sendable, Equatable {
           ping                print the server, its last revision and its epoch (a health check)
 
         options:
-          --host HOST         server host (default 127.0.0.1)
+          --host HOST         server host (default 127.0.0.1); several as a:7070,b:7070
+                              are tried in turn
           --port PORT         server port (default 7070)
           --token TOKEN       authentication token
           --name NAME         author name for changes (default observatory-cli)
@@ -121,6 +132,13 @@ public struct CommandLineArguments: Sendable, Equatable {
         case "--host":
             host = try value()
             guard !host.isEmpty else { throw CommandLineUsageError("--host must not be empty") }
+            for item in host.split(separator: ",", omittingEmptySubsequences: false) {
+                do throws(Endpoint.ParseError) {
+                    _ = try Endpoint(parsing: String(item))
+                } catch {
+                    throw CommandLineUsageError("--host: \(error)")
+                }
+            }
         case "--port":
             let text = try value()
             guard let number = Int(text), (1...65535).contains(number) else {

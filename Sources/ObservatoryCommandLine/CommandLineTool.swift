@@ -29,13 +29,13 @@ public enum CommandLineTool {
             return .success
         }
         var configuration = ClientConfiguration(
-            host: arguments.host, port: arguments.port, name: arguments.name, token: arguments.token)
+            endpoints: arguments.endpoints, name: arguments.name, token: arguments.token)
         configuration.reconnects = false
         let client: ObservatoryClient
         do {
             client = try await ObservatoryClient.connect(configuration, timeout: .seconds(10))
         } catch {
-            output.standardError("observatory: cannot reach \(arguments.host):\(arguments.port): \(error)")
+            output.standardError("observatory: cannot reach \(servers(arguments.endpoints)): \(error)")
             return .connection
         }
         defer { client.close() }
@@ -49,11 +49,11 @@ public enum CommandLineTool {
     }
 
     /// Connection trouble is 3; every refusal by the server (not found,
-    /// conflict, forbidden, invalid key, ...) is 1.
+    /// conflict, forbidden, invalid key, ...) and every value that does not fit is 1.
     static func exitCode(for error: ClientError) -> CommandLineExitCode {
-        switch error {
+        switch error.code {
         case .server, .undecodableValue, .unencodableValue, .notAMirror: .refused
-        case .connectionFailed, .notConnected, .connectionLost, .closed, .badReply, .timedOut: .connection
+        default: .connection
         }
     }
 
@@ -131,7 +131,7 @@ public enum CommandLineTool {
             changes = try await client.changes(of: target)
         }
         output.standardError(
-            "watching \(description) on \(client.configuration.host):\(client.configuration.port); Ctrl-C stops")
+            "watching \(description) on \(servers(client.configuration.endpoints)); Ctrl-C stops")
         for await change in changes {
             output.standardOutput(
                 raw ? String(decoding: change.event.encoded(), as: UTF8.self) : ChangeFormatter.line(for: change))
@@ -164,6 +164,11 @@ public enum CommandLineTool {
         if case .disconnected(let reason) = client.currentState {
             throw .connectionLost(reason)
         }
+    }
+
+    /// `a:7070, b:7070`, for messages.
+    private static func servers(_ endpoints: [Endpoint]) -> String {
+        endpoints.map(\.description).joined(separator: ", ")
     }
 
     private static func frame(_ object: JSONObject) -> String {

@@ -43,11 +43,11 @@ import Testing
             _ = try await ObservatoryClient.connect(configuration(port: server.port, token: "guess"))
             Issue.record("a wrong token was accepted")
         } catch {
-            guard case .connectionFailed(let detail) = error else {
+            guard error.code == .connectionFailed else {
                 Issue.record("expected connectionFailed, got \(error)")
                 return
             }
-            #expect(detail.contains("unauthenticated"))
+            #expect(error.message.contains("unauthenticated"))
         }
     }
 
@@ -64,7 +64,7 @@ import Testing
         seen.record(garage)
         garage <- "open"
         #expect(await eventually { errors.count == 1 })
-        #expect(errors.messages.first?.code == .forbidden)
+        #expect(errors.messages.first?.serverError?.code == .forbidden)
         #expect(await eventually { garage.value == "closed" })
         #expect(seen.messages.map(\.new) == ["open", "closed"])
     }

@@ -62,7 +62,7 @@ import Testing
         do {
             _ = try await alice.changes(of: .key("has space"))
         } catch {
-            #expect(error.code == .invalidKey)
+            #expect(error.serverError?.code == .invalidKey)
         }
     }
 
@@ -85,17 +85,17 @@ import Testing
             _ = try await alice.get("a.one")
             Issue.record("a deleted key was found")
         } catch {
-            #expect(error.code == .notFound)
+            #expect(error.serverError?.code == .notFound)
         }
         do {
             _ = try await alice.get("a.two", as: Int.self)
             Issue.record("an object decoded as Int")
         } catch {
-            guard case .undecodableValue(let key, _, let type, _) = error else {
+            guard error.code == .undecodableValue else {
                 Issue.record("expected undecodableValue, got \(error)")
                 return
             }
-            #expect(key == "a.two" && type == "Int")
+            #expect(error.key == "a.two" && error.typeName == "Int")
         }
     }
 }

@@ -25,6 +25,7 @@ import Testing
                     let version = client.version(ofKey: "race.value") ?? 0
                     if version < highest { versionWentBack.raise() }
                     highest = max(highest, version)
+                    // Paces the sampling, so that three samplers leave the two cores to the clients.
                     try? await Task.sleep(for: .milliseconds(1))
                 }
             }
@@ -50,6 +51,7 @@ import Testing
                         } else {
                             _ = try? await client.set("race.value", step.value)
                         }
+                        // A random pause paces the load, to interleave the three clients' writes differently.
                         if step.pause > 0 { try? await Task.sleep(for: .milliseconds(step.pause)) }
                     }
                 }

@@ -16,10 +16,8 @@ final class LoopbackPeer: Sendable {
     private let listener: Int32
     private let accepted = Locked<Int32>(-1)
 
-    /// Binds an ephemeral port. With `listening: false` the port is held but never
-    /// listened on: it refuses every connection for as long as the peer lives, and
-    /// no other test can take it meanwhile (as it could once a listener closed).
-    init(listening: Bool = true) throws {
+    /// Binds an ephemeral port and listens on it.
+    init() throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var address = sockaddr_in()
@@ -31,7 +29,7 @@ final class LoopbackPeer: Sendable {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, !listening || listen(listener, 4) == 0 else { throw PeerError.setupFailed(errno) }
+        guard bound == 0, listen(listener, 4) == 0 else { throw PeerError.setupFailed(errno) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }

@@ -11,7 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ResumeEndToEndTests {
     /// Ends the client's current connection from the client's side, as a broken network would.
     private func breakConnection(of client: ObservatoryClient) {
-        client.state.withLock { $0.link }?.end(.pingTimeout)
+        client.state.withLock { $0.machine.link }?.end(.pingTimeout)
     }
 
     @Test func afterABrokenConnectionTheMirrorShowsEveryMissedChangeOnceInOrderWithItsAuthor() async throws {

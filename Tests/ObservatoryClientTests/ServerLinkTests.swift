@@ -14,19 +14,21 @@ import Testing
         let replies = Locked<[String: Result<ReceivedReply, ClientError>]>([:])
     }
 
+    /// A link on a fresh connection to `peer`, served by an event loop on a thread of its own.
     private func openLink(_ peer: LoopbackPeer, journal: Journal, maxFrameBytes: Int = 64 << 20) async throws
         -> ServerLink
     {
-        let socket = try SocketConnection.connect(
-            host: "127.0.0.1", port: peer.port, timeout: .seconds(2), sendTimeout: .seconds(2))
+        let loop = try ClientEventLoop()
+        let socket = try SocketConnection.connect(host: "127.0.0.1", port: peer.port, timeout: .seconds(2))
         let link = ServerLink(
-            socket: socket,
+            wake: { loop.wake() },
             generation: 1,
             maxFrameBytes: maxFrameBytes,
             onEvent: { event, _ in journal.events.withLock { $0.append(event) } },
             onEnd: { reason, _ in journal.endReasons.withLock { $0.append(reason) } }
         )
-        link.start()
+        let thread = Thread { loop.run(link, on: socket, sendTimeout: .seconds(2)) { .milliseconds(100) } }
+        thread.start()
         try await peer.accept()
         return link
     }

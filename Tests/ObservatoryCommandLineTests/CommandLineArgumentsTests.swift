@@ -1,3 +1,4 @@
+import ObservatoryClient
 import ObservatoryWire
 import Testing
 
@@ -112,5 +113,20 @@ import Testing
             try CommandLineArguments.parse(["set", "k", "1", "--from", "3"])
         }
         #expect(throws: CommandLineUsageError.self) { try CommandLineArguments.parse(["watch", "k", "--from", "-1"]) }
+    }
+
+    @Test func severalHostsAreSeveralEndpointsInOrder() throws {
+        let arguments = try CommandLineArguments.parse(["--host", "a:7070,b:7071,c", "--port", "7072", "ping"])
+        #expect(
+            arguments.endpoints == [
+                Endpoint(host: "a", port: 7070), Endpoint(host: "b", port: 7071), Endpoint(host: "c", port: 7072),
+            ])
+    }
+
+    @Test func aHostWithABadPortIsAUsageError() {
+        #expect(throws: CommandLineUsageError.self) {
+            try CommandLineArguments.parse(["--host", "a:7070,b:x", "ping"])
+        }
+        #expect(throws: CommandLineUsageError.self) { try CommandLineArguments.parse(["--host", "a:7070,", "ping"]) }
     }
 }

@@ -227,4 +227,16 @@ import Testing
         #expect(CommandLineTool.exitCode(for: .connectionLost(.closedByServer)) == .connection)
         #expect(CommandLineTool.exitCode(for: .timedOut("slow")) == .connection)
     }
+
+    @Test func severalHostsAreTriedInTurn() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let closed = try RefusingPort()
+        defer { withExtendedLifetime(closed) {} }
+        let capture = Capture()
+        let hosts = "127.0.0.1:\(closed.port),127.0.0.1:\(server.port)"
+        let code = await CommandLineTool.run(arguments: ["--host", hosts, "set", "a", "1"], output: capture.output)
+        #expect(code == .success)
+        #expect(capture.out.first?.hasPrefix("a = 1 (v") == true, "\(capture.out) \(capture.err)")
+    }
 }

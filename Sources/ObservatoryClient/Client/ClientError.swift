@@ -2,73 +2,153 @@ import ObservatoryWire
 
 /// Why a request of the client failed, or what went wrong with a mirror.
 ///
-/// Server errors keep the protocol's code (``ErrorCode``), message and, for a
-/// `conflict`, the key's current version, so callers can react precisely:
+/// A struct with a ``code`` rather than an enum, so that new kinds of failure
+/// can be added without breaking a caller's exhaustive `switch` (as NIO's
+/// errors and the protocol's `WireError` do). What a failure carries sits in
+/// optional properties: the server's ``serverError`` (with its protocol code
+/// and, for a `conflict`, ``currentVersion``), the ``key`` and ``version`` of a
+/// value that does not decode, the ``connectionState`` or the ``disconnectReason``.
 ///
 ///     do {
 ///         try await client.set("door.locked", true, ifVersion: 12)
-///     } catch .server(let error) where error.code == .conflict {
+///     } catch let error where error.serverError?.code == .conflict {
 ///         print("someone else changed it; now at version \(error.currentVersion ?? 0)")
+///     } catch let error where error.code == .notConnected {
+///         print("offline: \(error.connectionState.map(String.init(describing:)) ?? "?")")
 ///     }
-public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The server answered with an error reply (`not_found`, `conflict`, `forbidden`, ...).
-    case server(WireError)
-    /// The client could not open a connection; the text says why (with errno).
-    case connectionFailed(String)
-    /// The client has no synchronized connection right now; the state says where it stands.
-    case notConnected(ConnectionState)
-    /// The connection ended before the reply came; the request may or may not have been applied.
-    case connectionLost(DisconnectReason)
-    /// The client was closed.
-    case closed
-    /// A remote value does not decode as the mirror's or caller's type; the mirror kept its value.
-    case undecodableValue(key: String, version: Int64, type: String, detail: String)
-    /// A local value could not be encoded as JSON, so it was not sent.
-    case unencodableValue(key: String, detail: String)
-    /// The server sent a frame or reply the client cannot understand.
-    case badReply(String)
-    /// Waiting for the connection took longer than the caller allowed.
-    case timedOut(String)
-    /// The `Var` given to a mirror operation is not a mirror of this client.
-    case notAMirror
+///
+/// Errors without data compare equal to the ``closed`` and ``notAMirror`` constants,
+/// so `catch ClientError.closed` and `#expect(throws: ClientError.notAMirror)` work.
+public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added; match the ones you handle.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: String, Sendable {
+            case server, connectionFailed, notConnected, connectionLost, closed
+            case undecodableValue, unencodableValue, badReply, timedOut, notAMirror
+        }
 
-    /// The protocol error code, when the server refused the request.
-    public var code: ErrorCode? {
-        guard case .server(let error) = self else { return nil }
-        return error.code
+        private let kind: Kind
+
+        private init(_ kind: Kind) {
+            self.kind = kind
+        }
+
+        /// The server answered with an error reply; see ``ClientError/serverError``.
+        public static let server = Code(.server)
+        /// The client could not open a connection.
+        public static let connectionFailed = Code(.connectionFailed)
+        /// The client has no synchronized connection right now; see ``ClientError/connectionState``.
+        public static let notConnected = Code(.notConnected)
+        /// The connection ended before the reply came; see ``ClientError/disconnectReason``.
+        public static let connectionLost = Code(.connectionLost)
+        /// The client was closed.
+        public static let closed = Code(.closed)
+        /// A remote value does not decode as the mirror's or caller's type.
+        public static let undecodableValue = Code(.undecodableValue)
+        /// A local value could not be encoded as JSON, so it was not sent.
+        public static let unencodableValue = Code(.unencodableValue)
+        /// The server sent a frame or reply the client cannot understand.
+        public static let badReply = Code(.badReply)
+        /// Waiting for the connection took longer than the caller allowed.
+        public static let timedOut = Code(.timedOut)
+        /// The `Var` given to a mirror operation is not a mirror of this client.
+        public static let notAMirror = Code(.notAMirror)
+
+        /// The code's name, such as `connectionLost`.
+        public var description: String { kind.rawValue }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// A message a user can act on (the same as ``description``).
+    public let message: String
+    /// The server's error reply, for ``Code/server``.
+    public private(set) var serverError: WireError?
+    /// Where the connection stood, for ``Code/notConnected``.
+    public private(set) var connectionState: ConnectionState?
+    /// Why the connection ended, for ``Code/connectionLost``.
+    public private(set) var disconnectReason: DisconnectReason?
+    /// The key whose value could not be decoded or encoded.
+    public private(set) var key: String?
+    /// The version of the value that could not be decoded.
+    public private(set) var version: Int64?
+    /// The type the value did not decode as, such as `Double`.
+    public private(set) var typeName: String?
+
+    private init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
     }
 
     /// The key's current version carried by a `conflict` error (0 when the key is missing).
-    public var currentVersion: Int64? {
-        guard case .server(let error) = self else { return nil }
-        return error.currentVersion
-    }
+    public var currentVersion: Int64? { serverError?.currentVersion }
 
     /// A message a user can act on.
-    public var description: String {
-        switch self {
-        case .server(let error):
-            let version = error.currentVersion.map { " (current version \($0))" } ?? ""
-            return "\(error.code): \(error.message)\(version)"
-        case .connectionFailed(let detail):
-            return "cannot connect: \(detail)"
-        case .notConnected(let state):
-            return "not connected to the server (\(state)); the client reconnects by itself, try again later"
-        case .connectionLost(let reason):
-            return
-                "the connection ended before the reply came (\(reason)); the request may or may not have been applied"
-        case .closed:
-            return "the client is closed"
-        case .undecodableValue(let key, let version, let type, let detail):
-            return "the value of \(key) (version \(version)) is not a \(type): \(detail); the local value was kept"
-        case .unencodableValue(let key, let detail):
-            return "the value for \(key) cannot be encoded as JSON, so it was not sent: \(detail)"
-        case .badReply(let detail):
-            return "the server sent something unexpected: \(detail)"
-        case .timedOut(let detail):
-            return "timed out: \(detail)"
-        case .notAMirror:
-            return "the variable is not a mirror of this client; get one from variable(_:default:)"
-        }
+    public var description: String { message }
+
+    /// The server answered with an error reply (`not_found`, `conflict`, `forbidden`, ...).
+    public static func server(_ error: WireError) -> ClientError {
+        let version = error.currentVersion.map { " (current version \($0))" } ?? ""
+        var result = ClientError(.server, "\(error.code): \(error.message)\(version)")
+        result.serverError = error
+        return result
     }
+
+    /// The client could not open a connection; `detail` says why (with errno).
+    public static func connectionFailed(_ detail: String) -> ClientError {
+        ClientError(.connectionFailed, "cannot connect: \(detail)")
+    }
+
+    /// The client has no synchronized connection right now; `state` says where it stands.
+    public static func notConnected(_ state: ConnectionState) -> ClientError {
+        var result = ClientError(
+            .notConnected, "not connected to the server (\(state)); the client reconnects by itself, try again later")
+        result.connectionState = state
+        return result
+    }
+
+    /// The connection ended before the reply came; the request may or may not have been applied.
+    public static func connectionLost(_ reason: DisconnectReason) -> ClientError {
+        var result = ClientError(
+            .connectionLost,
+            "the connection ended before the reply came (\(reason)); the request may or may not have been applied")
+        result.disconnectReason = reason
+        return result
+    }
+
+    /// The client was closed.
+    public static let closed = ClientError(.closed, "the client is closed")
+
+    /// A remote value does not decode as the mirror's or caller's type; the mirror kept its value.
+    public static func undecodableValue(key: String, version: Int64, type: String, detail: String) -> ClientError {
+        var result = ClientError(
+            .undecodableValue,
+            "the value of \(key) (version \(version)) is not a \(type): \(detail); the local value was kept")
+        result.key = key
+        result.version = version
+        result.typeName = type
+        return result
+    }
+
+    /// A local value could not be encoded as JSON, so it was not sent.
+    public static func unencodableValue(key: String, detail: String) -> ClientError {
+        var result = ClientError(
+            .unencodableValue, "the value for \(key) cannot be encoded as JSON, so it was not sent: \(detail)")
+        result.key = key
+        return result
+    }
+
+    /// The server sent a frame or reply the client cannot understand.
+    public static func badReply(_ detail: String) -> ClientError {
+        ClientError(.badReply, "the server sent something unexpected: \(detail)")
+    }
+
+    /// Waiting for the connection took longer than the caller allowed.
+    public static func timedOut(_ detail: String) -> ClientError {
+        ClientError(.timedOut, "timed out: \(detail)")
+    }
+
+    /// The `Var` given to a mirror operation is not a mirror of this client.
+    public static let notAMirror = ClientError(
+        .notAMirror, "the variable is not a mirror of this client; get one from variable(_:default:)")
 }

@@ -35,20 +35,15 @@ extension ObservatoryClient {
     public func variable<Value: Codable & Equatable & Sendable>(
         _ key: String, default defaultValue: Value, ephemeral: Bool = false
     ) -> Var<Value> {
-        let registration: (mirror: Mirror<Value>, link: ServerLink?, isNew: Bool) = state.withLock { state in
-            if let existing = state.mirrors[key]?.lazy.compactMap({ $0 as? Mirror<Value> })
-                .first(where: { $0.ephemeral == ephemeral })
+        let registration: (mirror: Mirror<Value>, link: ServerLink?) = state.withLock { state in
+            if let existing = state.machine.registry.first(
+                Mirror<Value>.self, key: key, where: { $0.ephemeral == ephemeral })
             {
-                return (existing, nil, false)
+                return (existing, nil)
             }
             let mirror = Mirror(
                 key: key, defaultValue: defaultValue, ephemeral: ephemeral, host: self, deliveryQueue: deliveryQueue)
-            state.mirrors[key, default: []].append(mirror)
-            guard let link = state.synchronizedLink else {
-                state.mirrorsAwaitingObserve.append(mirror)
-                return (mirror, nil, true)
-            }
-            return (mirror, link, true)
+            return (mirror, state.machine.register(mirror))
         }
         if let link = registration.link {
             sendObserves([key: [registration.mirror]], watcherTargets: [], on: link, resuming: false)
@@ -66,7 +61,7 @@ extension ObservatoryClient {
     ///
     ///     do {
     ///         try await client.set(lock, to: "mine")
-    ///     } catch where error.code == .conflict {
+    ///     } catch where error.serverError?.code == .conflict {
     ///         // someone else got there first; the mirror will show their value
     ///     }
     ///
@@ -79,11 +74,7 @@ extension ObservatoryClient {
         to value: Value,
         ifVersion: Int64? = nil
     ) async throws(ClientError) -> WriteResult {
-        let mirror = state.withLock { state in
-            state.mirrors.values.lazy.flatMap { $0 }.compactMap { $0 as? Mirror<Value> }.first {
-                $0.variable === variable
-            }
-        }
+        let mirror = state.withLock { $0.machine.registry.first(Mirror<Value>.self) { $0.variable === variable } }
         guard let mirror else { throw .notAMirror }
         return try await set(mirror.key, value, ifVersion: ifVersion ?? mirror.version, ephemeral: mirror.ephemeral)
     }
@@ -92,24 +83,18 @@ extension ObservatoryClient {
     /// nil when this client does not mirror `key`. Use it for compare-and-set:
     /// `try await client.set(key, newValue, ifVersion: client.version(ofKey: key))`.
     public func version(ofKey key: String) -> Int64? {
-        state.withLock { $0.mirrors[key] }?.map(\.version).max()
+        state.withLock { $0.machine.registry.byKey[key] }?.map(\.version).max()
     }
 }
 
 extension ObservatoryClient: MirrorHost {
     func requestSend(for mirror: any MirrorEndpoint) {
-        let isSynchronized = state.withLock { state in
-            guard state.synchronizedLink != nil else {
-                state.mirrorsWithUnsentWrites[ObjectIdentifier(mirror)] = mirror
-                return false
-            }
-            return true
-        }
+        let isSynchronized = state.withLock { $0.machine.mayWriteNow(mirror) }
         if isSynchronized { mirror.sendUnsentWrite() }
     }
 
     func sendIfSynchronized(_ operation: Operation, completion: @escaping ServerLink.Completion) -> Bool {
-        guard let link = state.withLock({ $0.synchronizedLink }) else { return false }
+        guard let link = state.withLock({ $0.machine.synchronizedLink }) else { return false }
         link.send(operation, completion: completion)
         return true
     }

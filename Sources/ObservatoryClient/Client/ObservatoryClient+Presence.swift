@@ -27,7 +27,7 @@ extension ObservatoryClient {
         presence.stop()
         do {
             try await delete(presence.prefix + presence.name)
-        } catch  where error.code == .notFound {
+        } catch  where error.serverError?.code == .notFound {
             return
         }
     }

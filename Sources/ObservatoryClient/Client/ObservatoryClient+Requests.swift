@@ -21,7 +21,7 @@ extension ObservatoryClient {
     /// - Throws: ``ClientError/server(_:)`` with code `not_found` when the key does not exist.
     public func get(_ key: String) async throws(ClientError) -> RemoteEntry {
         guard case .get(let entry) = try await payload(of: .get(key: key)) else { throw unexpected(.get) }
-        let author = state.withLock { $0.peer(session: entry.session, name: entry.author) }
+        let author = state.withLock { $0.machine.author(session: entry.session, name: entry.author) }
         return RemoteEntry(key: entry.key, value: entry.value, version: entry.version, author: author)
     }
 
@@ -90,7 +90,7 @@ extension ObservatoryClient {
             do {
                 return try await payload(of: operation)
             } catch {
-                guard case .connectionLost = error, configuration.reconnects, attempts < Self.maxWriteAttempts else {
+                guard error.code == .connectionLost, configuration.reconnects, attempts < Self.maxWriteAttempts else {
                     throw error
                 }
                 attempts += 1
@@ -163,11 +163,8 @@ extension ObservatoryClient {
         -> (changes: AsyncStream<RemoteChange>, resumed: Bool)
     {
         let (stream, continuation) = AsyncStream<RemoteChange>.makeStream()
-        let identifier = state.withLock { state in
-            let identifier = state.nextWatcherIdentifier
-            state.nextWatcherIdentifier += 1
-            state.watchers[identifier] = Watcher(target: target, continuation: continuation)
-            return identifier
+        let identifier = state.withLock {
+            $0.machine.addWatcher(Watcher(target: target, continuation: continuation))
         }
         continuation.onTermination = { [weak self] _ in
             self?.stopWatching(identifier)
@@ -181,14 +178,10 @@ extension ObservatoryClient {
         }
     }
 
-    /// Observes a watcher's target; its reply is applied on the reader thread,
+    /// Observes a watcher's target; its reply is applied on the I/O thread,
     /// before any later event, so the target's progress counts from there.
     private func observeForWatcher(_ target: Target, from resumePoint: ResumePoint?) async throws(ClientError) -> Bool {
-        let link: ServerLink = try state.withLock { (state: inout State) throws(ClientError) -> ServerLink in
-            if state.isClosed { throw .closed }
-            guard let link = state.synchronizedLink else { throw .notConnected(state.phase) }
-            return link
-        }
+        let link = try state.withLock { (state: inout State) throws(ClientError) in try state.machine.linkForRequest() }
         let outcome = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<ReceivedReply, ClientError>, Never>) in
             link.send(.observe(target, from: resumePoint)) { [weak self] result in
@@ -208,26 +201,13 @@ extension ObservatoryClient {
     /// Forgets a watcher, and asks the server to stop observing its target when
     /// no other watcher or mirror needs it.
     private func stopWatching(_ identifier: Int) {
-        let unneeded: (Target, ServerLink)? = state.withLock { state in
-            guard let watcher = state.watchers.removeValue(forKey: identifier) else { return nil }
-            let target = watcher.target
-            let stillWatched = state.watchers.values.contains { $0.target == target }
-            let stillMirrored = if case .key(let key) = target { state.mirrors[key] != nil } else { false }
-            guard !stillWatched, !stillMirrored else { return nil }
-            state.tracker.forget(target)
-            guard let link = state.synchronizedLink else { return nil }
-            return (target, link)
-        }
+        let unneeded = state.withLock { $0.machine.removeWatcher(identifier) }
         guard let (target, link) = unneeded else { return }
         link.send(.unobserve(target)) { _ in }
     }
 
     private func received(_ operation: Operation) async throws(ClientError) -> ReceivedReply {
-        let link: ServerLink = try state.withLock { (state: inout State) throws(ClientError) -> ServerLink in
-            if state.isClosed { throw .closed }
-            guard let link = state.synchronizedLink else { throw .notConnected(state.phase) }
-            return link
-        }
+        let link = try state.withLock { (state: inout State) throws(ClientError) in try state.machine.linkForRequest() }
         return try await link.request(operation).get()
     }
 

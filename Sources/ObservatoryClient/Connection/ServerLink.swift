@@ -1,6 +1,4 @@
-import Dispatch
 import Observatory
-import ObservatorySockets
 import ObservatoryWire
 
 /// One open connection to the server: sends requests, matches every reply to
@@ -10,19 +8,22 @@ import ObservatoryWire
 /// A link is never reused: after it ends, the client opens a new one. That
 /// makes "which connection does this reply belong to" a non-question.
 ///
-/// Threading: frames are decoded on the socket's reader thread, in order, and
-/// each frame's work (a reply's completion, an event) runs there before the
-/// next frame is looked at, so a snapshot is always applied before the events
-/// that follow it. All state sits in a `Locked` box; completions and callbacks run
-/// after the lock is released. Writes go through a serial queue, in the order
-/// they were submitted.
-final class ServerLink: Sendable {
+/// Threading: the client's I/O thread (``ClientEventLoop``) feeds it the bytes
+/// it reads, in order, and each frame's work (a reply's completion, an event)
+/// runs there before the next frame is looked at, so a snapshot is always
+/// applied before the events that follow it. Requests may be sent from any
+/// thread: the frame joins the link's output, in the order of the calls, and
+/// the I/O thread is woken to write it. All state sits in a `Locked` box;
+/// completions and callbacks run after the lock is released.
+final class ServerLink: ClientLink {
     /// Called with the reply to one request, or with why it will never come.
     typealias Completion = @Sendable (Result<ReceivedReply, ClientError>) -> Void
 
     private struct State {
         var splitter: FrameSplitter
         var requests = RequestTable<Completion>()
+        /// Frames waiting for the I/O thread to write them.
+        var output: [UInt8] = []
         var endReason: DisconnectReason?
         /// Set once every waiting request has failed: only then do
         /// `waitUntilEnded()` callers go on.
@@ -34,68 +35,63 @@ final class ServerLink: Sendable {
 
     /// Counts links, so that the client can tell an old link's news from the current one's.
     let generation: Int
-    private let socket: SocketConnection
     private let state: Locked<State>
-    private let writeQueue: DispatchQueue
+    /// Wakes the I/O thread: there is output to write, or the link is to end.
+    private let wake: @Sendable () -> Void
     private let clock = ContinuousClock()
     private let onEvent: @Sendable (Event, ServerLink) -> Void
     private let onEnd: @Sendable (DisconnectReason, ServerLink) -> Void
 
-    /// Wraps a connected socket. Nothing is read until ``start()``.
+    /// A link whose I/O thread ``ClientEventLoop/run(_:on:sendTimeout:tick:)`` serves.
     ///
     /// - Parameters:
+    ///   - wake: Wakes the I/O thread (``ClientEventLoop/wake()``).
     ///   - maxFrameBytes: The longest frame accepted; a longer one ends the link.
-    ///   - onEvent: Called on the reader thread for every event, in order.
+    ///   - onEvent: Called on the I/O thread for every event, in order.
     ///   - onEnd: Called once when the link ends, before any waiting request fails.
     init(
-        socket: SocketConnection,
+        wake: @escaping @Sendable () -> Void,
         generation: Int,
         maxFrameBytes: Int = 64 << 20,
         onEvent: @escaping @Sendable (Event, ServerLink) -> Void,
         onEnd: @escaping @Sendable (DisconnectReason, ServerLink) -> Void
     ) {
-        self.socket = socket
+        self.wake = wake
         self.generation = generation
         self.onEvent = onEvent
         self.onEnd = onEnd
         self.state = Locked(
             State(splitter: FrameSplitter(maxFrameBytes: maxFrameBytes), lastReceived: ContinuousClock.now))
-        self.writeQueue = DispatchQueue(label: "observatory.client.write.\(generation)")
     }
 
-    /// Starts reading frames.
-    func start() {
-        socket.startReading(
-            received: { [self] bytes in receive(bytes) },
-            ended: { [self] error in
-                finish(error.map { DisconnectReason.connectionFailed($0.description) } ?? .closedByServer)
-            }
-        )
-    }
+    /// Whether the link has ended (or is to end).
+    var hasEnded: Bool { endReason != nil }
 
-    /// Whether the link has ended.
-    var hasEnded: Bool { state.withLock { $0.endReason != nil } }
+    /// Why the link ended (or is to end); nil while it lasts.
+    var endReason: DisconnectReason? { state.withLock { $0.endReason } }
+
+    /// Takes the frames waiting to be written, for the I/O thread.
+    func takeOutput() -> [UInt8] {
+        state.withLock { state in
+            defer { state.output.removeAll() }
+            return state.output
+        }
+    }
 
     // MARK: Requests
 
     /// Sends a request; `completion` gets its reply, or the reason there will be none.
     func send(_ operation: Operation, completion: @escaping Completion) {
-        let registered: Result<Int64, DisconnectReason> = state.withLock { state in
-            if let reason = state.endReason { return .failure(reason) }
-            return .success(state.requests.register(completion))
+        let ended: DisconnectReason? = state.withLock { state in
+            if let reason = state.endReason { return reason }
+            let identifier = state.requests.register(completion)
+            state.output += Request(id: .integer(identifier), operation: operation).encodedLine()
+            return nil
         }
-        switch registered {
-        case .failure(let reason):
-            completion(.failure(.connectionLost(reason)))
-        case .success(let identifier):
-            let frame = Request(id: .integer(identifier), operation: operation).encodedLine()
-            writeQueue.async { [self] in
-                do throws(SocketError) {
-                    try socket.write(frame)
-                } catch {
-                    end(.connectionFailed(error.description))
-                }
-            }
+        if let ended {
+            completion(.failure(.connectionLost(ended)))
+        } else {
+            wake()
         }
     }
 
@@ -115,7 +111,8 @@ final class ServerLink: Sendable {
         case end(DisconnectReason)
     }
 
-    private func receive(_ bytes: [UInt8]) {
+    /// Takes bytes the I/O thread read, and does each complete frame's work in order.
+    func receive(_ bytes: [UInt8]) {
         let actions = state.withLock { state in
             state.lastReceived = clock.now
             state.splitter.append(bytes)
@@ -194,16 +191,16 @@ final class ServerLink: Sendable {
 
     // MARK: Ending
 
-    /// Ends the link: closes the socket; the reader thread then finishes it.
+    /// Ends the link: the I/O thread closes the socket and then finishes it. The first reason counts.
     func end(_ reason: DisconnectReason) {
         state.withLock { state in
             if state.endReason == nil { state.endReason = reason }
         }
-        socket.close()
+        wake()
     }
 
-    /// Runs once, on the reader thread, after the last frame.
-    private func finish(_ readerReason: DisconnectReason) {
+    /// Runs once, on the I/O thread, after the socket is closed.
+    func finish(_ readerReason: DisconnectReason) {
         let reason = state.withLock { state in
             if state.endReason == nil { state.endReason = readerReason }
             return state.endReason ?? readerReason
@@ -242,31 +239,23 @@ final class ServerLink: Sendable {
 
     // MARK: Liveness
 
-    /// Pings when the link is idle and ends it when a ping stays unanswered,
-    /// until the link ends or the task is cancelled; hands each ping reply's
-    /// revision to `progress`.
-    func keepAlive(interval: Duration, timeout: Duration, progress: @escaping @Sendable (Int64) -> Void = { _ in })
-        async
-    {
-        let tick = max(min(interval, timeout) / 4, .milliseconds(5))
-        while !Task.isCancelled && !hasEnded {
-            try? await Task.sleep(for: tick)
-            switch livenessCheck(interval: interval, timeout: timeout) {
-            case .fine:
-                continue
-            case .ping:
-                send(.ping) { [self] result in
-                    state.withLock { $0.pingSentAt = nil }
-                    // The reply's revision is how far this link has seen every change it observes.
-                    if case .success(let reply) = result, case .ping(let revision, _)? = try? reply.payload(for: .ping)
-                    {
-                        progress(revision)
-                    }
+    /// Called by the I/O thread on every turn: pings when the link has been idle
+    /// for `interval`, and ends it when a ping stays unanswered for `timeout`;
+    /// hands each ping reply's revision to `progress`.
+    func checkLiveness(interval: Duration, timeout: Duration, progress: @escaping @Sendable (Int64) -> Void) {
+        switch livenessCheck(interval: interval, timeout: timeout) {
+        case .fine:
+            return
+        case .ping:
+            send(.ping) { [self] result in
+                state.withLock { $0.pingSentAt = nil }
+                // The reply's revision is how far this link has seen every change it observes.
+                if case .success(let reply) = result, case .ping(let revision, _)? = try? reply.payload(for: .ping) {
+                    progress(revision)
                 }
-            case .dead:
-                end(.pingTimeout)
-                return
             }
+        case .dead:
+            end(.pingTimeout)
         }
     }
 

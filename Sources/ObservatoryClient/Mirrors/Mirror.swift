@@ -3,67 +3,33 @@ import Observatory
 import ObservatoryWire
 
 /// Binds a local `Var<Value>` to one remote key: remote changes become
-/// `Update`s authored by a ``Author``, local changes become `set` requests.
+/// `Update`s authored by an ``Author``, local changes become `set` requests.
 ///
 /// How local and remote changes are told apart: the mirror observes its own
-/// `Var`. Every change it makes itself carries a `Author` (or the client, for a
-/// resync without a peer) as author, and those it ignores; any other author
+/// `Var`. Every change it makes itself carries an `Author`, a ``Reset``, or the
+/// client (for a key a resync found missing) as author, and those it ignores; any other author
 /// (the `Var` itself after `value =` or `<-`, or whoever `set(_:as:)` names)
 /// is a local write, which it sends. So there is no echo loop.
 ///
-/// How the mirror converges: it keeps the server's value and version as last
-/// seen (snapshot, events, and the acknowledgements of its own writes), and
-/// counts its writes still in flight. While writes are in flight, remote
-/// changes only update that record; the `Var` shows the local value. Once no
-/// write is in flight, the `Var` is set to the recorded server value. Since
-/// the server orders all changes by revision and the record keeps the highest
-/// version, every mirror ends on the server's value once traffic stops, and a
-/// mirror's version never goes back (except when a resync finds that the
-/// server lost its history, as an in-memory server does on restart). The
-/// server's echo of a local write finds the `Var` already holding that value,
-/// so it makes no second `Update`.
+/// How the mirror converges is ``MirrorState``'s business: it keeps the server's
+/// value and version as last seen and the local writes unsent or in flight, and
+/// says what the `Var` should show. Since the server orders all changes by
+/// revision and the record keeps the highest version, every mirror ends on the
+/// server's value once traffic stops. This class is its shell: it decodes,
+/// sends, reports, and sets the `Var`.
 ///
-/// Threading: the record sits in a `Locked` box. Snapshots, events and
-/// acknowledgements arrive on the connection's reader thread; every change of
+/// Threading: the state sits in a `Locked` box. Snapshots, events and
+/// acknowledgements arrive on the client's I/O thread; every change of
 /// the `Var` made by the mirror runs on the client's delivery queue, in the
 /// order the server sent the changes.
 final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpoint {
-    /// What the mirror last learned about the server's value.
-    private enum ServerValue {
-        /// No snapshot yet.
-        case unknown
-        /// The key does not exist; the `Var` shows the default.
-        case absent(author: any AnyObject & Sendable)
-        /// The key holds this value.
-        case value(Value, author: any AnyObject & Sendable)
-        /// The key holds a value that does not decode as `Value`; the `Var` keeps what it has.
-        case undecodable
-    }
+    /// The author of the mirror's own updates of the `Var`: a remote ``Author``, a
+    /// ``Reset``, or the client.
+    typealias UpdateAuthor = any AnyObject & Sendable
 
     private struct State {
         weak var host: (any MirrorHost)?
-        var generation = -1
-        var version: Int64 = 0
-        var server = ServerValue.unknown
-        var writesInFlight = 0
-        var hasUnsentWrite = false
-        var localWriteCount = 0
-        /// The `requestId` of the write that is unsent or in flight: a write
-        /// whose reply a broken connection took is sent again with the same id,
-        /// so the server applies it once. A new local value takes a new id.
-        var requestId: String?
-
-        /// No local write waits to be sent or acknowledged, so the `Var` may show the server's value.
-        var isQuiet: Bool { writesInFlight == 0 && !hasUnsentWrite }
-
-        /// The value and author the `Var` should show now, if it should change.
-        func target(default defaultValue: Value) -> (Value, any AnyObject & Sendable)? {
-            switch server {
-            case .value(let value, let author): (value, author)
-            case .absent(let author): (defaultValue, author)
-            case .unknown, .undecodable: nil
-            }
-        }
+        var rules: MirrorState<Value, UpdateAuthor>
     }
 
     let key: String
@@ -74,7 +40,6 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     /// session-bound keys); the mirror then writes its value again after each
     /// reconnect, since the server deleted it when the old session ended.
     let ephemeral: Bool
-    private let defaultValue: Value
     private let deliveryQueue: DispatchQueue
     private let state: Locked<State>
 
@@ -82,57 +47,40 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     {
         self.key = key
         self.ephemeral = ephemeral
-        self.defaultValue = defaultValue
         self.deliveryQueue = deliveryQueue
         self.variable = Var(defaultValue)
-        var initial = State()
-        initial.host = host
-        self.state = Locked(initial)
+        self.state = Locked(State(host: host, rules: MirrorState(defaultValue: defaultValue)))
         observe(variable) { [weak self] (_: Update<Value>, author: AnyAuthor) in
             self?.variableChanged(author: author)
         }
     }
 
-    var version: Int64 { state.withLock { $0.version } }
+    var version: Int64 { state.withLock { $0.rules.version } }
 
-    var hasSnapshot: Bool {
-        state.withLock { state in
-            if case .unknown = state.server { return false }
-            return true
-        }
-    }
+    var hasSnapshot: Bool { state.withLock { $0.rules.hasSnapshot } }
 
     // MARK: Local writes
 
+    /// Every update the mirror makes itself is authored by a remote ``Author``, a
+    /// ``Reset`` or the client; any other author is the program writing: no echo.
     private func variableChanged(author: AnyAuthor) {
         guard let host = state.withLock({ $0.host }) else { return }
         if author is Author || author is Reset || host.isClient(author) { return }
-        state.withLock { state in
-            state.localWriteCount += 1
-            state.hasUnsentWrite = true
-            state.requestId = nil
-        }
+        state.withLock { $0.rules.wroteLocally() }
         host.requestSend(for: self)
     }
 
     func sessionEnded() {
-        guard ephemeral else { return }
         let host: (any MirrorHost)? = state.withLock { state in
-            guard state.localWriteCount > 0, !state.hasUnsentWrite else { return nil }
-            state.hasUnsentWrite = true
-            state.requestId = nil
-            return state.host
+            state.rules.sessionEnded(ephemeral: ephemeral) ? state.host : nil
         }
         host?.requestSend(for: self)
     }
 
     func sendUnsentWrite() {
         let sending: (host: any MirrorHost, requestId: String)? = state.withLock { state in
-            guard state.hasUnsentWrite, let host = state.host else { return nil }
-            state.hasUnsentWrite = false
-            state.writesInFlight += 1
-            let requestId = state.requestId ?? RequestIdentifier.make()
-            state.requestId = requestId
+            guard let host = state.host, let requestId = state.rules.beginSend(makeIdentifier: RequestIdentifier.make)
+            else { return nil }
             return (host, requestId)
         }
         guard let (host, requestId) = sending else { return }
@@ -141,7 +89,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         do {
             encoded = try JSONValue(encoding: value)
         } catch {
-            state.withLock { $0.writesInFlight -= 1 }
+            state.withLock { $0.rules.sendAbandoned() }
             host.report(.unencodableValue(key: key, detail: String(describing: error)))
             reconcileIfQuiet()
             return
@@ -150,52 +98,40 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         let sent = host.sendIfSynchronized(write) { [weak self] result in
             self?.writeCompleted(value, result)
         }
-        if !sent { keepUnsent(host: host) }
-    }
-
-    /// The write did not reach the server: send it after the next resync.
-    private func keepUnsent(host: any MirrorHost) {
-        state.withLock { state in
-            state.writesInFlight -= 1
-            state.hasUnsentWrite = true
+        if !sent {
+            state.withLock { $0.rules.sendDidNotHappen() }
+            host.requestSend(for: self)
         }
-        host.requestSend(for: self)
     }
 
     private func writeCompleted(_ value: Value, _ result: Result<ReceivedReply, ClientError>) {
         guard let host = state.withLock({ $0.host }) else { return }
+        let reply: MirrorState<Value, UpdateAuthor>.WriteReply
         switch result {
-        case .failure(.connectionLost):
-            keepUnsent(host: host)
+        case .failure(let error) where error.code == .connectionLost:
+            reply = .connectionLost
         case .failure(let error):
-            state.withLock { state in
-                state.writesInFlight -= 1
-                state.requestId = nil
-            }
             host.report(error)
-            reconcileIfQuiet()
-        case .success(let reply):
-            let acknowledgedVersion: Int64?
+            reply = .failed
+        case .success(let received):
             do throws(WireError) {
-                guard case .set(_, let version, _, _) = try reply.payload(for: .set) else {
+                guard case .set(_, let version, _, _) = try received.payload(for: .set) else {
                     throw WireError(code: .badFrame, message: "the reply to set has the fields of another op")
                 }
-                acknowledgedVersion = version
+                reply = .acknowledged(version: version)
             } catch {
                 // The server refused the write (forbidden, value_too_large, ...)
                 // or answered nonsense: report it; the `Var` goes back to the
                 // server's value.
-                acknowledgedVersion = nil
-                host.report(reply.outcome.isFailure ? .server(error) : .badReply(error.message))
+                host.report(received.outcome.isFailure ? .server(error) : .badReply(error.message))
+                reply = .refused
             }
-            let author: any AnyObject & Sendable = host.localAuthor ?? host.resyncAuthor
-            state.withLock { state in
-                state.writesInFlight -= 1
-                if state.writesInFlight == 0 && !state.hasUnsentWrite { state.requestId = nil }
-                guard let version = acknowledgedVersion, version > state.version else { return }
-                state.version = version
-                state.server = .value(value, author: author)
-            }
+        }
+        let author: UpdateAuthor = host.localAuthor ?? host.resyncAuthor
+        let sendAgain = state.withLock { $0.rules.writeReplied(reply, value: value, author: author) }
+        if sendAgain {
+            host.requestSend(for: self)
+        } else {
             reconcileIfQuiet()
         }
     }
@@ -203,69 +139,46 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     // MARK: Remote changes
 
     func resume(generation: Int) {
-        state.withLock { $0.generation = generation }
+        state.withLock { $0.rules.resumed(generation: generation) }
     }
 
     func applySnapshot(_ entry: ValueEntry?, author: Author?, reset: Reset?, generation: Int) {
-        let decoded = entry.map { decode($0.value) }
-        let (isQuiet, failure): (Bool, ClientError?) = state.withLock { state in
-            let version = entry?.version ?? 0
-            if state.generation == generation && version < state.version { return (false, nil) }
-            state.generation = generation
-            state.version = version
-            var failure: ClientError?
-            let resyncAuthor: any AnyObject & Sendable = reset ?? state.host?.resyncAuthor ?? self
-            switch decoded {
-            case nil:
-                state.server = .absent(author: resyncAuthor)
-            case .success(let value)?:
-                state.server = .value(value, author: reset ?? author ?? resyncAuthor)
-            case .failure(let detail)?:
-                state.server = .undecodable
-                failure = undecodable(version: version, detail: detail)
-            }
-            return (state.isQuiet, failure)
+        let remote = entry.map { decode($0.value) } ?? .absent
+        let clientAuthor = state.withLock { $0.host }?.resyncAuthor
+        let outcome = state.withLock { state in
+            let resyncAuthor: UpdateAuthor = reset ?? clientAuthor ?? self
+            return state.rules.tookSnapshot(
+                remote, version: entry?.version ?? 0, author: reset ?? author ?? resyncAuthor,
+                resyncAuthor: resyncAuthor, generation: generation)
         }
-        if let failure { report(failure) }
-        if isQuiet { reconcileIfQuiet() }
+        guard let outcome else { return }
+        if let failure = outcome.undecodable { report(undecodable(failure)) }
+        if outcome.show != nil { reconcileIfQuiet() }
     }
 
     func applyEvent(_ event: Event, author: Author, generation: Int) {
-        let newValue: JSONValue?
+        let remote: MirrorState<Value, UpdateAuthor>.Remote
         let version: Int64
         switch event {
         case .update(_, _, let new, let eventVersion, _, _, _):
-            newValue = new
+            remote = decode(new)
             version = eventVersion
         case .delete(_, _, let eventVersion, _, _, _):
-            newValue = nil
+            remote = .absent
             version = eventVersion
         case .shutdown:
             return
         }
-        let decoded = newValue.map { decode($0) }
-        let outcome: (target: Value?, writeCount: Int, failure: ClientError?)? = state.withLock { state in
-            guard generation == state.generation, version > state.version else { return nil }
-            state.version = version
-            switch decoded {
-            case nil:
-                state.server = .absent(author: author)
-                return (state.isQuiet ? defaultValue : nil, state.localWriteCount, nil)
-            case .success(let value)?:
-                state.server = .value(value, author: author)
-                return (state.isQuiet ? value : nil, state.localWriteCount, nil)
-            case .failure(let detail)?:
-                state.server = .undecodable
-                return (nil, state.localWriteCount, undecodable(version: version, detail: detail))
-            }
+        let outcome = state.withLock {
+            $0.rules.received(remote, version: version, author: author, generation: generation)
         }
         guard let outcome else { return }
-        if let failure = outcome.failure { report(failure) }
-        guard let target = outcome.target else { return }
+        if let failure = outcome.undecodable { report(undecodable(failure)) }
+        guard let (value, author) = outcome.show else { return }
+        let writeCount = outcome.localWriteCount
         deliveryQueue.async { [self] in
-            let stillQuiet = state.withLock { $0.isQuiet && $0.localWriteCount == outcome.writeCount }
-            guard stillQuiet else { return }
-            variable.set(target, as: author)
+            guard state.withLock({ $0.rules.isStillQuiet(after: writeCount) }) else { return }
+            variable.set(value, as: author)
         }
     }
 
@@ -273,30 +186,24 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     /// local write is unsent or in flight by then.
     private func reconcileIfQuiet() {
         deliveryQueue.async { [self] in
-            let target = state.withLock { state in
-                state.isQuiet ? state.target(default: defaultValue) : nil
-            }
-            guard let (value, author) = target else { return }
+            guard let (value, author) = state.withLock({ $0.rules.shown() }) else { return }
             variable.set(value, as: author)
         }
     }
 
     // MARK: Decoding and errors
 
-    private func decode(_ value: JSONValue) -> Result<Value, DecodeFailure> {
+    private func decode(_ value: JSONValue) -> MirrorState<Value, UpdateAuthor>.Remote {
         do {
-            return .success(try value.decode(Value.self))
+            return .value(try value.decode(Value.self))
         } catch {
-            return .failure(DecodeFailure(detail: String(describing: error)))
+            return .undecodable(detail: String(describing: error))
         }
     }
 
-    private struct DecodeFailure: Error {
-        let detail: String
-    }
-
-    private func undecodable(version: Int64, detail: DecodeFailure) -> ClientError {
-        .undecodableValue(key: key, version: version, type: String(describing: Value.self), detail: detail.detail)
+    private func undecodable(_ failure: (version: Int64, detail: String)) -> ClientError {
+        .undecodableValue(
+            key: key, version: failure.version, type: String(describing: Value.self), detail: failure.detail)
     }
 
     private func report(_ error: ClientError) {

@@ -31,9 +31,9 @@ protocol MirrorHost: AnyObject, Sendable {
     func requestSend(for mirror: any MirrorEndpoint)
     /// Sends a request on the current link if the client is in sync; false when not.
     func sendIfSynchronized(_ operation: Operation, completion: @escaping ServerLink.Completion) -> Bool
-    /// Whether `author` is the client itself (the author of resync updates without a peer).
+    /// Whether `author` is the client itself (the author of resync updates that no session made).
     func isClient(_ author: AnyObject) -> Bool
-    /// The author for updates that no peer made (a key missing from a snapshot).
+    /// The author for updates that no session made (a key missing from a snapshot).
     var resyncAuthor: any AnyObject & Sendable { get }
     /// The `Author` of this client's own session, for acknowledgements of its writes.
     var localAuthor: Author? { get }

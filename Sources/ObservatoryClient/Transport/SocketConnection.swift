@@ -1,135 +1,53 @@
-import Foundation
-import Observatory
 import ObservatorySockets
 
-/// The client's connection to the server: a blocking `StreamSocket`, writes
-/// bounded by the send timeout, and a reader thread that hands every chunk of
-/// received bytes to a callback.
+/// The client's TCP connection to the server: a non-blocking `StreamSocket` with
+/// the endpoint named in every error.
 ///
 /// The socket work itself (resolving, connecting, `TCP_NODELAY`, sending without
-/// `SIGPIPE`) is ObservatorySockets'; this type adds the thread, the endpoint in
-/// every error message, and the rules below.
-///
-/// Thread safety: the socket lives in a `Locked` box; writes hold it for the
-/// whole `sendAll`, so frames from different threads never interleave, and the
-/// reader thread closes the socket under it, so no write ever reaches a
-/// descriptor number that was closed and reused. `close()` shuts the socket
-/// down, which wakes the reader; the reader then closes the descriptor.
-final class SocketConnection: Sendable {
-    private struct State {
-        /// nil once the reader thread has closed it.
-        var socket: StreamSocket?
-        var isShutDown = false
-        var readerStarted = false
-    }
-
-    private let state: Locked<State>
+/// `SIGPIPE`) is ObservatorySockets'. Confined to the client's I/O thread
+/// (``ClientEventLoop``): only that thread connects, reads, writes and closes,
+/// so a descriptor is never closed under a write and needs no lock.
+struct SocketConnection: Sendable {
+    private let socket: StreamSocket
     /// `host:port`, for error messages.
     let endpoint: String
-    /// How long a write waits for the server to take more bytes before it fails.
-    private let sendTimeoutMilliseconds: Int32
 
-    private init(socket: StreamSocket, endpoint: String, sendTimeoutMilliseconds: Int32) {
-        self.state = Locked(State(socket: socket))
-        self.endpoint = endpoint
-        self.sendTimeoutMilliseconds = sendTimeoutMilliseconds
-    }
-
-    deinit {
-        state.withLock { state in
-            if !state.readerStarted { state.socket?.close() }
-        }
-    }
+    /// The descriptor, for the event loop's poller.
+    var descriptor: Int32 { socket.descriptor }
 
     /// Opens a TCP connection to `host:port`, trying every address the host
-    /// resolves to, each within `timeout`; a write may then wait at most
-    /// `sendTimeout` each time the server does not take bytes.
-    static func connect(host: String, port: Int, timeout: Duration, sendTimeout: Duration) throws(SocketError)
-        -> SocketConnection
-    {
-        let socket = try StreamSocket.connect(
-            host: host, port: port, timeoutMilliseconds: milliseconds(timeout), blocking: true)
-        return SocketConnection(
-            socket: socket, endpoint: "\(host):\(port)", sendTimeoutMilliseconds: milliseconds(sendTimeout))
+    /// resolves to, each within `timeout`. Blocks the calling thread meanwhile.
+    static func connect(host: String, port: Int, timeout: Duration) throws(SocketError) -> SocketConnection {
+        let milliseconds = Int32(clamping: Int64(timeout.seconds * 1_000))
+        let socket = try StreamSocket.connect(host: host, port: port, timeoutMilliseconds: milliseconds)
+        return SocketConnection(socket: socket, endpoint: "\(host):\(port)")
     }
 
-    private static func milliseconds(_ duration: Duration) -> Int32 {
-        Int32(clamping: Int64(duration.seconds * 1_000))
-    }
-
-    /// Starts the reader thread. `received` gets every chunk in order; `ended`
-    /// is called once, after the last chunk, with the error that ended the
-    /// connection (nil when the peer closed it or `close()` was called).
-    func startReading(
-        received: @escaping @Sendable ([UInt8]) -> Void, ended: @escaping @Sendable (SocketError?) -> Void
-    ) {
-        let socket: StreamSocket? = state.withLock { state in
-            guard !state.readerStarted, let socket = state.socket else { return nil }
-            state.readerStarted = true
-            return socket
-        }
-        guard let socket else { return }
-        let thread = Thread { [self] in
-            let error = readUntilEnd(socket, received: received)
-            state.withLock { state in
-                state.socket?.close()
-                state.socket = nil
-            }
-            ended(error)
-        }
-        thread.name = "observatory-client-reader"
-        thread.start()
-    }
-
-    /// Reads until end of stream or an error; a reset by the server is an error.
-    private func readUntilEnd(_ socket: StreamSocket, received: @Sendable ([UInt8]) -> Void) -> SocketError? {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let outcome: StreamSocket.Received
-            do throws(SocketError) {
-                // `withUnsafeMutableBytes` rethrows untyped errors; the `Result` keeps the type.
-                outcome = try buffer.withUnsafeMutableBytes { bytes in
-                    Result { () throws(SocketError) in try socket.receive(into: bytes, resetIsError: true) }
-                }.get()
-            } catch {
-                let wasShutDown = state.withLock { $0.isShutDown }
-                return wasShutDown ? nil : named(error, "read from")
-            }
-            switch outcome {
-            case .bytes(let count): received(Array(buffer[0..<count]))
-            case .closed: return nil
-            // A blocking socket waits instead; nothing to do but read again.
-            case .wouldBlock: continue
-            }
+    /// Sends what the kernel takes now, without waiting; returns how many bytes that was.
+    func send(_ bytes: UnsafeRawBufferPointer) throws(SocketError) -> Int {
+        do throws(SocketError) {
+            return try socket.send(bytes)
+        } catch {
+            throw named(error, "write to")
         }
     }
 
-    /// Sends all of `bytes`, or throws: a broken pipe is an error, never a signal.
-    func write(_ bytes: [UInt8]) throws(SocketError) {
-        try state.withLock { (state: inout State) throws(SocketError) in
-            guard let socket = state.socket, !state.isShutDown else {
-                throw SocketError.closed("write to \(endpoint)")
-            }
-            do throws(SocketError) {
-                try socket.sendAll(bytes, timeoutMilliseconds: sendTimeoutMilliseconds)
-            } catch {
-                throw named(error, "write to")
-            }
+    /// Reads what is there, without waiting; a reset by the server is an error.
+    func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SocketError) -> StreamSocket.Received {
+        do throws(SocketError) {
+            return try socket.receive(into: buffer, resetIsError: true)
+        } catch {
+            throw named(error, "read from")
         }
     }
 
     /// `error` as the failure of `verb` this connection's endpoint (`write to 127.0.0.1:7070`).
-    private func named(_ error: SocketError, _ verb: String) -> SocketError {
+    func named(_ error: SocketError, _ verb: String) -> SocketError {
         SocketError(operation: "\(verb) \(endpoint)", errorNumber: error.errorNumber, detail: error.detail)
     }
 
-    /// Shuts the connection down; the reader thread then ends and closes the
-    /// descriptor. Safe to call more than once and from any thread.
+    /// Closes the descriptor.
     func close() {
-        state.withLock { state in
-            guard let socket = state.socket, !state.isShutDown else { return }
-            state.isShutDown = true
-            socket.shutdown()
-        }
+        socket.close()
     }
 }

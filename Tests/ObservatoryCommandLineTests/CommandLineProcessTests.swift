@@ -30,7 +30,7 @@ import Testing
         throw RunFailure(description: "the observatory executable was not built next to the tests")
     }
 
-    /// Runs the CLI to completion, at most 10 s.
+    /// Runs the CLI to completion, at most 30 s.
     private func run(_ arguments: [String]) throws -> Outcome {
         let process = Process()
         process.executableURL = try cliURL()
@@ -45,7 +45,7 @@ import Testing
         if exited.wait(timeout: .now() + 30) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            throw RunFailure(description: "observatory \(arguments) did not exit within 10 s")
+            throw RunFailure(description: "observatory \(arguments) did not exit within 30 s")
         }
         process.waitUntilExit()
         return Outcome(

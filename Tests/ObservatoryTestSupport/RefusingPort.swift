@@ -1,7 +1,3 @@
-import Foundation
-import ObservatoryClient
-import ObservatoryServer
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -9,16 +5,21 @@ import ObservatoryServer
 /// A loopback port that refuses every connection for as long as this value lives:
 /// bound but never listened on, so no other test can take it meanwhile (as it
 /// could once a listener closed).
-final class RefusingPort: Sendable {
-    let port: Int
+public final class RefusingPort: Sendable {
+    /// The refusing port.
+    public let port: Int
     private let descriptor: Int32
 
-    struct SetupFailure: Error, CustomStringConvertible {
-        let errorNumber: Int32
-        var description: String { "cannot bind a loopback port: errno \(errorNumber)" }
+    /// The port could not be bound.
+    public struct SetupFailure: Error, CustomStringConvertible {
+        /// The `errno` of the failure.
+        public let errorNumber: Int32
+        /// What failed, with errno.
+        public var description: String { "cannot bind a loopback port: errno \(errorNumber)" }
     }
 
-    init() throws {
+    /// Binds a free loopback port without listening on it.
+    public init() throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -1,0 +1,117 @@
+import Observatory
+import ObservatoryWire
+
+/// Observing targets for mirrors and watchers, and routing the events that follow.
+extension ObservatoryClient {
+    // MARK: Observing
+
+    /// Sends `observe` for every key of `mirrors` and every watcher target;
+    /// applies each reply as it arrives (on the I/O thread, so before any
+    /// later event), and calls `done` after the last reply.
+    ///
+    /// When `resuming`, each target that was observed before asks for the
+    /// changes after the last revision it saw; a key resumes only if each of its
+    /// mirrors already has a snapshot.
+    func sendObserves(
+        _ mirrors: [String: [any MirrorEndpoint]],
+        watcherTargets: Set<Target>,
+        on link: ServerLink,
+        resuming: Bool = false,
+        done: @escaping @Sendable () -> Void = {}
+    ) {
+        let total = mirrors.count + watcherTargets.count
+        guard total > 0 else { return done() }
+        let remaining = Locked(total)
+        state.withLock { $0.machine.snapshotsRequested(mirrors.count) }
+        let countDown: @Sendable () -> Void = {
+            let isLast = remaining.withLock { count in
+                count -= 1
+                return count == 0
+            }
+            if isLast { done() }
+        }
+        for (key, keyMirrors) in mirrors {
+            let target = Target.key(key)
+            let canResume = resuming && keyMirrors.allSatisfy(\.hasSnapshot)
+            let resumePoint = canResume ? state.withLock { $0.machine.resumePoint(for: target) } : nil
+            link.send(.observe(target, from: resumePoint)) { [weak self] result in
+                self?.applyObserveReply(
+                    result, target: target, mirrors: keyMirrors, link: link, resumePoint: resumePoint)
+                self?.state.withLock { $0.machine.snapshotAnswered() }
+                self?.stateChanged()
+                countDown()
+            }
+        }
+        for target in watcherTargets {
+            let resumePoint = resuming ? state.withLock { $0.machine.resumePoint(for: target) } : nil
+            link.send(.observe(target, from: resumePoint)) { [weak self] result in
+                self?.applyObserveReply(result, target: target, mirrors: [], link: link, resumePoint: resumePoint)
+                countDown()
+            }
+        }
+    }
+
+    /// Takes an `observe` reply: records the target's revision, and either lets
+    /// the mirrors wait for the replayed events (resumed) or gives them the
+    /// snapshot, authored by a ``Reset`` when a resume was asked for and refused.
+    func applyObserveReply(
+        _ result: Result<ReceivedReply, ClientError>, target: Target, mirrors: [any MirrorEndpoint],
+        link: ServerLink, resumePoint: ResumePoint?
+    ) {
+        guard case .success(let reply) = result else { return }
+        do {
+            guard case .observe(let values, let revision, let resumed) = try reply.payload(for: .observe) else {
+                return
+            }
+            let reset = state.withLock {
+                $0.machine.observed(
+                    target, revision: revision, generation: link.generation, resumePoint: resumePoint,
+                    resumed: resumed == true)
+            }
+            if resumed == true {
+                for mirror in mirrors { mirror.resume(generation: link.generation) }
+                return
+            }
+            guard case .key(let key) = target else { return }
+            let entry = values.first { $0.key == key }
+            let author = entry.map { entry in
+                state.withLock { $0.machine.author(session: entry.session, name: entry.author) }
+            }
+            for mirror in mirrors {
+                mirror.applySnapshot(entry, author: author, reset: reset, generation: link.generation)
+            }
+        } catch {
+            report(.server(error))
+        }
+    }
+
+    // MARK: Events
+
+    /// Routes an event to the mirrors of its key and the matching watchers.
+    func handle(_ event: Event, from link: ServerLink) {
+        let key: String
+        let session: String
+        let name: String
+        let old: JSONValue?
+        let new: JSONValue?
+        let version: Int64
+        switch event {
+        case .update(let eventKey, let eventOld, let eventNew, let eventVersion, let author, let eventSession, _):
+            (key, old, new, version, name, session) = (eventKey, eventOld, eventNew, eventVersion, author, eventSession)
+        case .delete(let eventKey, let eventOld, let eventVersion, let author, let eventSession, _):
+            (key, old, new, version, name, session) = (eventKey, eventOld, nil, eventVersion, author, eventSession)
+        case .shutdown:
+            return
+        }
+        let (peer, mirrors, watchers) = state.withLock {
+            $0.machine.route(key: key, version: version, session: session, name: name, generation: link.generation)
+        }
+        for mirror in mirrors {
+            mirror.applyEvent(event, author: peer, generation: link.generation)
+        }
+        let change = RemoteChange(key: key, old: old, new: new, version: version, author: peer, event: event)
+        for watcher in watchers {
+            watcher.continuation.yield(change)
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import ObservatoryWire
+
+/// A consumer of ``ObservatoryClient/changes(of:)``: its target and its stream.
+struct Watcher {
+    let target: Target
+    let continuation: AsyncStream<RemoteChange>.Continuation
+
+    /// Whether a change of `key` belongs in this watcher's stream.
+    func matches(_ key: String) -> Bool {
+        switch target {
+        case .key(let watched): key.utf8.elementsEqual(watched.utf8)
+        case .prefix(let prefix): key.utf8.starts(with: prefix.utf8)
+        }
+    }
+}
