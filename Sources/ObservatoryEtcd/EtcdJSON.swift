@@ -34,36 +34,34 @@ enum EtcdJSON {
     /// The field `name` of `object` as a 64-bit integer: a decimal string (the
     /// gateway's form), a JSON number (accepted too), or 0 when absent.
     static func integer(_ object: Object, _ name: String) throws(EtcdError) -> Int64 {
-        switch object[name] {
-        case nil, is NSNull:
-            return 0
-        case let text as String:
-            guard let value = Int64(text) else {
-                throw EtcdError.invalidResponse("the field \(name) is not an integer: \(text)")
-            }
-            return value
-        case let number as NSNumber:
-            return number.int64Value
-        default:
-            throw EtcdError.invalidResponse("the field \(name) is not an integer")
-        }
+        try number(object, name, as: Int64.self, kind: "an integer")
     }
 
     /// The field `name` as an unsigned 64-bit identifier (cluster and member ids use the whole range).
     static func identifier(_ object: Object, _ name: String) throws(EtcdError) -> UInt64 {
+        try number(object, name, as: UInt64.self, kind: "an identifier")
+    }
+
+    /// The field `name` as a whole number of type `Number`, read from a decimal
+    /// string or a JSON number; 0 when absent.
+    private static func number<Number: FixedWidthInteger>(
+        _ object: Object, _ name: String, as type: Number.Type, kind: String
+    ) throws(EtcdError) -> Number {
+        let text: String
         switch object[name] {
         case nil, is NSNull:
             return 0
-        case let text as String:
-            guard let value = UInt64(text) else {
-                throw EtcdError.invalidResponse("the field \(name) is not an identifier: \(text)")
-            }
-            return value
+        case let string as String:
+            text = string
         case let number as NSNumber:
-            return number.uint64Value
+            text = number.stringValue
         default:
-            throw EtcdError.invalidResponse("the field \(name) is not an identifier")
+            throw EtcdError.invalidResponse("the field \(name) is not \(kind)")
         }
+        guard let value = Number(text) else {
+            throw EtcdError.invalidResponse("the field \(name) is not \(kind): \(text)")
+        }
+        return value
     }
 
     /// The boolean field `name`, false when absent.
