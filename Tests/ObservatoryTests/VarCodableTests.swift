@@ -30,6 +30,13 @@ private struct Reading: Codable, Equatable {
     var storedValue: Int
 }
 
+/// Settings whose properties are all optional: they decode from any object,
+/// also from SwiftObserver's `{"storedValue": …}` around them.
+private struct Settings: Codable, Equatable {
+    var theme: String?
+    var fontSize: Int?
+}
+
 /// Decodes JSON text.
 private func decode<Value: Decodable>(_ type: Value.Type, from json: String) throws -> Value {
     try JSONDecoder().decode(type, from: Data(json.utf8))
@@ -112,9 +119,25 @@ private func decode<Value: Decodable>(_ type: Value.Type, from json: String) thr
         #expect(variable.value == ["storedValue": 3])
     }
 
-    @Test func bareValueWinsWhenBothFormsWouldDecode() throws {
-        let variable = try decode(Var<[String: [String: Int]]>.self, from: #"{"storedValue": {"a": 1}}"#)
-        #expect(variable.value == ["storedValue": ["a": 1]])
+    @Test func valueThatReadsTheStoredValueKeyWinsWhenBothFormsWouldDecode() throws {
+        let json = #"{"storedValue": {"storedValue": {}}}"#
+
+        let variable = try decode(Var<[String: [String: [String: Int]]]>.self, from: json)
+
+        #expect(variable.value == ["storedValue": ["storedValue": [:]]])
+    }
+
+    @Test func valueThatIgnoresTheStoredValueKeyIsReadFromSwiftObserversForm() throws {
+        let saved = #"{"storedValue": {"theme": "dark", "fontSize": 14}}"#
+
+        let variable = try decode(Var<Settings>.self, from: saved)
+
+        #expect(variable.value == Settings(theme: "dark", fontSize: 14))
+    }
+
+    @Test func valueWithoutTheStoredValueKeyReadsAsTheBareValue() throws {
+        let variable = try decode(Var<Settings>.self, from: #"{"theme": "light"}"#)
+        #expect(variable.value == Settings(theme: "light"))
     }
 
     @Test func structWithAStoredValuePropertyDecodesInBothForms() throws {
@@ -122,6 +145,18 @@ private func decode<Value: Decodable>(_ type: Value.Type, from json: String) thr
         #expect(
             try decode(Var<Reading>.self, from: #"{"storedValue": {"storedValue": 6}}"#).value
                 == Reading(storedValue: 6))
+    }
+
+    @Test func decodersDateStrategyAppliesToBothForms() throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let moment = Date(timeIntervalSince1970: 1_795_564_800)
+
+        let bare = try decoder.decode(Var<Date>.self, from: Data(#""2026-11-25T00:00:00Z""#.utf8))
+        let saved = try decoder.decode(Var<Date>.self, from: Data(#"{"storedValue": "2026-11-25T00:00:00Z"}"#.utf8))
+
+        #expect(bare.value == moment)
+        #expect(saved.value == moment)
     }
 
     @Test func objectWithKeysBesidesStoredValueIsNotSwiftObserversForm() {

@@ -10,12 +10,20 @@ extension Var: Codable where Value: Codable {
     /// saved, `{"storedValue": value}`, so that data saved by SwiftObserver
     /// apps loads.
     ///
-    /// The bare value wins: only when the data does not decode as a `Value`,
-    /// and is an object whose one and only key is `storedValue`, is that key's
-    /// content decoded instead. So a value that is itself an object with a
-    /// `storedValue` key (a dictionary, or a struct with such a property) reads
-    /// as Observatory wrote it, and an object with more keys than
-    /// `storedValue` is never mistaken for SwiftObserver's wrapper.
+    /// The rule, so that neither form is misread as the other:
+    /// - Data that does not decode as a bare `Value` is read as SwiftObserver's
+    ///   form if it is an object whose one and only key is `storedValue`.
+    /// - Data that decodes both ways (an object whose only key is
+    ///   `storedValue`, its content a valid `Value` too) is read as the bare
+    ///   value if decoding the bare value reads the `storedValue` key: a
+    ///   dictionary, or a struct with a `storedValue` property. If it ignores
+    ///   the key (a struct whose properties are all optional decodes from any
+    ///   object), the data is SwiftObserver's form.
+    /// - An object with keys besides `storedValue` is never SwiftObserver's
+    ///   form.
+    ///
+    /// So whatever Observatory encoded reads back as it was, for any `Value`
+    /// whose own `Codable` round-trips.
     ///
     /// - Throws: The error of decoding the bare value, when neither form
     ///   decodes: that is the form Observatory writes.
@@ -23,14 +31,30 @@ extension Var: Codable where Value: Codable {
         self.init(try Self.decodeValue(from: decoder))
     }
 
-    /// The value in either form, the bare one first.
+    /// The value in either form, by the rule of ``init(from:)``.
     private static func decodeValue(from decoder: any Decoder) throws -> Value {
+        let bareValue: Value
         do {
-            return try decoder.singleValueContainer().decode(Value.self)
+            // Through the decoder's own container, so that its strategies
+            // (for dates, data, URLs) apply as they do to any value.
+            bareValue = try decoder.singleValueContainer().decode(Value.self)
         } catch let bareValueError {
             guard let saved = try? decodeSwiftObserverForm(from: decoder) else { throw bareValueError }
             return saved
         }
+        guard let saved = try? decodeSwiftObserverForm(from: decoder), !valueReadsStoredValueKey(in: decoder) else {
+            return bareValue
+        }
+        return saved
+    }
+
+    /// Tells whether decoding a bare value from `decoder` reads its
+    /// `storedValue` key; decoding once more is fine, as this runs only for
+    /// data that could be either form.
+    private static func valueReadsStoredValueKey(in decoder: any Decoder) -> Bool {
+        let reading = KeyRecordingDecoder(decoder)
+        _ = try? Value(from: reading)
+        return reading.readKeys.contains(SwiftObserverCodingKey.storedValue.stringValue)
     }
 
     /// The value inside SwiftObserver's `{"storedValue": value}`, or an error
