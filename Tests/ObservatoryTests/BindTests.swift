@@ -7,6 +7,11 @@ private final class Label {
     var count = 0
 }
 
+/// Something with an optional property, like a tab's badge that may be absent.
+private final class Tab {
+    var badge: Int?
+}
+
 @Suite struct BindTests {
     @Test func bindingAVariableSetsTheCurrentValueAtOnce() {
         let title = Var("Hello")
@@ -99,5 +104,62 @@ private final class Label {
 
         #expect(label.count == 2)
         #expect(sets == 2)
+    }
+
+    @Test func bindingAVariableToAnOptionalPropertySetsItsValueNowAndAfterEveryUpdate() {
+        let count = Var(1)
+        let tab = Tab()
+
+        count.bind(to: \.badge, on: tab)
+        #expect(tab.badge == 1)
+        count <- 2
+
+        #expect(tab.badge == 2)
+    }
+
+    @Test func bindingAnObservableToAnOptionalPropertySetsEveryMessage() {
+        let counts = Messenger<Int>()
+        let tab = Tab()
+        counts.bind(to: \.badge, on: tab)
+        #expect(tab.badge == nil)
+
+        counts.send(3)
+
+        #expect(tab.badge == 3)
+    }
+
+    @Test func bindingAnOptionalVariableSetsNilToo() {
+        let count = Var<Int?>(5)
+        let tab = Tab()
+        count.bind(to: \.badge, on: tab)
+
+        count <- nil
+
+        #expect(tab.badge == nil)
+    }
+
+    @Test func bindingToAnOptionalPropertyEndsWhenTheObjectDies() {
+        let count = Var(1)
+        var tab: Tab? = Tab()
+        weak let weakTab = tab
+        weak let weakObserver = tab.map { count.bind(to: \.badge, on: $0) }
+
+        tab = nil
+        count <- 2
+
+        #expect(weakTab == nil)
+        #expect(weakObserver == nil)
+        #expect(observationCount(of: count) == 0)
+    }
+
+    @Test func stoppingTheReturnedObserverEndsABindingToAnOptionalProperty() {
+        let count = Var(1)
+        let tab = Tab()
+        let binding = count.bind(to: \.badge, on: tab)
+
+        binding.stopObserving()
+        count <- 2
+
+        #expect(tab.badge == 1)
     }
 }

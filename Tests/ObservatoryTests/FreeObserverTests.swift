@@ -43,6 +43,92 @@ import Testing
         #expect(authors.count == 1)
     }
 
+    @Test func freeObserveWithoutAHandlerStartsAnAdhocTransform() {
+        let messenger = Messenger<Void>()
+        var received: [String] = []
+
+        observe(messenger).map { "true" }.receive { received.append($0) }
+        defer { FreeObserver.shared.stopObserving(messenger) }
+        messenger.send(())
+
+        #expect(received == ["true"])
+        #expect(FreeObserver.shared.isObserving(messenger))
+    }
+
+    @Test func freeAdhocChainOffersTheTransformsOfAnObserversChain() {
+        let numbers = Var<Int?>(nil)
+        let author = Token()
+        var received: [String] = []
+        var selected = 0
+        observe(numbers).new().unwrap().filter { $0 > 1 }.notFrom(author).map { "\($0)" }.distinct {
+            received.append($0)
+        }
+        observe(numbers).new().select(7) { selected += 1 }
+        defer { FreeObserver.shared.stopObserving(numbers) }
+
+        for number in [1, 2, nil, 3, 7] { numbers <- number }
+        numbers.set(4, as: author)
+        numbers <- 7
+
+        #expect(received == ["2", "3", "7"])
+        #expect(selected == 2)
+    }
+
+    @Test func freeAdhocChainReceivesTheAuthor() {
+        let messenger = Messenger<Int>()
+        let author = Token()
+        var authors: [AnyAuthor] = []
+
+        observe(messenger).from(author).receive { _, author in authors.append(author) }
+        defer { FreeObserver.shared.stopObserving(messenger) }
+        messenger.send(1)
+        messenger.send(2, from: author)
+
+        #expect(authors.count == 1)
+        #expect(isSameObject(authors.first, author))
+    }
+
+    @Test func stoppingTheSharedFreeObserverEndsAFreeAdhocChain() {
+        let messenger = Messenger<Int>()
+        var received: [Int] = []
+        observe(messenger).map { $0 * 10 }.receive { received.append($0) }
+
+        messenger.send(1)
+        FreeObserver.shared.stopObserving(messenger)
+        messenger.send(2)
+
+        #expect(received == [10])
+        #expect(!FreeObserver.shared.isObserving(messenger))
+        #expect(observationCount(of: messenger) == 0)
+    }
+
+    @Test func freeAdhocChainEndsWhenTheObservableStopsBeingObserved() {
+        let messenger = Messenger<Int>()
+        var received: [Int] = []
+        observe(messenger).filter { $0 > 0 }.receive { received.append($0) }
+
+        messenger.send(1)
+        messenger.stopBeingObserved(by: FreeObserver.shared)
+        messenger.send(2)
+
+        #expect(received == [1])
+    }
+
+    @Test func freeAdhocChainIsReleasedWhenTheObservableDies() {
+        var messenger: Messenger<Int>? = Messenger<Int>()
+        var captured: Token? = Token()
+        weak let weakCaptured = captured
+        if let messenger {
+            observe(messenger).map { $0 + 1 }.receive { [captured] _ in _ = captured }
+        }
+        captured = nil
+        #expect(weakCaptured != nil)
+
+        messenger = nil
+
+        #expect(weakCaptured == nil)
+    }
+
     @Test func ownFreeObserverObservesWhileItLives() {
         let messenger = Messenger<Int>()
         var observer: FreeObserver? = FreeObserver()

@@ -10,6 +10,52 @@ private func asyncNumber(_ number: Int) -> Promise<Int> {
 }
 
 @Suite struct PromiseTests {
+    @Test func fulfilledPromiseRunsEveryHandlerAtOnce() {
+        let promise = Promise.fulfilled(42)
+        var received: [String] = []
+
+        promise.whenFulfilled { received.append("first \($0)") }
+        promise.whenFulfilled { received.append("second \($0)") }
+        promise.whenFulfilled { received.append("third \($0)") }
+
+        #expect(received == ["first 42", "second 42", "third 42"])
+        #expect(promise.fulfilled == 42)
+        #expect(observationCount(of: promise) == 0)
+    }
+
+    @Test func functionCanReturnAFulfilledPromiseEarly() {
+        func load(cached: Int?) -> Promise<Int> {
+            if let cached { return .fulfilled(cached) }
+            return Promise()
+        }
+        var received: [String] = []
+
+        load(cached: 7).map { $0 * 6 }.then { .fulfilled("answer \($0)") }.whenFulfilled { received.append($0) }
+        load(cached: nil).whenFulfilled { received.append("never \($0)") }
+
+        #expect(received == ["answer 42"])
+    }
+
+    @Test func fulfillingAFulfilledPromiseChangesNothing() {
+        let promise = Promise.fulfilled("first")
+        let observer = TestObserver()
+        var events = 0
+        observer.observe(promise) { _ in events += 1 }
+
+        promise.fulfill("second")
+
+        #expect(promise.fulfilled == "first")
+        #expect(events == 0)
+    }
+
+    @Test func valueOfAPromiseCreatedFulfilledIsReturnedAtOnce() async throws {
+        let promise = Promise.fulfilled("ready")
+        // Without a value, the await below would wait forever instead of failing.
+        try #require(promise.fulfilled != nil)
+
+        #expect(await promise.value == "ready")
+    }
+
     @Test func whenFulfilledBeforeFulfilmentReceivesTheValueOnFulfilment() {
         let promise = Promise<Int>()
         var received: [Int] = []

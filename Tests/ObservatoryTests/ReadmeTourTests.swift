@@ -63,17 +63,6 @@ private final class Collaborator: Observer {
     }
 }
 
-// MARK: Promises
-
-/// An asynchronous call returning a promise, as in seed 001.
-private func getID() -> Promise<Int> {
-    Promise { promise in
-        DispatchQueue.global().async {
-            promise.fulfill(123)
-        }
-    }
-}
-
 @Suite struct ReadmeTourTests {
     @Test func dogObservesTheSky() {
         let dog = Dog()
@@ -175,6 +164,14 @@ private func getID() -> Promise<Int> {
 
         #expect(String(decoding: data, as: UTF8.self) == #"{"text":"Saved text"}"#)
         #expect(decoded.text.value == "Saved text")
+    }
+
+    @Test func dataSavedBySwiftObserverLoads() throws {
+        let swiftObserverData = Data(#"{"text":{"storedValue":"Saved text"}}"#.utf8)
+
+        let note = try JSONDecoder().decode(Note.self, from: swiftObserverData) // note.text.value == "Saved text"
+
+        #expect(note.text.value == "Saved text")
     }
 
     @Test func numberConveniences() {
@@ -296,19 +293,6 @@ private func getID() -> Promise<Int> {
         #expect(bob.editsByOthers == ["Alice was here"])
     }
 
-    @Test func cachesAndWhenCached() {
-        let messenger = Messenger<Int?>()
-        let cache = messenger.cache() // latestMessage: Int?, never Int??
-        var cached: [String] = []
-        cache.whenCached { cached.append(String(describing: $0)) }
-
-        messenger.send(nil)
-        messenger.send(7)
-
-        #expect(cached == ["7"])
-        #expect(cache.latestMessage == 7)
-    }
-
     @Test func weakObservables() {
         let observer = Dog()
         let number = Var(12)
@@ -324,81 +308,5 @@ private func getID() -> Promise<Int> {
 
         #expect(updates == [Update(12, 13)])
         #expect(weakNumbers.first?.observable?.value == 13)
-    }
-
-    @Test func combinedObservation() {
-        let dog = Dog()
-        let tv = Var("news")
-        let bowl = Var("empty")
-        let doorbell = Var(0)
-        var moments: [String] = []
-        dog.observe(tv, bowl, doorbell) { image, food, sound in
-            moments.append("\(image.new), \(food.new), \(sound.new)")
-        }
-
-        bowl <- "meat"
-
-        #expect(moments == ["news, meat, 0"])
-    }
-
-    @Test func promisesDeliverAsynchronousResults() async {
-        let id = await getID().value
-        #expect(id == 123)
-
-        let text = await promise {
-            getID()
-        }.then { id in
-            Promise<String> { $0.fulfill("ID \(id)") }
-        }.map {
-            $0.uppercased()
-        }.value
-        #expect(text == "ID 123")
-    }
-
-    @Test func updatesAsAnAsyncSequence() async {
-        let number = Var(0)
-        let updates = number.updates
-        number <- 1
-        number <- 2
-
-        var received: [Int] = []
-        for await update in updates {
-            received.append(update.new)
-            if received.count == 2 { break }
-        }
-
-        #expect(received == [1, 2])
-    }
-
-    @Test func keyedObservation() {
-        struct Change {
-            let key: String
-            let value: Int
-        }
-        let observer = Dog()
-        let changes = KeyedMessenger<String, Change> { $0.key }
-        var kitchen: [Int] = []
-        observer.observe(changes, key: "kitchen.light") { change in kitchen.append(change.value) }
-
-        changes.send(Change(key: "kitchen.light", value: 1))
-        changes.send(Change(key: "hall.light", value: 2))
-
-        #expect(kitchen == [1])
-    }
-
-    @Test func bindingAndDistinct() {
-        final class Label { var text = "" }
-        let title = Var("Hello")
-        let label = Label()
-        title.bind(to: \.text, on: label) // sets "Hello" at once
-        title <- "World"
-        #expect(label.text == "World")
-
-        let observer = Dog()
-        let messenger = Messenger<Int>()
-        var distinctNumbers: [Int] = []
-        observer.observe(messenger).distinct { distinctNumbers.append($0) }
-        for number in [1, 1, 2, 2, 1] { messenger.send(number) }
-        #expect(distinctNumbers == [1, 2, 1])
     }
 }

@@ -1,17 +1,9 @@
-import Foundation
 import Observatory
 import Testing
 
 /// A value type that is not `Equatable`: its variables cannot tell a change.
 private struct Opaque {
     let number: Int
-}
-
-/// A type that becomes `Codable` by holding `Var`s and adopting `Codable`,
-/// as in seed 000.
-private final class Document: Codable {
-    private(set) var text = Var("String Variable")
-    private(set) var count = Var<Int?>(nil)
 }
 
 /// Creates a variable where the compiler does not know that `Value` is
@@ -162,35 +154,6 @@ private func makeVariable<Value>(_ value: Value) -> Var<Value> {
         #expect(!(Var(2) < Var(1)))
         #expect(Var("b") > Var("a"))
         #expect([Var(3), Var(1), Var(2)].sorted().map(\.value) == [1, 2, 3])
-    }
-
-    @Test func variableEncodesAsItsValueAlone() throws {
-        let data = try JSONEncoder().encode(Var(5))
-        #expect(String(decoding: data, as: UTF8.self) == "5")
-        #expect(try JSONDecoder().decode(Var<Int>.self, from: data).value == 5)
-    }
-
-    @Test func typeHoldingVariablesRoundTripsThroughJSON() throws {
-        let document = Document()
-        document.text <- "edited"
-        document.count <- 3
-
-        let data = try JSONEncoder().encode(document)
-        let decoded = try JSONDecoder().decode(Document.self, from: data)
-
-        #expect(decoded.text.value == "edited")
-        #expect(decoded.count.value == 3)
-    }
-
-    @Test func decodedVariableSendsUpdates() throws {
-        let decoded = try JSONDecoder().decode(Var<String>.self, from: Data(#""old""#.utf8))
-        let observer = TestObserver()
-        var updates: [Update<String>] = []
-        observer.observe(decoded) { updates.append($0) }
-
-        decoded <- "new"
-
-        #expect(updates == [Update("old", "new")])
     }
 
     @Test func updateDescribesOldAndNew() {

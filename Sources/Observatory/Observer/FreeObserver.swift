@@ -1,8 +1,9 @@
 /// An observer of its own, for observations that belong to no particular
 /// object.
 ///
-/// `FreeObserver.shared` does the free observations of ``observe(_:receive:)-(_,(O.Message)->Void)``
-/// and ``ObservableObject/observed(_:)-(_)``; stop them through it. A
+/// `FreeObserver.shared` does the free observations of ``observe(_:receive:)-(_,(O.Message)->Void)``,
+/// of ad hoc transform chains started with ``observe(_:)`` and of
+/// ``ObservableObject/observed(_:)-(_)``; stop them through it. A
 /// `FreeObserver` you create yourself keeps its observations for as long as you
 /// keep it, like a token or cancellable in other libraries.
 public final class FreeObserver: Observer, Sendable {
@@ -55,6 +56,26 @@ public func observe<Observable: ObservableObject>(
     receive: @escaping (Observable.Message, AnyAuthor) -> Void
 ) {
     FreeObserver.shared.observe(observable, receive: receive)
+}
+
+/// Starts a free observation whose messages pass through transforms first,
+/// with ``FreeObserver/shared``, as ``Observer/observe(_:)`` does for an
+/// observer of your own.
+///
+/// ```swift
+/// observe(Sky.shared).filter { $0 == .blue }.receive { color in
+///     // only blue skies get here
+/// }
+/// ```
+///
+/// The observation starts when the chain ends in a handler, and lives and
+/// ends like every free observation: until the object dies or
+/// `FreeObserver.shared.stopObserving(object)`.
+@inlinable
+public func observe<Observable: ObservableObject>(
+    _ observable: Observable
+) -> AdhocTransform<Observable.Message> {
+    FreeObserver.shared.observe(observable)
 }
 
 /// Receives the next message of an object, once.

@@ -21,6 +21,27 @@ extension Var {
         object[keyPath: keyPath] = value
         return bind(to: keyPath, on: object) { $0.new }
     }
+
+    /// Keeps an optional property of an object equal to this variable's
+    /// value, as LightweightObservable allows: a `Var<Int>` drives an `Int?`.
+    ///
+    /// ```swift
+    /// count.bind(to: \.badge, on: tab)     // badge: Int?
+    /// ```
+    ///
+    /// Sets the property now and after every update; the binding holds the
+    /// object weakly and ends when the object or the variable dies.
+    ///
+    /// - Returns: The observer doing the binding; stop it to end the binding
+    ///   early. Ignoring it is fine.
+    @discardableResult
+    public func bind<Root: AnyObject>(
+        to keyPath: ReferenceWritableKeyPath<Root, Value?>,
+        on object: Root
+    ) -> FreeObserver {
+        object[keyPath: keyPath] = value
+        return bind(to: keyPath, on: object) { $0.new }
+    }
 }
 
 extension ObservableObject {
@@ -34,6 +55,23 @@ extension ObservableObject {
     @discardableResult
     public func bind<Root: AnyObject>(
         to keyPath: ReferenceWritableKeyPath<Root, Message>,
+        on object: Root
+    ) -> FreeObserver {
+        bind(to: keyPath, on: object) { $0 }
+    }
+
+    /// Sets an optional property of an object to every message this object
+    /// sends, as LightweightObservable allows: a `Messenger<Int>` drives an
+    /// `Int?`.
+    ///
+    /// The binding holds the object weakly and ends when the object or this
+    /// observable dies.
+    ///
+    /// - Returns: The observer doing the binding; stop it to end the binding
+    ///   early. Ignoring it is fine.
+    @discardableResult
+    public func bind<Root: AnyObject>(
+        to keyPath: ReferenceWritableKeyPath<Root, Message?>,
         on object: Root
     ) -> FreeObserver {
         bind(to: keyPath, on: object) { $0 }

@@ -37,6 +37,25 @@ public final class Promise<Value>: ObservableObject {
         start(self)
     }
 
+    /// A promise that is fulfilled already, for a function that has its
+    /// result at hand and must still return a promise.
+    ///
+    /// ```swift
+    /// func load() -> Promise<Int> {
+    ///     if let cached { return .fulfilled(cached) }
+    ///     return Promise { promise in fetch { promise.fulfill($0) } }
+    /// }
+    /// ```
+    ///
+    /// Every ``whenFulfilled(_:)`` handler runs at once, in the caller's
+    /// thread. The promise never sends ``Event/wasFulfilled(_:)``: nobody can
+    /// observe it before it is fulfilled.
+    public static func fulfilled(_ value: Value) -> Promise<Value> {
+        let promise = Promise<Value>()
+        promise.fulfilledValue.withLock { $0 = value }
+        return promise
+    }
+
     /// Fulfills the promise, if it is not fulfilled yet; later calls change
     /// nothing.
     public func fulfill(_ value: Value) {

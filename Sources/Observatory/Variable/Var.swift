@@ -141,21 +141,6 @@ extension Var: Comparable where Value: Comparable {
     }
 }
 
-extension Var: Codable where Value: Codable {
-    /// Encodes the value alone, so a type holding `Var`s encodes like one
-    /// holding plain values.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
-
-    /// Decodes a variable from its value alone.
-    public convenience init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        self.init(try container.decode(Value.self))
-    }
-}
-
 /// Equality for a value type known only at run time to be `Equatable`, so
 /// that a `Var` created in generic code still sends updates only on a change.
 func equalityFunction<Value>(for type: Value.Type) -> ((Value, Value) -> Bool)? {
