@@ -3,9 +3,9 @@ import Foundation
 import Observatory
 import Testing
 
-// The tour of README.md from "Caches, combined observation, promises" on, as
+// The tour of docs/core.md from "Caches, combined observation, promises" on, as
 // code that compiles and asserts what the tour says (the sections before it
-// are in ReadmeTourTests.swift). Keep them in step with the README.
+// are in ReadmeTourTests.swift). Keep them in step with the guide.
 
 /// An observer: it owns a receiver.
 private final class Dog: Observer, Sendable {

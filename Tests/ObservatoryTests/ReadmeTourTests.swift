@@ -2,8 +2,8 @@ import Foundation
 import Observatory
 import Testing
 
-// The tour of README.md, as code that compiles and asserts what the tour
-// says. Each test is one section; keep them in step with the README.
+// The tour of docs/core.md, as code that compiles and asserts what the tour
+// says. Each test is one section; keep them in step with the guide.
 
 // MARK: Observers and observable objects
 
