@@ -62,7 +62,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
         output = ConnectionOutput(
             maxQueuedBytes: limits.maxQueuedBytes, maxObservations: limits.maxObservationsPerConnection,
             requestFlush: { flushRequest.fire() },
-            storage: context.store.storage)
+            acknowledged: context.store.acknowledgements.acknowledged)
         session = Session(context: context, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
         sessionID = session.identity.session
         machine = ConnectionMachine(timing: Self.timing(configuration), now: EventLoop.now())
@@ -317,21 +317,23 @@ final class Connection: LoopHandler, @unchecked Sendable {
 
     // MARK: Storage
 
-    /// How far storage lets replies to writes and events go now.
+    /// How far the shared state lets replies to writes and events go now.
     private func storageAcknowledgement() -> OutboundQueue.Acknowledgement {
-        guard let storage = context.store.storage else { return .everything }
-        return OutboundQueue.Acknowledgement(revision: storage.acknowledgedRevision) { revision, id in
-            guard storage.isLost(revision) else { return nil }
-            return Reply.failure(id: id, storage.lostChangeError()).encodedLine()
+        let acknowledgements = context.store.acknowledgements
+        let revision = acknowledgements.acknowledged.value
+        // Everything is acknowledged without storage: no closure to build per flush.
+        guard revision != .max else { return .everything }
+        return OutboundQueue.Acknowledgement(revision: revision) { revision, id in
+            guard acknowledgements.isLost(revision) else { return nil }
+            return Reply.failure(id: id, acknowledgements.lostChangeError()).encodedLine()
         }
     }
 
-    /// Flushes again once storage acknowledges `revision` (or gives up on it).
+    /// Flushes again once `revision` is acknowledged (or given up on).
     private func waitForStorage(_ revision: Int64) {
-        guard let storage = context.store.storage else { return }
         if let awaited = awaitedRevision, awaited <= revision { return }
         awaitedRevision = revision
-        storage.whenAcknowledged(revision) { [weak self] in
+        context.store.acknowledgements.whenAcknowledged(revision) { [weak self] in
             guard let self else { return }
             loop.execute {
                 self.awaitedRevision = nil

@@ -22,29 +22,29 @@ final class ConnectionOutput: Sendable {
 
     private let state: Locked<State>
     private let requestFlush: @Sendable () -> Void
-    /// Tells how far events may go; nil without storage (everything may).
-    private let storage: Storage?
+    /// How far events may go.
+    private let acknowledged: AcknowledgedRevision
 
     /// Creates the output with the connection's limits; `requestFlush` is called
     /// (outside the lock) when events are waiting and no flush is pending, and
-    /// `storage`, if any, tells how far events may go.
+    /// `acknowledged` tells how far events may go (everywhere without storage).
     init(
         maxQueuedBytes: Int, maxObservations: Int, requestFlush: @escaping @Sendable () -> Void,
-        storage: Storage? = nil
+        acknowledged: AcknowledgedRevision = AcknowledgedRevision(.max)
     ) {
         state = Locked(
             State(
                 queue: OutboundQueue(maxQueuedBytes: maxQueuedBytes),
                 observations: ObservationSet(limit: maxObservations)))
         self.requestFlush = requestFlush
-        self.storage = storage
+        self.acknowledged = acknowledged
     }
 
     /// Queues a change that arrived on `route` if this connection wants it by that route.
     func deliver(_ change: StoreChange, via route: ObservationSet.Route) {
-        // Read from the storage object all connections share, not through a
-        // closure of this connection's: one cache line fewer per delivery.
-        let acknowledged = storage?.acknowledgedRevision ?? .max
+        // Read from the one object all connections share, not through a closure of
+        // this connection's: one cache line fewer per delivery.
+        let acknowledged = acknowledged.value
         let needsFlush = state.withLock { state in
             guard state.observations.accepts(change.key, via: route) else { return false }
             return Self.needsFlush(after: state.queue.appendEvent(change, acknowledgedRevision: acknowledged), &state)

@@ -36,6 +36,8 @@ public final class SharedStore: Sendable, SnapshotSource {
     private let everyChange = Messenger<StoreChange>()
     /// Where changes are stored; `nil` keeps the store in memory only.
     public let storage: Storage?
+    /// How far replies to writes and events may go: storage's, or everything at once without it.
+    let acknowledgements: any Acknowledgements
     /// The name of this store's history (PROTOCOL.md's epoch): kept with storage,
     /// new at every start without.
     public let epoch: String
@@ -55,6 +57,7 @@ public final class SharedStore: Sendable, SnapshotSource {
                 data: StoreState(maxKeys: maxKeys, appliedWrites: AppliedWrites(capacity: maxRequestIds)),
                 history: ChangeHistory(capacity: historyChanges, after: 0)))
         storage = nil
+        acknowledgements = ImmediateAcknowledgements()
         epoch = RecoveredState.newEpoch()
     }
 
@@ -67,6 +70,7 @@ public final class SharedStore: Sendable, SnapshotSource {
                     revision: recovered.revision, appliedWrites: recovered.appliedWrites),
                 history: recovered.history(capacity: historyChanges)))
         self.storage = storage
+        acknowledgements = storage
         epoch = recovered.epoch
         storage.attach(self)
     }
