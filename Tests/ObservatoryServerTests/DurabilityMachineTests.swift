@@ -97,7 +97,7 @@ import Testing
         #expect(machine.isSyncing)
     }
 
-    @Test func acknowledgingNeverGoesBack() {
+    @Test func anFsyncBehindTheAcknowledgedRevisionAcknowledgesNothingAgain() {
         var machine = machine(.everysec)
         _ = machine.appended(through: 5, at: 0)
         #expect(machine.synced(through: 3) == .none)
@@ -123,10 +123,11 @@ import Testing
         #expect(machine.lostChangeError.message.contains("Input/output error"))
     }
 
-    @Test func aFailedFsyncUnderEverysecLosesNothingAcknowledged() {
+    @Test func aFailedFsyncUnderEverysecLosesNoChangeEvenOneAStallHeldBack() {
         var machine = machine(.everysec)
-        _ = machine.appended(through: 2, at: 0)
-        _ = machine.syncStarting(at: 0, hasRetiredLogs: false)
+        _ = machine.appended(through: 1, at: 0)
+        _ = machine.syncStarting(at: 10 * second, hasRetiredLogs: false)
+        _ = machine.appended(through: 2, at: 13 * second)
         _ = machine.syncFailed("Input/output error")
         #expect(machine.lostRevisions.isEmpty)
         #expect(machine.isFailed)
