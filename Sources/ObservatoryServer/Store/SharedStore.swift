@@ -105,9 +105,8 @@ public final class SharedStore: Sendable, SnapshotSource {
     ) throws(WireError) -> ReplyPayload {
         let now = Self.wallMilliseconds(requestId)
         return try write(from: author) { data throws(WireError) in
-            try data.set(
-                key, to: value, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId, by: author, now: now,
-                persist: persist)
+            try data.planSet(
+                key, to: value, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId, by: author, now: now)
         }
     }
 
@@ -122,7 +121,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     {
         let now = Self.wallMilliseconds(requestId)
         return try write(from: author) { data throws(WireError) in
-            try data.delete(key, ifVersion: ifVersion, requestId: requestId, by: author, now: now, persist: persist)
+            try data.planDelete(key, ifVersion: ifVersion, requestId: requestId, by: author, now: now)
         }
     }
 
@@ -134,11 +133,22 @@ public final class SharedStore: Sendable, SnapshotSource {
     @discardableResult
     public func endSession(_ session: String) -> (deleted: Int, failure: WireError?) {
         guarded.withLock { guarded in
-            let (deleted, failure) = guarded.data.endSession(session, persist: persist)
-            for change in deleted {
-                publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
+            var deleted = 0
+            for planned in guarded.data.planSessionEnd(session) {
+                do throws(WireError) {
+                    try persist(planned)
+                } catch {
+                    // The keys deleted so far stay deleted; the others stay bound until the next start.
+                    return (deleted, error)
+                }
+                let change = planned.change
+                guarded.data.apply(planned)
+                if let change {
+                    publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
+                }
+                deleted += 1
             }
-            return (deleted.count, failure)
+            return (deleted, nil)
         }
     }
 
@@ -155,16 +165,22 @@ public final class SharedStore: Sendable, SnapshotSource {
         return (deleted, nil)
     }
 
-    /// Runs one write under the lock, then records and announces its change.
+    /// Plans one write under the lock, persists what it returns, applies it and
+    /// announces its change: in that order, so a change storage refuses is not made
+    /// and observers only see changes that are in the log.
     private func write(
-        from author: Author, _ body: (inout StoreState) throws(WireError) -> StoreState.WriteOutcome
+        from author: Author, _ plan: (StoreState) throws(WireError) -> PlannedWrite
     ) throws(WireError) -> ReplyPayload {
         try guarded.withLock { guarded throws(WireError) in
-            let outcome = try body(&guarded.data)
-            if let change = outcome.change {
+            let planned = try plan(guarded.data)
+            try persist(planned)
+            let change = planned.change
+            let payload = planned.payload
+            guarded.data.apply(planned)
+            if let change {
                 publish(change, from: author, in: &guarded)
             }
-            return outcome.payload
+            return payload
         }
     }
 
@@ -191,12 +207,11 @@ public final class SharedStore: Sendable, SnapshotSource {
         requestId == nil ? 0 : AppliedWrites.wallMilliseconds()
     }
 
-    /// Appends a change's records to the log before it is applied.
-    private func persist(_ change: StoreChange?, _ applied: AppliedWrite?) throws(WireError) {
-        guard let storage else { return }
-        let records = (change?.storageRecords ?? []) + (applied.map { [.appliedWrite($0)] } ?? [])
+    /// Appends a planned write's records to the log before it is applied.
+    private func persist(_ planned: PlannedWrite) throws(WireError) {
+        guard let storage, planned.needsPersisting else { return }
         do {
-            try storage.append(records)
+            try storage.append(planned.records)
         } catch {
             throw WireError(code: .internalError, message: "storage: \(error.message); the change was not made")
         }
