@@ -62,7 +62,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
         output = ConnectionOutput(
             maxQueuedBytes: limits.maxQueuedBytes, maxObservations: limits.maxObservationsPerConnection,
             requestFlush: { flushRequest.fire() },
-            acknowledged: context.store.acknowledgements.acknowledged)
+            acknowledged: context.state.acknowledgements.acknowledged)
         session = Session(context: context, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
         sessionID = session.identity.session
         machine = ConnectionMachine(timing: Self.timing(configuration), now: EventLoop.now())
@@ -319,7 +319,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
 
     /// How far the shared state lets replies to writes and events go now.
     private func storageAcknowledgement() -> OutboundQueue.Acknowledgement {
-        let acknowledgements = context.store.acknowledgements
+        let acknowledgements = context.state.acknowledgements
         let revision = acknowledgements.acknowledged.value
         // Everything is acknowledged without storage: no closure to build per flush.
         guard revision != .max else { return .everything }
@@ -333,7 +333,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
     private func waitForStorage(_ revision: Int64) {
         if let awaited = awaitedRevision, awaited <= revision { return }
         awaitedRevision = revision
-        context.store.acknowledgements.whenAcknowledged(revision) { [weak self] in
+        context.state.acknowledgements.whenAcknowledged(revision) { [weak self] in
             guard let self else { return }
             loop.execute {
                 self.awaitedRevision = nil

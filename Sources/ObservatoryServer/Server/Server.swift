@@ -208,7 +208,7 @@ public final class Server: Sendable {
         }
         // Closes what is left, lingering sockets included.
         for loop in loops { loop.stop() }
-        context.store.storage?.close()
+        context.state.close()
         state.withLock { $0.phase = .stopped }
         context.logger.info("stopped")
         stopped.signal()

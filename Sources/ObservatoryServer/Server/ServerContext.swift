@@ -11,6 +11,8 @@ import Synchronization
 public final class ServerContext: Sendable {
     /// The shared values.
     public let store: SharedStore
+    /// The authoritative state as sessions see it: `store`, with its storage.
+    let state: any SharedState
     /// The settings the server runs with.
     public let configuration: ServerConfiguration
     /// Where the server logs.
@@ -53,6 +55,7 @@ public final class ServerContext: Sendable {
                 maxKeys: limits.maxKeys, historyChanges: limits.historyChanges, maxRequestIds: limits.maxRequestIds)
             sessionCounter = Atomic(0)
             sessionLease = Locked(.max)
+            state = store
             logger.info("storage: none, everything is kept in memory (epoch \(store.epoch))")
             return
         }
@@ -61,6 +64,7 @@ public final class ServerContext: Sendable {
             directory: configuration.dataDirectory, options: options, logger: logger)
         store = SharedStore(
             maxKeys: limits.maxKeys, historyChanges: limits.historyChanges, storage: storage, recovered: recovered)
+        state = store
         sessionCounter = Atomic(recovered.sessionLease)
         sessionLease = Locked(recovered.sessionLease)
         Self.logRecovery(

@@ -119,7 +119,7 @@ final class Session: Observer {
     func close() {
         isClosing = true
         splitter.releaseBuffer()
-        let ended = context.store.endSession(identity.session)
+        let ended = context.state.endSession(identity.session)
         if let failure = ended.failure {
             context.logger.error(
                 "session \(identity.session): its session-bound keys could not all be deleted (\(failure.message)); "
@@ -128,10 +128,10 @@ final class Session: Observer {
         let observed = output.observations
         output.updateObservations { $0 = ObservationSet(limit: $0.limit) }
         for key in observed.keys {
-            context.store.stopObserving(key: key.text, by: self)
+            context.state.stopObserving(key: key.text, by: self)
         }
         if observesPrefixes {
-            context.store.stopObservingPrefixes(by: self)
+            context.state.stopObservingPrefixes(by: self)
             observesPrefixes = false
         }
     }
@@ -167,21 +167,22 @@ final class Session: Observer {
         if operation.kind != .hello && needsHello {
             throw WireError(code: .unauthenticated, message: "send hello with a token first")
         }
-        let store = context.store
+        let state = context.state
         switch operation {
         case .hello(let name, let token, let protocolVersion):
             return try hello(name: name, token: token, protocolVersion: protocolVersion)
         case .get(let key):
             try checkRead(key)
-            guard let entry = store.get(key) else { throw WireError.notFound(key: key) }
+            guard let entry = state.get(key) else { throw WireError.notFound(key: key) }
             return .get(entry)
         case .set(let key, let value, let ifVersion, let ephemeral, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
-            return try store.set(
-                key, to: value, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId, by: identity)
+            return try state.apply(
+                .set(key: key, value: value, ifVersion: ifVersion, sessionBound: ephemeral, requestId: requestId),
+                by: identity)
         case .delete(let key, let ifVersion, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
-            return try store.delete(key, ifVersion: ifVersion, requestId: requestId, by: identity)
+            return try state.apply(.delete(key: key, ifVersion: ifVersion, requestId: requestId), by: identity)
         case .observe(let target, let resumePoint):
             try checkRead(target)
             return try observe(target, from: resumePoint)
@@ -191,7 +192,7 @@ final class Session: Observer {
         case .list(let prefix, let after, let limit):
             let cap = context.configuration.limits.maxListKeys
             let readable = rights?.read
-            let page = store.list(prefix: prefix, after: after, limit: min(Int(clamping: limit ?? .max), cap)) {
+            let page = state.list(prefix: prefix, after: after, limit: min(Int(clamping: limit ?? .max), cap)) {
                 readable?.allows($0) ?? true
             }
             return .list(keys: page.keys, more: page.more)
@@ -200,10 +201,10 @@ final class Session: Observer {
             // delivers under the lock it counts revisions with); the events held
             // while this batch is answered go ahead of the reply, so the reply
             // follows every event it vouches for (PROTOCOL.md, "Progress").
-            let revision = store.revision
+            let revision = state.revision
             output.releaseEvents()
             output.holdEvents()
-            return .ping(revision: revision, epoch: store.epoch)
+            return .ping(revision: revision, epoch: state.epoch)
         }
     }
 
@@ -228,7 +229,7 @@ final class Session: Observer {
         identity = Author(name: author, session: identity.session)
         return .hello(
             server: Server.version, protocolVersion: 1, session: identity.session, author: author,
-            revision: context.store.revision, epoch: context.store.epoch)
+            revision: context.state.revision, epoch: context.state.epoch)
     }
 
     /// Observes `target`, or resumes it after `resumePoint`. The target joins the
@@ -241,7 +242,7 @@ final class Session: Observer {
             case .prefix: .prefix
             }
         let output = self.output
-        let observation = try context.store.observe(target, from: resumePoint, by: self) { () throws(WireError) in
+        let observation = try context.state.observe(target, from: resumePoint, by: self) { () throws(WireError) in
             let isNew = try output.updateObservations { observations throws(WireError) in try observations.add(target) }
             guard route == .prefix else { return isNew }
             defer { observesPrefixes = true }
@@ -262,10 +263,10 @@ final class Session: Observer {
         guard wasObserved else { return }
         switch target {
         case .key(let key):
-            context.store.stopObserving(key: key, by: self)
+            context.state.stopObserving(key: key, by: self)
         case .prefix:
             guard output.observations.prefixes.isEmpty else { return }
-            context.store.stopObservingPrefixes(by: self)
+            context.state.stopObservingPrefixes(by: self)
             observesPrefixes = false
         }
     }

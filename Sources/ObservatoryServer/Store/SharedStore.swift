@@ -255,15 +255,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     }
 
     /// What an `observe` found: a snapshot, or the changes to replay after a resume point.
-    public struct Observation: Sendable {
-        /// The current entries (empty when `replay` is set).
-        public var values: [ValueEntry]
-        /// The last revision when the snapshot was taken or the replay ends.
-        public var revision: Int64
-        /// The target's changes after the resume point, oldest first, when the
-        /// store could resume; `nil` for a snapshot.
-        public var replay: [StoreChange]?
-    }
+    public typealias Observation = ObservationStart
 
     /// Starts `observer` receiving the later changes of `target` through
     /// `receive` (if `subscribe` says so) and, in the same step, takes its snapshot,
