@@ -36,7 +36,7 @@ import Testing
             #expect(try bystander.request(#"{"op":"ping","id":\#(index)}"#)["id"] == .integer(Int64(index)))
         }
         // Each connection may overshoot by one read (64 KB) before it is paused.
-        let budget = server.server.context.inputBudget
+        let budget = server.server.inputBudget
         #expect(budget.total <= (2 << 20) + 10 * 65_536 + 900_000, "\(budget.total) bytes held")
         #expect(budget.total < 9_000_000)
         // Hogs that finish their lines are answered, one after another, as each

@@ -22,7 +22,7 @@ import Testing
     private func open(
         _ fsync: FsyncPolicy = .everysec, files: any StorageFiles = SystemFiles(), compactionLogBytes: Int = 64 << 20,
         afterCompactionStep: @escaping @Sendable (CompactionStep) -> Bool = { _ in true }
-    ) throws -> ServerContext {
+    ) throws -> SessionFixture {
         let configuration = testConfiguration {
             $0.fsync = fsync
             $0.dataDirectory = directory.path(of: "data")
@@ -30,10 +30,10 @@ import Testing
         let options = StorageOptions(
             fsync: fsync, compactionLogBytes: compactionLogBytes, files: files,
             afterCompactionStep: afterCompactionStep)
-        return try ServerContext(configuration: configuration, storageOptions: options)
+        return try SessionFixture(configuration: configuration, storageOptions: options)
     }
 
-    private func storage(of context: ServerContext) throws -> Storage {
+    private func storage(of context: SessionFixture) throws -> Storage {
         try #require(context.store.storage)
     }
 
@@ -83,7 +83,7 @@ import Testing
         let kept = first.store.epoch
         try storage(of: first).close()
         #expect(try open(.everysec).store.epoch == kept)
-        let memoryEpochs = try (0..<3).map { _ in try ServerContext(configuration: testConfiguration()).store.epoch }
+        let memoryEpochs = try (0..<3).map { _ in try SessionFixture(configuration: testConfiguration()).store.epoch }
         #expect(Set(memoryEpochs + [kept]).count == 4)
         #expect(directory.names() == ["data"])
     }
@@ -93,7 +93,7 @@ import Testing
         for _ in 0..<3 {
             let context = try open(.everysec)
             for _ in 0..<5 {
-                #expect(seen.insert(context.nextSessionID()).inserted)
+                #expect(seen.insert(context.environment.sessionNumbers.next()).inserted)
             }
             try storage(of: context).abandon()
         }
@@ -119,7 +119,7 @@ import Testing
         configuration.fsync = .everysec
         configuration.dataDirectory = directory.path(of: "file/data")
         do {
-            _ = try ServerContext(configuration: configuration)
+            _ = try SessionFixture(configuration: configuration)
             Issue.record("started on a path below a file")
         } catch let error as StorageError {
             #expect(error.message.contains("Not a directory"))
@@ -232,7 +232,7 @@ import Testing
         configuration.dataDirectory = directory.path(of: "data")
         var options = StorageOptions(fsync: .everysec, files: files)
         options.stalledSyncNanoseconds = 100_000_000
-        let context = try ServerContext(configuration: configuration, storageOptions: options)
+        let context = try SessionFixture(configuration: configuration, storageOptions: options)
         let storage = try storage(of: context)
         try context.store.set("k", to: 1, by: alice)
         #expect(storage.acknowledgedRevision == 1)
@@ -346,7 +346,7 @@ import Testing
             var configuration = testConfiguration()
             configuration.fsync = .everysec
             configuration.dataDirectory = directory.path(of: "data")
-            let context = try ServerContext(
+            let context = try SessionFixture(
                 configuration: configuration, logger: Logger(level: .debug, sink: recording))
             #expect(context.store.revision == 9, "cut at \(cut)")
             #expect(context.store.get("k.9") == nil)

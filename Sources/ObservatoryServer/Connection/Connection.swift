@@ -1,4 +1,5 @@
 import Observatory
+import ObservatoryLogging
 import ObservatorySockets
 import ObservatoryWire
 
@@ -26,7 +27,13 @@ final class Connection: LoopHandler, @unchecked Sendable {
     /// The session id, for logs.
     let sessionID: String
     private let session: Session
-    private let context: ServerContext
+    private let settings: ConnectionSettings
+    private let inputBudget: InputBudget
+    private let logger: Logger
+    /// How far the shared state lets replies to writes and events go.
+    private let acknowledgements: any Acknowledgements
+    /// Its acknowledged revision, read at every flush without a call through the protocol.
+    private let acknowledged: AcknowledgedRevision
     private let onClose: @Sendable (Connection) -> Void
     private var machine: ConnectionMachine
     private var token = -1
@@ -47,53 +54,33 @@ final class Connection: LoopHandler, @unchecked Sendable {
     /// How many chunks one flush sends before it yields to the other connections.
     private static let sendsPerTurn = 8
 
-    /// Creates the connection; `start()` registers it with its loop.
+    /// Creates the connection and its session; `start()` registers it with its loop.
     init(
-        socket: StreamSocket, loop: EventLoop, context: ServerContext,
-        onClose: @escaping @Sendable (Connection) -> Void
+        socket: StreamSocket, loop: EventLoop, sessions: SessionEnvironment, settings: ConnectionSettings,
+        inputBudget: InputBudget, onClose: @escaping @Sendable (Connection) -> Void
     ) {
         self.socket = socket
         self.loop = loop
-        self.context = context
+        self.settings = settings
+        self.inputBudget = inputBudget
+        logger = sessions.logger
         self.onClose = onClose
-        let configuration = context.configuration
-        let limits = configuration.limits
+        acknowledgements = sessions.state.acknowledgements
+        acknowledged = acknowledgements.acknowledged
         let flushRequest = FlushRequest()
         output = ConnectionOutput(
-            maxQueuedBytes: limits.maxQueuedBytes, maxObservations: limits.maxObservationsPerConnection,
+            maxQueuedBytes: settings.maxQueuedBytes, maxObservations: settings.maxObservations,
             requestFlush: { flushRequest.fire() },
-            acknowledged: context.state.acknowledgements.acknowledged)
-        session = Session(context: context, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
+            acknowledged: acknowledged)
+        session = Session(
+            environment: sessions, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
         sessionID = session.identity.session
-        machine = ConnectionMachine(timing: Self.timing(configuration), now: EventLoop.now())
+        machine = ConnectionMachine(timing: settings.timing, now: EventLoop.now())
         flushRequest.connect { [weak self] in
             guard let self else { return }
             self.loop.scheduleFlush(of: self)
         }
     }
-
-    /// The configuration's time limits in the machine's terms.
-    static func timing(_ configuration: ServerConfiguration) -> ConnectionMachine.Timing {
-        let millisecond: UInt64 = 1_000_000
-        let grace = UInt64(max(100, configuration.shutdownGraceMilliseconds)) * millisecond
-        let needsAuthentication =
-            configuration.requiresAuthentication && configuration.auth.anonymous == nil
-            && configuration.authTimeoutMilliseconds > 0
-        return ConnectionMachine.Timing(
-            authentication: needsAuthentication ? UInt64(configuration.authTimeoutMilliseconds) * millisecond : nil,
-            idle: configuration.idleTimeoutMilliseconds > 0
-                ? UInt64(configuration.idleTimeoutMilliseconds) * millisecond : nil,
-            closingPatience: UInt64(closingPatienceMilliseconds) * millisecond,
-            shutdownGrace: grace,
-            linger: grace)
-    }
-
-    /// How long a closing connection waits for its client to take more of what is
-    /// queued: its last replies after it hung up its sending side, the error that
-    /// ends it, or the events ahead of a `slow_consumer` error. A client that paused
-    /// for a moment must not lose them; one that is gone costs only a socket and
-    /// a few bytes meanwhile. A shutdown waits its grace time instead.
-    static let closingPatienceMilliseconds = 30_000
 
     /// Registers with the loop and starts reading; on the loop's thread.
     func start() {
@@ -101,7 +88,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
             registeredInterest = machine.interest
             token = try loop.register(socket.descriptor, interest: registeredInterest, handler: self)
         } catch {
-            context.logger.error("connection \(sessionID): \(error)")
+            logger.error("connection \(sessionID): \(error)")
             carryOut(machine.failed("\(error)"))
             return
         }
@@ -199,8 +186,8 @@ final class Connection: LoopHandler, @unchecked Sendable {
                 carryOut(machine.endOfInput(at: EventLoop.now()))
                 return
             case .bytes(let count):
-                let action = session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                carryOut(machine.answered(action, at: EventLoop.now()))
+                session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                carryOut(machine.answered(output.answerFrames(of: session), at: EventLoop.now()))
                 reportHeldInput()
                 // A read that did not fill the buffer took everything the kernel had:
                 // another would only say "would block", a system call per request
@@ -222,7 +209,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
         let held = session.bufferedByteCount
         guard held > 0 || isHoldingInput else { return }
         isHoldingInput = held > 0
-        let mustPause = context.inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
+        let mustPause = inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
             guard let self else { return }
             loop.execute {
                 self.machine.inputBudget(pauses: false)
@@ -230,8 +217,8 @@ final class Connection: LoopHandler, @unchecked Sendable {
             }
         }
         guard mustPause else { return }
-        context.logger.debug(
-            "connection \(sessionID): not read while \(context.inputBudget.total) input bytes are held")
+        logger.debug(
+            "connection \(sessionID): not read while \(inputBudget.total) input bytes are held")
         machine.inputBudget(pauses: true)
     }
 
@@ -239,10 +226,10 @@ final class Connection: LoopHandler, @unchecked Sendable {
 
     private func carryOut(_ actions: ConnectionMachine.Actions) {
         if let reason = actions.reason {
-            context.logger.debug("connection \(sessionID): \(reason)")
+            logger.debug("connection \(sessionID): \(reason)")
         }
         if actions.rejectUnauthenticated {
-            let timeout = context.configuration.authTimeoutMilliseconds
+            let timeout = settings.authTimeoutMilliseconds
             output.append(
                 Reply.failure(
                     id: nil,
@@ -251,7 +238,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
                         message: "no successful hello within \(timeout) ms; the connection is closed")))
         }
         if actions.answerBuffered {
-            carryOut(machine.answered(session.answerBufferedFrames(), at: EventLoop.now()))
+            carryOut(machine.answered(output.answerFrames(of: session), at: EventLoop.now()))
         }
         if actions.send { markForFlush(answered: true) }
         if actions.finish { finishSession(lingering: !actions.close) }
@@ -270,7 +257,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
     private func finishSession(lingering: Bool) {
         session.close()
         output.withQueue { $0.discardAll() }
-        context.inputBudget.remove(ObjectIdentifier(self))
+        inputBudget.remove(ObjectIdentifier(self))
         if lingering { socket.shutdownWrite() }
         onClose(self)
     }
@@ -319,10 +306,10 @@ final class Connection: LoopHandler, @unchecked Sendable {
 
     /// How far the shared state lets replies to writes and events go now.
     private func storageAcknowledgement() -> OutboundQueue.Acknowledgement {
-        let acknowledgements = context.state.acknowledgements
-        let revision = acknowledgements.acknowledged.value
+        let revision = acknowledged.value
         // Everything is acknowledged without storage: no closure to build per flush.
         guard revision != .max else { return .everything }
+        let acknowledgements = self.acknowledgements
         return OutboundQueue.Acknowledgement(revision: revision) { revision, id in
             guard acknowledgements.isLost(revision) else { return nil }
             return Reply.failure(id: id, acknowledgements.lostChangeError()).encodedLine()
@@ -333,7 +320,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
     private func waitForStorage(_ revision: Int64) {
         if let awaited = awaitedRevision, awaited <= revision { return }
         awaitedRevision = revision
-        context.state.acknowledgements.whenAcknowledged(revision) { [weak self] in
+        acknowledgements.whenAcknowledged(revision) { [weak self] in
             guard let self else { return }
             loop.execute {
                 self.awaitedRevision = nil

@@ -216,6 +216,11 @@ public final class Storage: Acknowledgements {
         logger.error("storage: \(error.message); the change was not made")
     }
 
+    /// Session numbers up to this one may have been handed out (read back, or recorded since).
+    var sessionLease: Int64 {
+        state.withLock { $0.sessionLease }
+    }
+
     /// Records that session numbers up to `number` may be handed out, so a restart continues above them.
     func reserveSessions(through number: Int64) throws(StorageError) {
         let bytes = RecordFraming.framed(.sessionLease(number))

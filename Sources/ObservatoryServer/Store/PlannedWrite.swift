@@ -14,25 +14,41 @@ struct PlannedWrite {
     let applied: AppliedWrite?
     /// The reply's fields.
     let payload: ReplyPayload
-    /// The entry the write replaces, if the key exists (what `apply` takes out).
-    let existing: ValueEntry?
     /// The entry afterwards; `nil` for a delete.
     let entry: ValueEntry?
+    /// What the write replaces: only what `apply` needs, not the old entry, which
+    /// would cost a copy of its strings and value per write.
+    let replaced: Replaced
+
+    /// What a planned change replaces.
+    enum Replaced {
+        /// The key does not exist yet.
+        case nothing
+        /// The key's entry, bound to `session` if it is session-bound.
+        case entry(boundTo: String?)
+
+        init(_ existing: ValueEntry?) {
+            guard let existing else {
+                self = .nothing
+                return
+            }
+            self = .entry(boundTo: existing.ephemeral ? existing.session : nil)
+        }
+    }
 
     /// A write that changes nothing and remembers nothing: a duplicate's answer.
     init(answer payload: ReplyPayload) {
-        self.init(change: nil, applied: nil, payload: payload, existing: nil, entry: nil)
+        self.init(change: nil, applied: nil, payload: payload, entry: nil, replaced: .nothing)
     }
 
     init(
-        change: StoreChange?, applied: AppliedWrite?, payload: ReplyPayload, existing: ValueEntry?,
-        entry: ValueEntry?
+        change: StoreChange?, applied: AppliedWrite?, payload: ReplyPayload, entry: ValueEntry?, replaced: Replaced
     ) {
         self.change = change
         self.applied = applied
         self.payload = payload
-        self.existing = existing
         self.entry = entry
+        self.replaced = replaced
     }
 
     /// Whether storage has anything to hold for it.

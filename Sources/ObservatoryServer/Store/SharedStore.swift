@@ -141,8 +141,7 @@ public final class SharedStore: Sendable, SnapshotSource {
                     // The keys deleted so far stay deleted; the others stay bound until the next start.
                     return (deleted, error)
                 }
-                let change = planned.change
-                guarded.data.apply(planned)
+                let (change, _) = guarded.data.apply(consume planned)
                 if let change {
                     publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
                 }
@@ -174,9 +173,7 @@ public final class SharedStore: Sendable, SnapshotSource {
         try guarded.withLock { guarded throws(WireError) in
             let planned = try plan(guarded.data)
             try persist(planned)
-            let change = planned.change
-            let payload = planned.payload
-            guarded.data.apply(planned)
+            let (change, payload) = guarded.data.apply(consume planned)
             if let change {
                 publish(change, from: author, in: &guarded)
             }

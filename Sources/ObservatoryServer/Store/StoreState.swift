@@ -63,8 +63,8 @@ struct StoreState {
             let reply = AppliedWrite.Reply.set(key: key, version: existing.version, changed: false)
             return PlannedWrite(
                 change: nil, applied: remembered(requestId, reply, now: now),
-                payload: .set(key: key, version: existing.version, changed: false), existing: existing,
-                entry: existing)
+                payload: .set(key: key, version: existing.version, changed: false), entry: nil,
+                replaced: .nothing)
         }
         if existing == nil && entries.count >= maxKeys {
             throw WireError(
@@ -80,7 +80,8 @@ struct StoreState {
             ephemeral: ephemeral)
         return PlannedWrite(
             change: change, applied: remembered(requestId, reply, now: now),
-            payload: .set(key: key, version: version, changed: true), existing: existing, entry: entry)
+            payload: .set(key: key, version: version, changed: true), entry: entry,
+            replaced: PlannedWrite.Replaced(existing))
     }
 
     /// Plans removing `key`.
@@ -104,7 +105,8 @@ struct StoreState {
         let reply = AppliedWrite.Reply.delete(key: key, version: change.version)
         return PlannedWrite(
             change: change, applied: remembered(requestId, reply, now: now),
-            payload: .delete(key: key, version: change.version), existing: existing, entry: nil)
+            payload: .delete(key: key, version: change.version), entry: nil,
+            replaced: PlannedWrite.Replaced(existing))
     }
 
     /// Plans deleting the keys bound to `session`, each as a change by its owner
@@ -122,20 +124,24 @@ struct StoreState {
             planned.append(
                 PlannedWrite(
                     change: change, applied: nil, payload: .delete(key: key.text, version: version),
-                    existing: existing, entry: nil))
+                    entry: nil, replaced: PlannedWrite.Replaced(existing)))
         }
         return planned
     }
 
     /// Makes a planned write: takes its revision, replaces the entry, and
     /// remembers its `requestId`. Plans apply in the order they were made.
-    mutating func apply(_ planned: consuming PlannedWrite) {
+    ///
+    /// - Returns: the change to announce, if any, and the reply's fields.
+    @discardableResult
+    mutating func apply(_ planned: consuming PlannedWrite) -> (change: StoreChange?, payload: ReplyPayload) {
         if let applied = planned.applied {
             appliedWrites.remember(applied, now: applied.appliedAt)
         }
-        guard let change = planned.change else { return }
+        guard let change = planned.change else { return (nil, planned.payload) }
         revision = change.version
-        replace(planned.existing, with: planned.entry)
+        replace(change.key, planned.replaced, with: planned.entry)
+        return (change, planned.payload)
     }
 
     /// The sessions that own session-bound keys.
@@ -156,20 +162,20 @@ struct StoreState {
 
     /// Puts `new` in place of `old` (either may be missing), keeping the key
     /// index and the session-bound keys in step.
-    private mutating func replace(_ old: ValueEntry?, with new: ValueEntry?) {
-        guard let key = old?.key ?? new?.key else { return }
+    private mutating func replace(_ key: String, _ old: PlannedWrite.Replaced, with new: ValueEntry?) {
         let storeKey = StoreKey(key)
-        if let old, old.ephemeral {
-            ephemeralKeys[old.session]?.remove(storeKey)
-            if ephemeralKeys[old.session]?.isEmpty == true { ephemeralKeys[old.session] = nil }
+        if case .entry(let session?) = old {
+            ephemeralKeys[session]?.remove(storeKey)
+            if ephemeralKeys[session]?.isEmpty == true { ephemeralKeys[session] = nil }
         }
         if let new, new.ephemeral {
             ephemeralKeys[new.session, default: []].insert(storeKey)
         }
+        let isNew = new != nil
         entries[key] = new
-        switch (old, new) {
-        case (nil, _?): keys.insert(key)
-        case (_?, nil): keys.remove(key)
+        switch (old, isNew) {
+        case (.nothing, true): keys.insert(key)
+        case (.entry, false): keys.remove(key)
         default: break
         }
     }
