@@ -57,13 +57,13 @@ import Testing
 
     @Test func aSessionEndPlansOneDeleteAfterAnotherInKeyOrder() throws {
         var state = StoreState(maxKeys: 10)
-        state.apply(try state.planSet("b", to: 1, ifVersion: nil, ephemeral: true, by: alice))
-        state.apply(try state.planSet("a", to: 1, ifVersion: nil, ephemeral: true, by: alice))
+        state.apply(try state.planSet("b", to: 1, ifVersion: nil, sessionBound: true, by: alice))
+        state.apply(try state.planSet("a", to: 1, ifVersion: nil, sessionBound: true, by: alice))
         let planned = state.planSessionEnd("s1")
         #expect(planned.map(\.payload) == [.delete(key: "a", version: 3), .delete(key: "b", version: 4)])
         #expect(state.revision == 2)
         for write in planned { state.apply(write) }
         #expect(state.revision == 4)
-        #expect(state.sessionsWithEphemeralKeys.isEmpty)
+        #expect(state.sessionsWithSessionBoundKeys.isEmpty)
     }
 }

@@ -198,10 +198,10 @@ final class Session: Observer {
             try checkRead(key)
             guard let entry = state.get(key) else { throw WireError.notFound(key: key) }
             return .get(entry)
-        case .set(let key, let value, let ifVersion, let ephemeral, let requestId):
+        case .set(let key, let value, let ifVersion, let sessionBound, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
             return try state.apply(
-                .set(key: key, value: value, ifVersion: ifVersion, sessionBound: ephemeral, requestId: requestId),
+                .set(key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId),
                 by: identity)
         case .delete(let key, let ifVersion, let requestId):
             try checkWrite(key, ifVersion: ifVersion)

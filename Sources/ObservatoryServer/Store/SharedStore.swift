@@ -93,20 +93,21 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// Writes `value` to `key` as `author` and notifies observers if it changed.
     ///
     /// - Parameters:
-    ///   - ephemeral: binds the key to `author`'s session, which deletes it when it ends (`endSession`).
+    ///   - sessionBound: binds the key to `author`'s session, which deletes it when it ends (`endSession`).
     ///   - requestId: a write applied under this id in the last 10 minutes is not
     ///     applied again; its reply is returned with `duplicate` set.
     /// - Returns: the `set` reply's fields.
     /// - Throws: `conflict`, `limit_exceeded`, or `internal` when storage refuses the change (`WireError`).
     @discardableResult
     public func set(
-        _ key: String, to value: JSONValue, ifVersion: Int64? = nil, ephemeral: Bool = false,
+        _ key: String, to value: JSONValue, ifVersion: Int64? = nil, sessionBound: Bool = false,
         requestId: String? = nil, by author: Author
     ) throws(WireError) -> ReplyPayload {
         let now = Self.wallMilliseconds(requestId)
         return try write(from: author) { data throws(WireError) in
             try data.planSet(
-                key, to: value, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId, by: author, now: now)
+                key, to: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId, by: author,
+                now: now)
         }
     }
 
@@ -154,7 +155,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// Ends every session that owns session-bound keys: at start-up, the keys of
     /// sessions that died with the previous process.
     func endSessionsOfEarlierProcess() -> (deleted: Int, failure: WireError?) {
-        let sessions = guarded.withLock { $0.data.sessionsWithEphemeralKeys }
+        let sessions = guarded.withLock { $0.data.sessionsWithSessionBoundKeys }
         var deleted = 0
         for session in sessions {
             let outcome = endSession(session)

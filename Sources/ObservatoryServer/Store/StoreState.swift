@@ -16,7 +16,7 @@ struct StoreState {
     /// The revision of the last change; the next change takes `revision + 1`.
     private(set) var revision: Int64
     /// The session-bound keys of each session, by session id.
-    private(set) var ephemeralKeys: [String: Set<StoreKey>] = [:]
+    private(set) var sessionBoundKeys: [String: Set<StoreKey>] = [:]
     /// The writes with a `requestId` that a retry must not apply again.
     private(set) var appliedWrites: AppliedWrites
     let maxKeys: Int
@@ -33,7 +33,7 @@ struct StoreState {
         // swift-format-ignore: ReplaceForEachWithForLoop
         // (EntryTable is not a Sequence; its forEach walks its slots in place.)
         entries.forEach { entry in
-            if entry.ephemeral { ephemeralKeys[entry.session, default: []].insert(StoreKey(entry.key)) }
+            if entry.ephemeral { sessionBoundKeys[entry.session, default: []].insert(StoreKey(entry.key)) }
         }
     }
 
@@ -49,7 +49,7 @@ struct StoreState {
     /// - Throws: `conflict` when `ifVersion` does not match (0 means "must not exist"),
     ///   `limit_exceeded` when creating a key would pass `maxKeys`.
     func planSet(
-        _ key: String, to value: JSONValue, ifVersion: Int64?, ephemeral: Bool = false, requestId: String? = nil,
+        _ key: String, to value: JSONValue, ifVersion: Int64?, sessionBound: Bool = false, requestId: String? = nil,
         by author: Author, now: Int64 = 0
     ) throws(WireError) -> PlannedWrite {
         if let requestId, let applied = appliedWrites.lookup(requestId, now: now) {
@@ -57,8 +57,8 @@ struct StoreState {
         }
         let existing = entries[key]
         try checkVersion(of: key, existing: existing, expected: ifVersion)
-        if let existing, existing.value == value, existing.ephemeral == ephemeral,
-            !ephemeral || existing.session == author.session
+        if let existing, existing.value == value, existing.ephemeral == sessionBound,
+            !sessionBound || existing.session == author.session
         {
             let reply = AppliedWrite.Reply.set(key: key, version: existing.version, changed: false)
             return PlannedWrite(
@@ -73,11 +73,11 @@ struct StoreState {
         }
         let version = revision + 1
         let change = StoreChange.update(
-            key: key, old: existing?.value, new: value, version: version, by: author, ephemeral: ephemeral)
+            key: key, old: existing?.value, new: value, version: version, by: author, sessionBound: sessionBound)
         let reply = AppliedWrite.Reply.set(key: key, version: version, changed: true)
         let entry = ValueEntry(
             key: key, value: value, version: version, author: author.name, session: author.session,
-            ephemeral: ephemeral)
+            ephemeral: sessionBound)
         return PlannedWrite(
             change: change, applied: remembered(requestId, reply, now: now),
             payload: .set(key: key, version: version, changed: true), entry: entry,
@@ -112,7 +112,7 @@ struct StoreState {
     /// Plans deleting the keys bound to `session`, each as a change by its owner
     /// with reason `session_ended`, in revision order (apply them in that order).
     func planSessionEnd(_ session: String) -> [PlannedWrite] {
-        guard let bound = ephemeralKeys[session] else { return [] }
+        guard let bound = sessionBoundKeys[session] else { return [] }
         var planned: [PlannedWrite] = []
         var version = revision
         for key in bound.sorted(by: { StoreKey.byteOrder($0.text, $1.text) }) {
@@ -145,8 +145,8 @@ struct StoreState {
     }
 
     /// The sessions that own session-bound keys.
-    var sessionsWithEphemeralKeys: [String] {
-        Array(ephemeralKeys.keys)
+    var sessionsWithSessionBoundKeys: [String] {
+        Array(sessionBoundKeys.keys)
     }
 
     /// A copy of the keys and entries, cheap to take (see `OrderedKeyIndex` and
@@ -165,11 +165,11 @@ struct StoreState {
     private mutating func replace(_ key: String, _ old: PlannedWrite.Replaced, with new: ValueEntry?) {
         let storeKey = StoreKey(key)
         if case .entry(let session?) = old {
-            ephemeralKeys[session]?.remove(storeKey)
-            if ephemeralKeys[session]?.isEmpty == true { ephemeralKeys[session] = nil }
+            sessionBoundKeys[session]?.remove(storeKey)
+            if sessionBoundKeys[session]?.isEmpty == true { sessionBoundKeys[session] = nil }
         }
         if let new, new.ephemeral {
-            ephemeralKeys[new.session, default: []].insert(storeKey)
+            sessionBoundKeys[new.session, default: []].insert(storeKey)
         }
         let isNew = new != nil
         entries[key] = new
