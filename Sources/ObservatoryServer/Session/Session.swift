@@ -72,6 +72,10 @@ final class Session: Observer {
     private let environment: SessionEnvironment
     /// The environment's state, kept here: read at every request.
     private let state: any SharedState
+    /// Whether nothing but `hello` works without a token (fixed by the configuration; read at every request).
+    private let requiresToken: Bool
+    /// How much may wait to be sent before this session stops answering.
+    private let maxQueuedBytes: Int
     private var splitter: FrameSplitter
     /// What this session may read and write; `nil` when authentication is off.
     private var rights: AccessRights?
@@ -91,6 +95,8 @@ final class Session: Observer {
     init(environment: SessionEnvironment, output: ConnectionOutput, peer: String = "unknown") {
         self.environment = environment
         state = environment.state
+        requiresToken = environment.authenticator.requiresToken
+        maxQueuedBytes = environment.limits.maxQueuedBytes
         self.output = output
         self.peer = peer
         let authenticator = environment.authenticator
@@ -114,7 +120,7 @@ final class Session: Observer {
     /// be sent (`queuedBytes`, the output's count) or the session is closing.
     func nextAnswer(queuedBytes: Int) -> Step {
         guard !isClosing else { return .finished }
-        if queuedBytes > environment.limits.maxQueuedBytes { return .backlogged }
+        if queuedBytes > maxQueuedBytes { return .backlogged }
         do throws(WireError) {
             guard let frame = try splitter.next() else { return .finished }
             let reply = respond(to: frame)
@@ -130,7 +136,7 @@ final class Session: Observer {
     /// authentication is on, it has not presented one, and no `anonymous` rights
     /// are configured. Such connections are closed after the auth timeout.
     var needsHello: Bool {
-        environment.authenticator.requiresToken && !hasToken
+        requiresToken && !hasToken
     }
 
     /// Bytes received and not answered yet.

@@ -140,7 +140,7 @@ struct StoreState {
         }
         guard let change = planned.change else { return (nil, planned.payload) }
         revision = change.version
-        replace(change.key, planned.replaced, with: planned.entry)
+        replace(change.key, planned.replaced, with: planned.entry.take())
         return (change, planned.payload)
     }
 
