@@ -1,5 +1,6 @@
 import Foundation
 import ObservatoryLogging
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Observatory
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func manyClientsSendingLargeLinesSlowlyStayWithinTheCapAndOthersAreServed() throws {
-        let server = try RunningServer { $0.limits.maxBufferedInputBytes = 2 << 20 }
+        let server = try TestServer { $0.limits.maxBufferedInputBytes = 2 << 20 }
         let hogs = try (0..<10).map { _ in try server.client() }
         let partial = Array((#"{"op":"ping","pad":""# + String(repeating: "h", count: 900_000)).utf8)
         for hog in hogs { try hog.sendBytes(partial) }

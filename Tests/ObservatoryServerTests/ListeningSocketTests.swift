@@ -1,4 +1,5 @@
 import Glibc
+import ObservatoryTestSupport
 import Testing
 
 @testable import ObservatoryServer
@@ -16,12 +17,17 @@ import Testing
         let listener = try ListeningSocket(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         let client = try StreamSocket.connect(host: "127.0.0.1", port: listener.port)
-        for _ in 0..<1_000 {
-            if let accepted = try listener.accept() { return (client, accepted) }
-            usleep(1_000)
+        var accepted: Int32?
+        do {
+            try waitUntil("a connection to accept", timeout: .seconds(1)) {
+                accepted = try listener.accept()
+                return accepted != nil
+            }
+        } catch {
+            client.close()
+            throw error
         }
-        client.close()
-        throw TestFailure(description: "no connection to accept within a second")
+        return (client, try #require(accepted))
     }
 
     @Test func acceptedConnectionsAreNonBlockingWithoutNagle() throws {

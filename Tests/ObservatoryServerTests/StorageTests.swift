@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Observatory
 import ObservatoryLogging
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 
@@ -174,11 +175,10 @@ import Testing
         files.heal(.truncate)
         // Storage retries once a second; reads go on meanwhile.
         #expect(context.store.get("k")?.value == 1)
-        let deadline = Date().addingTimeInterval(15)
         var written = false
-        while !written && Date() < deadline {
+        try waitUntil("a write after recovery", timeout: .seconds(15)) {
             written = (try? context.store.set("k", to: 3, by: alice)) != nil
-            if !written { Thread.sleep(forTimeInterval: 0.05) }
+            return written
         }
         #expect(written)
         try storage(of: context).close()
@@ -238,8 +238,10 @@ import Testing
         #expect(storage.acknowledgedRevision == 1)
         files.holdSynchronize()
         #expect(files.synchronizeStarted.wait(timeout: .now() + 10) == .success)
+        let stalledAt = DispatchTime.now().uptimeNanoseconds + 2 * options.stalledSyncNanoseconds
         try context.store.set("k", to: 2, by: alice)
-        Thread.sleep(forTimeInterval: 0.2)
+        // The fsync counts as stalled once it has run longer than its threshold: the clock is the condition.
+        try waitUntil("the fsync to stall") { DispatchTime.now().uptimeNanoseconds >= stalledAt }
         try context.store.set("k", to: 3, by: alice)
         #expect(storage.acknowledgedRevision == 2)
         files.releaseSynchronize()
@@ -403,11 +405,4 @@ import Testing
 
     // MARK: Helpers
 
-    private func waitUntil(_ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while !condition() {
-            guard Date() < deadline else { throw TestFailure(description: "condition not met within 20 s") }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import ObservatoryTestSupport
 import Testing
 
 @testable import ObservatorySockets
@@ -10,12 +11,17 @@ import Testing
         let listener = try ListeningSocket(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         let client = try StreamSocket.connect(host: "127.0.0.1", port: listener.port, blocking: blocking)
-        for _ in 0..<1_000 {
-            if let accepted = try listener.accept() { return (client, StreamSocket(descriptor: accepted)) }
-            usleep(1_000)
+        var accepted: Int32?
+        do {
+            try waitUntil("a connection to accept", timeout: .seconds(1)) {
+                accepted = try listener.accept()
+                return accepted != nil
+            }
+        } catch {
+            client.close()
+            throw error
         }
-        client.close()
-        throw TestFailure(description: "no connection to accept within a second")
+        return (client, StreamSocket(descriptor: try #require(accepted)))
     }
 
     @Test func blockingModeLeavesTheSocketBlockingWithoutNagle() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 
@@ -47,4 +48,16 @@ func kernelSendBufferCeiling() -> Int {
     let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8)
     let last = text?.split(whereSeparator: \.isWhitespace).last
     return last.flatMap { Int($0) } ?? 4 << 20
+}
+
+extension TestServer {
+    /// A server with `testConfiguration(adjust)`.
+    convenience init(_ adjust: (inout ServerConfiguration) -> Void) throws {
+        try self.init(configuration: testConfiguration(adjust))
+    }
+
+    /// A raw line client; a small `receiveBufferBytes` makes a client that stops reading fill up quickly.
+    func client(receiveBufferBytes: Int32? = nil) throws -> LineClient {
+        try LineClient(port: port, receiveBufferBytes: receiveBufferBytes)
+    }
 }

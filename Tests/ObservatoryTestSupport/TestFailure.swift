@@ -1,4 +1,10 @@
 /// Errors of the test helpers.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
+public struct TestFailure: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+
+    /// A failure described by `description`.
+    public init(description: String) {
+        self.description = description
+    }
 }
