@@ -1,5 +1,4 @@
 import Glibc
-import ObservatoryTestSupport
 import Testing
 
 @testable import ObservatorySockets
@@ -11,17 +10,7 @@ import Testing
         let listener = try ListeningSocket(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         let client = try StreamSocket.connect(host: "127.0.0.1", port: listener.port, blocking: blocking)
-        var accepted: Int32?
-        do {
-            try waitUntil("a connection to accept", timeout: .seconds(1)) {
-                accepted = try listener.accept()
-                return accepted != nil
-            }
-        } catch {
-            client.close()
-            throw error
-        }
-        return (client, StreamSocket(descriptor: try #require(accepted)))
+        return (client, StreamSocket(descriptor: try acceptConnection(from: listener, closingOnFailure: client)))
     }
 
     @Test func blockingModeLeavesTheSocketBlockingWithoutNagle() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ObservatorySockets
 import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
@@ -60,4 +61,20 @@ extension TestServer {
     func client(receiveBufferBytes: Int32? = nil) throws -> LineClient {
         try LineClient(port: port, receiveBufferBytes: receiveBufferBytes)
     }
+}
+
+/// Accepts the connection `client` made to `listener`, waiting up to a second for
+/// it; closes `client` if none comes.
+func acceptConnection(from listener: ListeningSocket, closingOnFailure client: StreamSocket) throws -> Int32 {
+    var accepted: Int32?
+    do {
+        try waitUntil("a connection to accept", timeout: .seconds(1)) {
+            accepted = try listener.accept()
+            return accepted != nil
+        }
+    } catch {
+        client.close()
+        throw error
+    }
+    return try #require(accepted)
 }
