@@ -1,4 +1,3 @@
-import Observatory
 import ObservatoryLogging
 import ObservatorySockets
 import ObservatoryWire
@@ -9,15 +8,24 @@ import ObservatoryWire
 ///
 /// The connection belongs to one `EventLoop`. When the socket is readable the
 /// loop calls `handle(_:)`: the connection reads a bounded amount into the loop's
-/// buffer, the session answers the complete frames, and the connection asks to
-/// be flushed at the end of the turn, when the loop writes everything queued in
-/// one send. Events from writers on other threads are queued on the
-/// `ConnectionOutput`, which asks the loop for a flush.
+/// buffer, hands the bytes to the session, carries out its answers on the
+/// `ConnectionOutput`, and asks to be flushed at the end of the turn, when the
+/// loop writes everything queued in one send. Events from writers on other
+/// threads are queued on the output, which asks the loop for a flush. Replies to
+/// writes and events go out only as far as the shared state's `Acknowledgements`
+/// allow; the connection waits for the rest with `whenAcknowledged`.
 ///
 /// ## Threads
 /// Everything except `output` is confined to the loop's thread; other threads
 /// reach the connection only through `loop.execute` and `loop.scheduleFlush`.
-final class Connection: LoopHandler, @unchecked Sendable {
+///
+/// ## Stored properties
+/// More than ten: the shell's collaborators (socket, loop, output, session,
+/// settings, input budget, logger, acknowledgements, close callback) and its
+/// loop-confined bookkeeping (machine, epoll token and interest, flush mark,
+/// awaited revision, held input, armed deadline). Each is read on the hot path
+/// by this class alone; grouping them in structs would only add a level of names.
+final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// The client's socket.
     let socket: StreamSocket
     /// The loop this connection's socket work runs on.

@@ -1,5 +1,3 @@
-import ObservatoryWire
-
 extension ConnectionOutput {
     /// Carries out `session`'s answers to the frames it holds: queues each reply
     /// (and a resumed `observe`'s replay right behind it) until no frame is left or

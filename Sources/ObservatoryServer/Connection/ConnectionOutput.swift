@@ -14,7 +14,7 @@ final class ConnectionOutput: Sendable {
         var queue: OutboundQueue
         var observations: ObservationSet
         /// A flush was requested and has not started yet, or the socket is full and
-        /// its write source will flush: no new request is needed.
+        /// the loop flushes once epoll reports it writable: no new request is needed.
         var isFlushPending = false
         /// The queue overflowed and the connection has been told (once).
         var isSlowConsumerReported = false
@@ -130,7 +130,7 @@ final class ConnectionOutput: Sendable {
         state.withLock { $0.isFlushPending = false }
     }
 
-    /// Marks that the socket is full and its write source will flush.
+    /// Marks that the socket is full: the loop flushes once epoll reports it writable.
     func flushDeferredToSocket() {
         state.withLock { $0.isFlushPending = true }
     }

@@ -166,7 +166,7 @@ public final class Server: Sendable {
     }
 
     /// Answers a connection over the limit with `limit_exceeded` (best effort, it must
-    /// not block the accept queue) and closes it.
+    /// hold up the accepting loop) and closes it.
     private func refuse(_ socket: StreamSocket, limit: Int) {
         let error =
             sessions.isShuttingDown

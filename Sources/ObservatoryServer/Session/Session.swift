@@ -63,6 +63,10 @@ final class Session: Observer {
         case finished
     }
 
+    // More than ten stored properties: the session's own state (identity, rights,
+    // frames, closing, observations, the answer being built) and, copied out of its
+    // environment, what it reads at every request, to save a load per request.
+
     /// The core library's handle on this session's observations.
     let receiver = Receiver()
     /// Where events go, filtered by the observations it keeps.

@@ -68,6 +68,9 @@ public final class Storage: Acknowledgements {
         let action: @Sendable () -> Void
     }
 
+    /// Everything the lock guards. More than ten fields, because the file shell
+    /// keeps its files, its compaction and its waiters under one lock, so that an
+    /// append takes one lock; the acknowledging rules are one field, `durability`.
     struct State {
         var log: LogFile
         var logSize: Int

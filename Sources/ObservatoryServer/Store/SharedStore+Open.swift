@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import ObservatoryLogging
-import ObservatoryWire
 
 extension SharedStore {
     /// Opens the store a server with `configuration` serves: empty and in memory
