@@ -14,9 +14,8 @@ struct PlannedWrite {
     let applied: AppliedWrite?
     /// The reply's fields.
     let payload: ReplyPayload
-    /// The entry afterwards; `nil` for a delete. A `var`, so that `apply` moves it
-    /// into the table instead of copying it.
-    var entry: ValueEntry?
+    /// The entry afterwards; `nil` for a delete.
+    let entry: ValueEntry?
     /// What the write replaces: only what `apply` needs, not the old entry, which
     /// would cost a copy of its strings and value per write.
     let replaced: Replaced

@@ -140,7 +140,7 @@ struct StoreState {
         }
         guard let change = planned.change else { return (nil, planned.payload) }
         revision = change.version
-        replace(change.key, planned.replaced, with: planned.entry.take())
+        replace(change.key, planned.replaced, with: planned.entry)
         return (change, planned.payload)
     }
 
