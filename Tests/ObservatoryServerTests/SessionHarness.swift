@@ -12,8 +12,7 @@ struct SessionHarness {
         self.fixture = fixture
         let limits = fixture.configuration.limits
         let output = ConnectionOutput(
-            maxQueuedBytes: limits.maxQueuedBytes, maxObservations: limits.maxObservationsPerConnection,
-            requestFlush: {})
+            maxQueuedBytes: limits.maxQueuedBytes, maxObservations: limits.maxObservationsPerConnection)
         session = Session(environment: fixture.environment, output: output)
     }
 

@@ -75,19 +75,16 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         self.onClose = onClose
         acknowledgements = sessions.state.acknowledgements
         acknowledged = acknowledgements.acknowledged
-        let flushRequest = FlushRequest()
         output = ConnectionOutput(
             maxQueuedBytes: settings.maxQueuedBytes, maxObservations: settings.maxObservations,
-            requestFlush: { flushRequest.fire() },
             acknowledged: acknowledged)
         session = Session(
             environment: sessions, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
         sessionID = session.identity.session
         machine = ConnectionMachine(timing: settings.timing, now: EventLoop.now())
-        flushRequest.connect { [weak self] in
-            guard let self else { return }
-            self.loop.scheduleFlush(of: self)
-        }
+        // No other thread reaches the output before the session observes something,
+        // after `start()`: binding it here completes it.
+        output.bind(to: self)
     }
 
     /// Registers with the loop and starts reading; on the loop's thread.
