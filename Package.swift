@@ -78,6 +78,7 @@ let package = Package(
             name: "ObservatoryServerTests",
             dependencies: [
                 "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets", "ObservatoryLogging",
+                "ObservatoryTestSupport",
             ]),
         // Black-box checks of the server against PROTOCOL.md, over raw TCP with
         // Foundation's JSON, as a client in another language would see it.
@@ -91,15 +92,19 @@ let package = Package(
                 "ObservatoryTestSupport",
             ]
         ),
-        // What the client's and the CLI's tests share: a server on a free port, waiting, a recorder.
+        // The one test kit of the server, daemon, client and CLI tests: a server on a free port, a raw
+        // line client, temporary directories, waiting for a condition, a recorder.
         .target(
             name: "ObservatoryTestSupport",
             dependencies: ["ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory"],
             path: "Tests/ObservatoryTestSupport"),
-        // The daemon's command line, environment and exit statuses, without a process.
+        // The daemon's command line, environment and exit statuses, and the spawned `observatoryd` process.
         .testTarget(
             name: "ObservatoryDaemonTests",
-            dependencies: ["ObservatoryDaemon", "ObservatoryServer", "ObservatoryLogging"]),
+            dependencies: [
+                "ObservatoryDaemon", "ObservatoryServer", "ObservatoryLogging", "ObservatoryWire", "ObservatorySockets",
+                "ObservatoryTestSupport",
+            ]),
         // The CLI's parsing and formatting, every command against an in-process server, and the
         // built `observatory` binary run as a process.
         .testTarget(

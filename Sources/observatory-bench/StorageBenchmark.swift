@@ -24,9 +24,9 @@ enum StorageBenchmark {
         let filled = try fill(configuration, keys: keys)
         print("| writing them, one set at a time | \(Measurement.format(filled)) s |")
         print("| start-up from the log alone | \(try startUp(configuration, runs: runs).summary) s |")
-        let context = try ServerContext(configuration: configuration)
-        try context.store.storage?.compactNow()
-        context.store.storage?.close()
+        let store = try SharedStore.open(configuration: configuration)
+        try store.storage?.compactNow()
+        store.storage?.close()
         print("| start-up from a snapshot | \(try startUp(configuration, runs: runs).summary) s |")
         let stalls = try (0..<runs).map { _ in try longestStallDuringCompaction(configuration, keys: keys) }
         print("| longest writer stall during compaction | \(Measurement(runs: stalls.map(\.longest)).summary) ms |")
@@ -52,12 +52,12 @@ enum StorageBenchmark {
     }
 
     private static func fill(_ configuration: ServerConfiguration, keys: Int) throws -> Double {
-        let context = try ServerContext(configuration: configuration)
-        defer { context.store.storage?.close() }
+        let store = try SharedStore.open(configuration: configuration)
+        defer { store.storage?.close() }
         let author = Author(name: "bench", session: "s1")
         let started = DispatchTime.now().uptimeNanoseconds
         for index in 0..<keys {
-            try context.store.set("bench.key.\(index)", to: value(index), by: author)
+            try store.set("bench.key.\(index)", to: value(index), by: author)
         }
         return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     }
@@ -66,9 +66,9 @@ enum StorageBenchmark {
         Measurement(
             runs: try (0..<runs).map { _ in
                 let started = DispatchTime.now().uptimeNanoseconds
-                let context = try ServerContext(configuration: configuration)
+                let store = try SharedStore.open(configuration: configuration)
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-                context.store.storage?.close()
+                store.storage?.close()
                 return seconds
             })
     }
@@ -77,9 +77,8 @@ enum StorageBenchmark {
     private static func longestStallDuringCompaction(
         _ configuration: ServerConfiguration, keys: Int
     ) throws -> (longest: Double, p999: Double, seconds: Double) {
-        let context = try ServerContext(configuration: configuration)
-        defer { context.store.storage?.close() }
-        let store = context.store
+        let store = try SharedStore.open(configuration: configuration)
+        defer { store.storage?.close() }
         let done = DispatchSemaphore(value: 0)
         let stop = Locked(false)
         let recorded = Locked<[UInt64]>([])

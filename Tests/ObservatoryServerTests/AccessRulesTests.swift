@@ -56,8 +56,8 @@ import Testing
 /// Every op and every event checks the rules: tokens, anonymous rights, lists,
 /// prefixes, and observations that a token's rights no longer allow.
 @Suite struct AuthorizationTests {
-    private func context(anonymous: AccessRights?) throws -> ServerContext {
-        try ServerContext(
+    private func context(anonymous: AccessRights?) throws -> SessionFixture {
+        try SessionFixture(
             configuration: testConfiguration {
                 $0.auth.tokens = [
                     AccessToken(token: "alice-token-0123456789", author: "alice", read: ["sky.*"], write: ["sky.*"]),
@@ -71,10 +71,10 @@ import Testing
 
     @Test func anonymousRightsApplyBeforeHelloAndNothingElse() throws {
         let context = try context(anonymous: AccessRights(read: ["public.*"], write: []))
-        let admin = SessionHarness(context: context)
+        let admin = SessionHarness(fixture: context)
         try admin.send(#"{"op":"hello","token":"admin-token-0123456789"}"#)
         try admin.send(#"{"op":"set","key":"public.news","value":1}"#, #"{"op":"set","key":"sky.color","value":2}"#)
-        let guest = SessionHarness(context: context)
+        let guest = SessionHarness(fixture: context)
         let replies = try guest.send(
             #"{"op":"get","key":"public.news","id":1}"#,
             #"{"op":"get","key":"sky.color","id":2}"#,
@@ -90,28 +90,28 @@ import Testing
 
     @Test func aHelloWithoutATokenKeepsTheAnonymousRightsAndAWrongOneCloses() throws {
         let context = try context(anonymous: AccessRights(read: ["public.*"], write: []))
-        let guest = SessionHarness(context: context)
+        let guest = SessionHarness(fixture: context)
         let hello = try guest.send(#"{"op":"hello","name":"visitor","id":1}"#)
         #expect(hello.first?["author"] == "visitor")
         #expect(code(try guest.send(#"{"op":"get","key":"sky.a","id":2}"#).first) == "unauthenticated")
-        let intruder = SessionHarness(context: context)
+        let intruder = SessionHarness(fixture: context)
         let result = try intruder.sendBytes(Array(#"{"op":"hello","token":"wrong","id":1}"#.utf8) + [10])
         #expect(code(result.messages.first) == "unauthenticated")
         #expect(result.action == .close)
     }
 
     @Test func withoutAnAnonymousBlockEverythingButHelloIsUnauthenticated() throws {
-        let guest = SessionHarness(context: try context(anonymous: nil))
+        let guest = SessionHarness(fixture: try context(anonymous: nil))
         let replies = try guest.send(#"{"op":"get","key":"public.news","id":1}"#, #"{"op":"ping","id":2}"#)
         #expect(replies.map { code($0) } == ["unauthenticated", "unauthenticated"])
     }
 
     @Test func aTokenSeesOnlyWhatItsRulesAllow() throws {
         let context = try context(anonymous: nil)
-        let admin = SessionHarness(context: context)
+        let admin = SessionHarness(fixture: context)
         try admin.send(#"{"op":"hello","token":"admin-token-0123456789"}"#)
         try admin.send(#"{"op":"set","key":"sky.a","value":1}"#, #"{"op":"set","key":"skyline","value":2}"#)
-        let alice = SessionHarness(context: context)
+        let alice = SessionHarness(fixture: context)
         try alice.send(#"{"op":"hello","token":"alice-token-0123456789"}"#)
         let replies = try alice.send(
             #"{"op":"list","id":1}"#,
@@ -133,9 +133,9 @@ import Testing
 
     @Test func aTokenWithFewerRightsEndsTheAnonymousObservationsItMayNotRead() throws {
         let context = try context(anonymous: AccessRights(read: ["public.*"], write: []))
-        let admin = SessionHarness(context: context)
+        let admin = SessionHarness(fixture: context)
         try admin.send(#"{"op":"hello","token":"admin-token-0123456789"}"#)
-        let client = SessionHarness(context: context)
+        let client = SessionHarness(fixture: context)
         #expect(try client.send(#"{"op":"observe","prefix":"public.","id":1}"#).first?["ok"] == true)
         #expect(try client.send(#"{"op":"hello","token":"alice-token-0123456789","id":2}"#).first?["ok"] == true)
         try admin.send(#"{"op":"set","key":"public.news","value":1}"#, #"{"op":"set","key":"sky.a","value":2}"#)

@@ -1,5 +1,6 @@
 import Foundation
 import ObservatoryLogging
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 
@@ -11,9 +12,9 @@ import Testing
     private let secret = "s3cret-tok\u{E9}n-long-enough"
 
     private func context(host: String = "127.0.0.1", tokens: [AccessToken], logger: Logger = .silent) throws
-        -> ServerContext
+        -> SessionFixture
     {
-        try ServerContext(
+        try SessionFixture(
             configuration: testConfiguration {
                 $0.host = host
                 $0.auth.tokens = tokens
@@ -22,19 +23,19 @@ import Testing
 
     @Test func tokensMatchByTheirBytesOnly() throws {
         let context = try context(tokens: [AccessToken(token: secret, author: "alice", read: ["*"], write: ["*"])])
-        #expect(context.accessToken(secret)?.author == "alice")
+        #expect(context.environment.authenticator.accessToken(secret)?.author == "alice")
         // The same characters with "é" as "e" + U+0301: other bytes, no match.
-        #expect(context.accessToken("s3cret-toke\u{301}n-long-enough") == nil)
-        #expect(context.accessToken(String(secret.dropLast())) == nil)
-        #expect(context.accessToken(secret + "x") == nil)
-        #expect(ServerContext.constantTimeEqual([1, 2, 3], [1, 2, 3]))
-        #expect(!ServerContext.constantTimeEqual([1, 2, 3], [1, 2, 4]))
-        #expect(!ServerContext.constantTimeEqual([1, 2], [1, 2, 0]))
+        #expect(context.environment.authenticator.accessToken("s3cret-toke\u{301}n-long-enough") == nil)
+        #expect(context.environment.authenticator.accessToken(String(secret.dropLast())) == nil)
+        #expect(context.environment.authenticator.accessToken(secret + "x") == nil)
+        #expect(Authenticator.constantTimeEqual([1, 2, 3], [1, 2, 3]))
+        #expect(!Authenticator.constantTimeEqual([1, 2, 3], [1, 2, 4]))
+        #expect(!Authenticator.constantTimeEqual([1, 2], [1, 2, 0]))
     }
 
     @Test func aConditionalWriteNeedsReadAccessToo() throws {
         let context = try context(tokens: [AccessToken(token: secret, author: "writer", read: [], write: ["box.*"])])
-        let harness = SessionHarness(context: context)
+        let harness = SessionHarness(fixture: context)
         _ = try harness.send(#"{"op":"hello","token":"\#(secret)"}"#)
         let replies = try harness.send(
             #"{"op":"set","key":"box.a","value":1,"id":1}"#,
@@ -52,7 +53,7 @@ import Testing
         let context = try context(
             tokens: [AccessToken(token: secret, author: "alice", read: ["*"], write: ["*"])],
             logger: Logger(level: .debug, sink: recording))
-        for _ in 0..<5 { context.logFailedHello(from: "192.0.2.7:5000", "unknown token") }
+        for _ in 0..<5 { context.environment.authenticator.logFailedHello(from: "192.0.2.7:5000", "unknown token") }
         let warnings = recording.records.filter { $0.level == .warning }.map(\.message)
         #expect(warnings == ["failed hello from 192.0.2.7:5000: unknown token"])
     }
@@ -76,11 +77,11 @@ import Testing
 
     @Test func shortTokensAndOpenListeningBeyondLoopbackAreWarnedAbout() throws {
         let open = try context(host: "0.0.0.0", tokens: [])
-        #expect(open.configurationWarnings.count == 1)
-        #expect(open.configurationWarnings.first?.contains("without authentication") == true)
+        #expect(open.configuration.warnings.count == 1)
+        #expect(open.configuration.warnings.first?.contains("without authentication") == true)
         let short = try context(
             host: "0.0.0.0", tokens: [AccessToken(token: "short", author: "bob", read: [], write: [])])
-        #expect(short.configurationWarnings == ["the token of bob is 5 bytes; use at least 16 random bytes"])
-        #expect(try context(tokens: []).configurationWarnings.isEmpty)
+        #expect(short.configuration.warnings == ["the token of bob is 5 bytes; use at least 16 random bytes"])
+        #expect(try context(tokens: []).configuration.warnings.isEmpty)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test func unauthenticatedConnectionsAreClosedAndFreeTheirSlots() throws {
-        let server = try RunningServer {
+        let server = try TestServer {
             $0.auth.tokens = [AccessToken(token: "a-long-enough-token", author: "alice", read: ["*"], write: ["*"])]
             $0.authTimeoutMilliseconds = 300
             $0.limits.maxConnections = 3
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func withoutAuthenticationTheAuthTimeoutDoesNothing() throws {
-        let server = try RunningServer {
+        let server = try TestServer {
             $0.authTimeoutMilliseconds = 100
             $0.idleTimeoutMilliseconds = 400
         }

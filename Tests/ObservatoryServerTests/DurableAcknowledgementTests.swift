@@ -1,4 +1,5 @@
 import Foundation
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 
@@ -24,11 +25,7 @@ import Testing
 
     /// Waits until the server has applied `revision` (the change is in memory and in the log).
     private func waitForRevision(_ revision: Int64) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while server.store.revision < revision {
-            guard Date() < deadline else { throw TestFailure(description: "revision \(revision) never came") }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
+        try waitUntil("revision \(revision)") { server.store.revision >= revision }
     }
 
     @Test func underAlwaysTheReplyAndTheEventsWaitForTheFsync() throws {
@@ -67,11 +64,11 @@ import Testing
         let reader = try LineClient(port: server.port)
         #expect(try reader.request(#"{"op":"get","key":"other","id":4}"#)["error"]?["code"] == "not_found")
         files.heal(.synchronize)
-        let deadline = Date().addingTimeInterval(20)
         var reply = try writer.request(#"{"op":"set","key":"other","value":5,"id":5}"#)
-        while reply["ok"] != true && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            reply = try writer.request(#"{"op":"set","key":"other","value":5,"id":5}"#)
+        // Storage retries once a second: the write succeeds once it has recovered.
+        try waitUntil("a write after recovery", timeout: .seconds(20)) {
+            if reply["ok"] != true { reply = try writer.request(#"{"op":"set","key":"other","value":5,"id":5}"#) }
+            return reply["ok"] == true
         }
         #expect(reply["ok"] == true)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Observatory
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func manyClientsSendingLargeLinesSlowlyStayWithinTheCapAndOthersAreServed() throws {
-        let server = try RunningServer { $0.limits.maxBufferedInputBytes = 2 << 20 }
+        let server = try TestServer { $0.limits.maxBufferedInputBytes = 2 << 20 }
         let hogs = try (0..<10).map { _ in try server.client() }
         let partial = Array((#"{"op":"ping","pad":""# + String(repeating: "h", count: 900_000)).utf8)
         for hog in hogs { try hog.sendBytes(partial) }
@@ -36,7 +37,7 @@ import Testing
             #expect(try bystander.request(#"{"op":"ping","id":\#(index)}"#)["id"] == .integer(Int64(index)))
         }
         // Each connection may overshoot by one read (64 KB) before it is paused.
-        let budget = server.server.context.inputBudget
+        let budget = server.server.inputBudget
         #expect(budget.total <= (2 << 20) + 10 * 65_536 + 900_000, "\(budget.total) bytes held")
         #expect(budget.total < 9_000_000)
         // Hogs that finish their lines are answered, one after another, as each

@@ -16,12 +16,7 @@ import Testing
         let listener = try ListeningSocket(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         let client = try StreamSocket.connect(host: "127.0.0.1", port: listener.port)
-        for _ in 0..<1_000 {
-            if let accepted = try listener.accept() { return (client, accepted) }
-            usleep(1_000)
-        }
-        client.close()
-        throw TestFailure(description: "no connection to accept within a second")
+        return (client, try acceptConnection(from: listener, closingOnFailure: client))
     }
 
     @Test func acceptedConnectionsAreNonBlockingWithoutNagle() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 
@@ -21,7 +22,7 @@ import Testing
     }
 
     @Test func everyOpAndEventOverRealSockets() throws {
-        let running = try RunningServer()
+        let running = try TestServer(configuration: testConfiguration())
         let alice = try running.client()
         let bob = try running.client()
         let hello = try alice.request(#"{"op":"hello","name":"alice","id":1}"#)
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func pipelinedRequestsAreAnsweredInOrder() throws {
-        let running = try RunningServer()
+        let running = try TestServer(configuration: testConfiguration())
         let client = try running.client()
         let frames = (0..<2_000).map { #"{"op":"set","key":"k\#($0 % 13)","value":\#($0),"id":\#($0)}"# }
         try client.sendBytes(Array(frames.map { $0 + "\n" }.joined().utf8))
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func badInputGetsItsCodeWhileOthersAreServed() throws {
-        let running = try RunningServer {
+        let running = try TestServer {
             $0.limits.maxValueBytes = 1_000
             $0.limits.maxFrameBytes = 4_096
         }
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func halfFrameThenHangUpLosesNothingElse() throws {
-        let running = try RunningServer()
+        let running = try TestServer(configuration: testConfiguration())
         let quitter = try running.client()
         try quitter.send(#"{"op":"set","key":"done","value":1}"#)
         _ = try quitter.next()
@@ -104,7 +105,7 @@ import Testing
     }
 
     @Test func slowConsumerGetsItsErrorAndIsClosedWithoutStallingOthers() throws {
-        let running = try RunningServer { $0.limits.maxQueuedBytes = 64 * 1_024 }
+        let running = try TestServer { $0.limits.maxQueuedBytes = 64 * 1_024 }
         let slow = try running.client(receiveBufferBytes: 4_096)
         _ = try slow.request(#"{"op":"observe","prefix":"k."}"#)
         let fast = try running.client()
@@ -122,7 +123,8 @@ import Testing
                 #expect(try fast.next()["new"] == .integer(Int64(round)))
             }
         }
-        // A pause twice the grace time: a client that stopped for a while still learns why.
+        // A deliberate pause, the behaviour under test rather than a wait for an event: a
+        // client that stops reading for twice the grace time still learns why it is closed.
         Thread.sleep(forTimeInterval: 1)
         // The client reads again: the events the kernel held, then the error, then the close.
         let received = try slow.readUntilClosed(timeout: 10)
@@ -135,7 +137,7 @@ import Testing
     }
 
     @Test func coalescedEventsCarryTheLatestValue() throws {
-        let running = try RunningServer { $0.limits.maxQueuedBytes = 16 * 1_024 }
+        let running = try TestServer { $0.limits.maxQueuedBytes = 16 * 1_024 }
         let slow = try running.client(receiveBufferBytes: 4_096)
         _ = try slow.request(#"{"op":"observe","key":"hot"}"#)
         let writer = try running.client()
@@ -158,7 +160,7 @@ import Testing
     }
 
     @Test func connectionsBeyondTheLimitGetLimitExceeded() throws {
-        let running = try RunningServer { $0.limits.maxConnections = 2 }
+        let running = try TestServer { $0.limits.maxConnections = 2 }
         let first = try running.client()
         let second = try running.client()
         #expect(try first.request(#"{"op":"ping"}"#)["ok"] == true)
@@ -170,7 +172,7 @@ import Testing
     }
 
     @Test func thousandConcurrentConnectionsAllObserveAndReceive() throws {
-        let running = try RunningServer()
+        let running = try TestServer(configuration: testConfiguration())
         var clients: [LineClient] = []
         for _ in 0..<1_000 {
             let client = try running.client()
@@ -189,7 +191,7 @@ import Testing
     }
 
     @Test func stopSendsShutdownToEveryConnectionAndRefusesLateRequests() throws {
-        let running = try RunningServer()
+        let running = try TestServer(configuration: testConfiguration())
         let clients = try (0..<5).map { _ in try running.client() }
         for client in clients {
             #expect(try client.request(#"{"op":"ping"}"#)["ok"] == true)
@@ -203,7 +205,7 @@ import Testing
     }
 
     @Test func noChangeIsLostOrRepeatedBetweenSnapshotAndEvents() throws {
-        let running = try RunningServer()
+        let running = try TestServer(configuration: testConfiguration())
         let port = running.port
         let writes = 3_000
         // The writer runs on its own thread while observers join at different moments.
@@ -237,7 +239,7 @@ import Testing
     }
 
     @Test func authorComesFromTheConnectionNotTheRequest() throws {
-        let running = try RunningServer()
+        let running = try TestServer(configuration: testConfiguration())
         let mallory = try running.client()
         let session = try #require(try mallory.request(#"{"op":"hello","name":"mallory"}"#)["session"])
         let watcher = try running.client()
@@ -249,7 +251,7 @@ import Testing
     }
 
     @Test func wrongTokenIsRefusedAndClosedWhileGoodTokensWork() throws {
-        let running = try RunningServer {
+        let running = try TestServer {
             $0.auth.tokens = [AccessToken(token: "secret", author: "alice", read: ["*"], write: ["*"])]
         }
         let intruder = try running.client()
@@ -265,7 +267,7 @@ import Testing
     @Test func clientThatStopsSendingStillGetsEveryReply() throws {
         // A queue limit above the replies' size, so the server reads the hang-up while most
         // replies still wait in its queue, beyond what the kernel's socket buffers hold.
-        let running = try RunningServer { $0.limits.maxQueuedBytes = 64 << 20 }
+        let running = try TestServer { $0.limits.maxQueuedBytes = 64 << 20 }
         let client = try running.client()
         let value = String(repeating: "v", count: 2_000)
         #expect(try client.request(#"{"op":"set","key":"big","value":"\#(value)"}"#)["ok"] == true)

@@ -88,7 +88,7 @@ import Testing
     /// bytes, then a ping, and checks the replies.
     private func fuzz(seed: UInt64, line: (inout Dice) -> [UInt8]) throws {
         var dice = Dice(seed: seed)
-        let harness = SessionHarness(context: try ServerContext(configuration: testConfiguration()))
+        let harness = SessionHarness(fixture: try SessionFixture(configuration: testConfiguration()))
         var stream: [UInt8] = []
         for _ in 0..<400 {
             stream += line(&dice)

@@ -3,18 +3,17 @@ import ObservatoryWire
 @testable import ObservatoryServer
 
 /// A session wired to an output whose bytes the test reads directly: the protocol
-/// without sockets.
+/// without sockets. Answers are carried out as a connection carries them out.
 struct SessionHarness {
-    let context: ServerContext
+    let fixture: SessionFixture
     let session: Session
 
-    init(context: ServerContext) {
-        self.context = context
-        let limits = context.configuration.limits
+    init(fixture: SessionFixture) {
+        self.fixture = fixture
+        let limits = fixture.configuration.limits
         let output = ConnectionOutput(
-            maxQueuedBytes: limits.maxQueuedBytes, maxObservations: limits.maxObservationsPerConnection,
-            requestFlush: {})
-        session = Session(context: context, output: output)
+            maxQueuedBytes: limits.maxQueuedBytes, maxObservations: limits.maxObservationsPerConnection)
+        session = Session(environment: fixture.environment, output: output)
     }
 
     /// Sends frames (an LF is added to each) and returns everything queued in reply.
@@ -25,7 +24,8 @@ struct SessionHarness {
 
     /// Sends raw bytes; returns the session's decision and everything queued.
     func sendBytes(_ bytes: [UInt8]) throws -> (action: Session.Action, messages: [JSONValue]) {
-        let action = session.receive(bytes)
+        session.receive(bytes)
+        let action = session.output.answerFrames(of: session)
         return (action, try session.output.drainMessages())
     }
 

@@ -4,8 +4,8 @@ import Testing
 @testable import ObservatoryServer
 
 @Suite struct SessionTests {
-    private func makeContext(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws -> ServerContext {
-        try ServerContext(configuration: testConfiguration(adjust))
+    private func makeContext(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws -> SessionFixture {
+        try SessionFixture(configuration: testConfiguration(adjust))
     }
 
     private func code(_ reply: JSONValue?) -> String? {
@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func helloIsOptionalAndAuthorIsAnonymousWithoutIt() throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         let replies = try harness.send(#"{"op":"set","key":"a","value":1,"id":1}"#, #"{"op":"get","key":"a","id":2}"#)
         #expect(replies[0] == (try json(#"{"ok":true,"id":1,"key":"a","version":1,"changed":true}"#)))
         #expect(replies[1]["author"] == "anonymous")
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func helloNamesTheAuthorAndReturnsTheSession() throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         let reply = try harness.send(#"{"op":"hello","name":"alice","id":"h"}"#)[0]
         #expect(reply["ok"] == true)
         #expect(reply["id"] == "h")
@@ -32,16 +32,16 @@ import Testing
     }
 
     @Test func authorCannotBeSpoofedByARequestField() throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         try harness.send(#"{"op":"hello","name":"alice"}"#)
         try harness.send(#"{"op":"set","key":"k","value":1,"author":"mallory","session":"s999"}"#)
-        let entry = try #require(harness.context.store.get("k"))
+        let entry = try #require(harness.fixture.store.get("k"))
         #expect(entry.author == "alice")
         #expect(entry.session == harness.session.identity.session)
     }
 
     @Test func everyOpHasItsReplyShape() throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         let replies = try harness.send(
             #"{"op":"ping","id":1}"#,
             #"{"op":"set","key":"a.x","value":{"n":[1,2.5,"s",null,true]},"id":2}"#,
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func pipelinedRepliesComeInRequestOrder() throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         let frames = (0..<200).map { #"{"op":"set","key":"k\#($0 % 7)","value":\#($0),"id":\#($0)}"# }
         let replies = try harness.sendBytes(Array(frames.map { $0 + "\n" }.joined().utf8)).messages
         let repliesInRequestOrder = replies.map { $0["id"]?.integerValue } == (0..<200).map { Int64($0) }
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func framesSplitAcrossReadsAreAnsweredOnceComplete() throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         let bytes = Array(#"{"op":"ping","id":1}"#.utf8) + [13, 10]
         var replies: [JSONValue] = []
         for byte in bytes {
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func observeRepliesWithSnapshotThenEventsIncludingOwnChanges() throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         try harness.send(#"{"op":"hello","name":"alice"}"#, #"{"op":"set","key":"sky","value":"blue"}"#)
         let messages = try harness.send(
             #"{"op":"observe","key":"sky","id":1}"#, #"{"op":"set","key":"sky","value":"red","id":2}"#)
@@ -108,8 +108,8 @@ import Testing
 
     @Test func otherSessionsChangesArriveWithTheirAuthor() throws {
         let context = try makeContext()
-        let watcher = SessionHarness(context: context)
-        let writer = SessionHarness(context: context)
+        let watcher = SessionHarness(fixture: context)
+        let writer = SessionHarness(fixture: context)
         try watcher.send(#"{"op":"observe","prefix":"room."}"#)
         try writer.send(#"{"op":"hello","name":"bob"}"#, #"{"op":"set","key":"room.t","value":21}"#)
         try writer.send(#"{"op":"set","key":"other","value":1}"#, #"{"op":"delete","key":"room.t"}"#)
@@ -126,7 +126,7 @@ import Testing
 
     @Test func observingTwiceOrByKeyAndPrefixDoesNotDuplicateEvents() throws {
         let context = try makeContext()
-        let watcher = SessionHarness(context: context)
+        let watcher = SessionHarness(fixture: context)
         try watcher.send(
             #"{"op":"observe","key":"a.b"}"#, #"{"op":"observe","key":"a.b"}"#,
             #"{"op":"observe","prefix":"a."}"#, #"{"op":"observe","prefix":""}"#)
@@ -138,7 +138,7 @@ import Testing
 
     @Test func unobserveStopsEvents() throws {
         let context = try makeContext()
-        let watcher = SessionHarness(context: context)
+        let watcher = SessionHarness(fixture: context)
         try watcher.send(#"{"op":"observe","key":"k"}"#, #"{"op":"observe","prefix":"p."}"#)
         try watcher.send(#"{"op":"unobserve","key":"k"}"#, #"{"op":"unobserve","prefix":"p."}"#)
         let someone = Author(name: "x", session: "s0")
@@ -150,7 +150,7 @@ import Testing
 
     @Test func closingEndsAllObservations() throws {
         let context = try makeContext()
-        let watcher = SessionHarness(context: context)
+        let watcher = SessionHarness(fixture: context)
         try watcher.send(#"{"op":"observe","key":"k"}"#, #"{"op":"observe","prefix":""}"#)
         watcher.session.close()
         try context.store.set("k", to: 1, by: Author(name: "x", session: "s0"))
@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func observationsBeyondTheLimitAreRefused() throws {
-        let harness = SessionHarness(context: try makeContext { $0.limits.maxObservationsPerConnection = 2 })
+        let harness = SessionHarness(fixture: try makeContext { $0.limits.maxObservationsPerConnection = 2 })
         let replies = try harness.send(
             #"{"op":"observe","key":"a"}"#, #"{"op":"observe","prefix":"b"}"#, #"{"op":"observe","key":"a"}"#,
             #"{"op":"observe","key":"c","id":4}"#)
@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func conflictCarriesTheCurrentVersion() throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         let replies = try harness.send(
             #"{"op":"set","key":"k","value":1,"ifVersion":0}"#,
             #"{"op":"set","key":"k","value":2,"ifVersion":0,"id":2}"#,
@@ -204,7 +204,7 @@ import Testing
             (#"{"op":"get","key":"\#(String(repeating: "k", count: 257))","id":12}"#, "invalid_key", 12),
         ] as [(String, String, JSONValue)])
     func badInputGetsItsCodeAndTheSessionGoesOn(frame: String, expectedCode: String, expectedID: JSONValue) throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         let result = try harness.sendBytes(Array((frame + "\n").utf8))
         #expect(result.action == .keepOpen)
         #expect(result.messages.count == 1)
@@ -214,7 +214,7 @@ import Testing
     }
 
     @Test func invalidUTF8IsABadFrame() throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         let bytes = Array(#"{"op":"get","key":""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8) + [10]
         let result = try harness.sendBytes(bytes)
         #expect(result.action == .keepOpen)
@@ -222,7 +222,7 @@ import Testing
     }
 
     @Test func hugeNumbersAreRejectedOrKeptExactlyNeverMangled() throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         let replies = try harness.send(
             #"{"op":"set","key":"big","value":9223372036854775807,"id":1}"#,
             #"{"op":"set","key":"huge","value":1e400,"id":2}"#,
@@ -233,16 +233,16 @@ import Testing
     }
 
     @Test func oversizeValueIsValueTooLarge() throws {
-        let harness = SessionHarness(context: try makeContext { $0.limits.maxValueBytes = 100 })
+        let harness = SessionHarness(fixture: try makeContext { $0.limits.maxValueBytes = 100 })
         let value = String(repeating: "x", count: 200)
         let reply = try harness.send(#"{"op":"set","key":"k","value":"\#(value)","id":1}"#)[0]
         #expect(code(reply) == "value_too_large")
-        #expect(harness.context.store.get("k") == nil)
+        #expect(harness.fixture.store.get("k") == nil)
     }
 
     @Test func oversizeFrameIsFrameTooLargeAndCloses() throws {
         let harness = SessionHarness(
-            context: try makeContext {
+            fixture: try makeContext {
                 $0.limits.maxFrameBytes = 1_000
                 $0.limits.maxValueBytes = 500
             })
@@ -254,14 +254,14 @@ import Testing
 
     @Test func requestsDuringShutdownAreRefused() throws {
         let context = try makeContext()
-        let harness = SessionHarness(context: context)
-        _ = context.beginShutdown()
+        let harness = SessionHarness(fixture: context)
+        _ = context.environment.beginShutdown()
         let reply = try harness.send(#"{"op":"get","key":"k","id":1}"#)[0]
         #expect(code(reply) == "shutting_down")
     }
 
     @Test func helloWithIllTypedFieldFailsAndCloses() throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         let result = try harness.sendBytes(Array(#"{"op":"hello","name":5,"id":1}"#.utf8 + [10]))
         #expect(result.action == .close)
         #expect(code(result.messages.first) == "bad_request")
@@ -269,7 +269,7 @@ import Testing
     }
 
     @Test func unsupportedProtocolFailsHelloAndCloses() throws {
-        let harness = SessionHarness(context: try makeContext())
+        let harness = SessionHarness(fixture: try makeContext())
         let result = try harness.sendBytes(Array(#"{"op":"hello","protocol":2}"#.utf8 + [10]))
         #expect(result.action == .close)
         #expect(code(result.messages.first) == "bad_request")
@@ -277,10 +277,10 @@ import Testing
 }
 
 @Suite struct SessionAuthenticationTests {
-    private let context: ServerContext
+    private let context: SessionFixture
 
     init() throws {
-        context = try ServerContext(
+        context = try SessionFixture(
             configuration: testConfiguration {
                 $0.auth.tokens = [
                     AccessToken(
@@ -295,21 +295,21 @@ import Testing
     }
 
     @Test func everyOpBeforeHelloIsUnauthenticatedButTheConnectionStays() throws {
-        let harness = SessionHarness(context: context)
+        let harness = SessionHarness(fixture: context)
         let result = try harness.sendBytes(Array(#"{"op":"get","key":"kitchen.x","id":1}"#.utf8 + [10]))
         #expect(result.action == .keepOpen)
         #expect(code(result.messages.first) == "unauthenticated")
     }
 
     @Test func wrongTokenFailsAndCloses() throws {
-        let harness = SessionHarness(context: context)
+        let harness = SessionHarness(fixture: context)
         let result = try harness.sendBytes(Array(#"{"op":"hello","token":"nope","id":1}"#.utf8 + [10]))
         #expect(result.action == .close)
         #expect(code(result.messages.first) == "unauthenticated")
     }
 
     @Test func tokenSetsTheAuthorWhateverNameIsSent() throws {
-        let harness = SessionHarness(context: context)
+        let harness = SessionHarness(fixture: context)
         let reply = try harness.send(#"{"op":"hello","token":"kitchen-token","name":"admin"}"#)[0]
         #expect(reply["author"] == "cook")
         try harness.send(#"{"op":"set","key":"kitchen.light.on","value":true}"#)
@@ -317,9 +317,9 @@ import Testing
     }
 
     @Test func forbiddenDoesNotLeakExistence() throws {
-        let admin = SessionHarness(context: context)
+        let admin = SessionHarness(fixture: context)
         try admin.send(#"{"op":"hello","token":"admin-token"}"#, #"{"op":"set","key":"garage.door","value":1}"#)
-        let cook = SessionHarness(context: context)
+        let cook = SessionHarness(fixture: context)
         try cook.send(#"{"op":"hello","token":"kitchen-token"}"#)
         let replies = try cook.send(
             #"{"op":"get","key":"garage.door"}"#, #"{"op":"get","key":"garage.window"}"#,

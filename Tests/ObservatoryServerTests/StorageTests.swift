@@ -2,43 +2,19 @@ import Dispatch
 import Foundation
 import Observatory
 import ObservatoryLogging
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 
 @testable import ObservatoryServer
 
-/// Storage under the store, in this process: restarts are a close and an open of
-/// the same directory; a crash is `abandon()`, which stops writing at once and
-/// leaves the files as `kill -9` would (the kernel keeps what `write` took).
-@Suite(.timeLimit(.minutes(2))) struct StorageTests {
-    private let directory: TemporaryDirectory
-    private let alice = Author(name: "alice", session: "s1")
-    private let bob = Author(name: "bob", session: "s2")
+/// Storage under the store, in this process (see `StorageFixture`): restarts,
+/// failures while running, compaction.
+@Suite(.timeLimit(.minutes(2))) struct StorageTests: StorageSuite {
+    let directory: TemporaryDirectory
 
     init() throws {
         directory = try TemporaryDirectory()
-    }
-
-    private func open(
-        _ fsync: FsyncPolicy = .everysec, files: any StorageFiles = SystemFiles(), compactionLogBytes: Int = 64 << 20,
-        afterCompactionStep: @escaping @Sendable (CompactionStep) -> Bool = { _ in true }
-    ) throws -> ServerContext {
-        let configuration = testConfiguration {
-            $0.fsync = fsync
-            $0.dataDirectory = directory.path(of: "data")
-        }
-        let options = StorageOptions(
-            fsync: fsync, compactionLogBytes: compactionLogBytes, files: files,
-            afterCompactionStep: afterCompactionStep)
-        return try ServerContext(configuration: configuration, storageOptions: options)
-    }
-
-    private func storage(of context: ServerContext) throws -> Storage {
-        try #require(context.store.storage)
-    }
-
-    private func contents(of store: SharedStore) -> [ValueEntry] {
-        store.snapshot(.prefix(""))
     }
 
     // MARK: Restarts
@@ -83,7 +59,7 @@ import Testing
         let kept = first.store.epoch
         try storage(of: first).close()
         #expect(try open(.everysec).store.epoch == kept)
-        let memoryEpochs = try (0..<3).map { _ in try ServerContext(configuration: testConfiguration()).store.epoch }
+        let memoryEpochs = try (0..<3).map { _ in try SessionFixture(configuration: testConfiguration()).store.epoch }
         #expect(Set(memoryEpochs + [kept]).count == 4)
         #expect(directory.names() == ["data"])
     }
@@ -93,7 +69,7 @@ import Testing
         for _ in 0..<3 {
             let context = try open(.everysec)
             for _ in 0..<5 {
-                #expect(seen.insert(context.nextSessionID()).inserted)
+                #expect(seen.insert(context.environment.sessionNumbers.next()).inserted)
             }
             try storage(of: context).abandon()
         }
@@ -119,7 +95,7 @@ import Testing
         configuration.fsync = .everysec
         configuration.dataDirectory = directory.path(of: "file/data")
         do {
-            _ = try ServerContext(configuration: configuration)
+            _ = try SessionFixture(configuration: configuration)
             Issue.record("started on a path below a file")
         } catch let error as StorageError {
             #expect(error.message.contains("Not a directory"))
@@ -174,11 +150,10 @@ import Testing
         files.heal(.truncate)
         // Storage retries once a second; reads go on meanwhile.
         #expect(context.store.get("k")?.value == 1)
-        let deadline = Date().addingTimeInterval(15)
         var written = false
-        while !written && Date() < deadline {
+        try waitUntil("a write after recovery", timeout: .seconds(15)) {
             written = (try? context.store.set("k", to: 3, by: alice)) != nil
-            if !written { Thread.sleep(forTimeInterval: 0.05) }
+            return written
         }
         #expect(written)
         try storage(of: context).close()
@@ -232,14 +207,16 @@ import Testing
         configuration.dataDirectory = directory.path(of: "data")
         var options = StorageOptions(fsync: .everysec, files: files)
         options.stalledSyncNanoseconds = 100_000_000
-        let context = try ServerContext(configuration: configuration, storageOptions: options)
+        let context = try SessionFixture(configuration: configuration, storageOptions: options)
         let storage = try storage(of: context)
         try context.store.set("k", to: 1, by: alice)
         #expect(storage.acknowledgedRevision == 1)
         files.holdSynchronize()
         #expect(files.synchronizeStarted.wait(timeout: .now() + 10) == .success)
+        let stalledAt = DispatchTime.now().uptimeNanoseconds + 2 * options.stalledSyncNanoseconds
         try context.store.set("k", to: 2, by: alice)
-        Thread.sleep(forTimeInterval: 0.2)
+        // The fsync counts as stalled once it has run longer than its threshold: the clock is the condition.
+        try waitUntil("the fsync to stall") { DispatchTime.now().uptimeNanoseconds >= stalledAt }
         try context.store.set("k", to: 3, by: alice)
         #expect(storage.acknowledgedRevision == 2)
         files.releaseSynchronize()
@@ -326,88 +303,5 @@ import Testing
             listed.map { Array($0.utf8) }
                 == listed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { Array($0.utf8) })
         #expect(reopened.store.list(prefix: "m.").map(\.key) == ["m.1", "m.2", "m.5"])
-    }
-
-    // MARK: Damage
-
-    @Test func aTornTailIsCutWithAWarningAndEverythingBeforeItLoads() throws {
-        let first = try open(.everysec)
-        for index in 0..<10 { try first.store.set("k.\(index)", to: .integer(Int64(index)), by: alice) }
-        let log = directory.path(of: "data/log-0000000001.obs")
-        try storage(of: first).close()
-        let whole = try #require(FileManager.default.contents(atPath: log))
-        let recordBytes = RecordFraming.framed(
-            .set(ValueEntry(key: "k.9", value: 9, version: 10, author: "alice", session: "s1"))
-        ).count
-        let lastStart = whole.count - recordBytes
-        for cut in (lastStart + 1)..<whole.count {
-            try whole.prefix(cut).write(to: URL(fileURLWithPath: log))
-            let recording = RecordingLogSink()
-            var configuration = testConfiguration()
-            configuration.fsync = .everysec
-            configuration.dataDirectory = directory.path(of: "data")
-            let context = try ServerContext(
-                configuration: configuration, logger: Logger(level: .debug, sink: recording))
-            #expect(context.store.revision == 9, "cut at \(cut)")
-            #expect(context.store.get("k.9") == nil)
-            let warnings = recording.records.filter { $0.level == .warning }.map(\.message)
-            #expect(warnings.contains { $0.contains("log-0000000001.obs at offset \(lastStart)") }, "\(warnings)")
-            #expect(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int == lastStart)
-            context.store.storage?.close()
-            // Later starts see the cut file, and the new logs each start wrote: clean each time.
-            let newLogs = try FileManager.default.contentsOfDirectory(atPath: directory.path(of: "data"))
-                .filter { $0.hasPrefix("log-") && $0 != "log-0000000001.obs" }
-            for log in newLogs { try FileManager.default.removeItem(atPath: directory.path(of: "data/\(log)")) }
-        }
-    }
-
-    @Test func aDamagedRecordInTheMiddleStopsTheStartNamingFileAndOffset() throws {
-        let first = try open(.everysec)
-        for index in 0..<10 { try first.store.set("k.\(index)", to: .integer(Int64(index)), by: alice) }
-        try storage(of: first).close()
-        let log = directory.path(of: "data/log-0000000001.obs")
-        var bytes = try #require(FileManager.default.contents(atPath: log))
-        let offset = bytes.count / 2
-        bytes[offset] ^= 0x5A
-        try bytes.write(to: URL(fileURLWithPath: log))
-        do {
-            _ = try open(.everysec)
-            Issue.record("started on a damaged log")
-        } catch let error as StorageError {
-            #expect(error.code == .damaged)
-            #expect(error.message.contains(log))
-            #expect(error.message.contains("truncate -s"))
-        }
-        let check = DataDirectoryCheck.run(directory: directory.path(of: "data"))
-        #expect(!check.isLoadable)
-        #expect(check.report.contains("damaged at offset"))
-        // Nothing was changed: the damaged file is as it was.
-        #expect(FileManager.default.contents(atPath: log) == bytes)
-    }
-
-    @Test func checkReportsKeysRevisionEpochAndFilesWithoutChangingThem() throws {
-        let first = try open(.everysec)
-        for index in 0..<5 { try first.store.set("k.\(index)", to: .integer(Int64(index)), by: alice) }
-        try first.store.delete("k.0", by: alice)
-        let epoch = first.store.epoch
-        try storage(of: first).abandon()
-        let before = directory.names()
-        let check = DataDirectoryCheck.run(directory: directory.path(of: "data"))
-        #expect(check.isLoadable)
-        #expect(check.report.contains("keys: 4"))
-        #expect(check.report.contains("revision: 6"))
-        #expect(check.report.contains("epoch: \(epoch)"))
-        #expect(check.report.contains("log-0000000001.obs"))
-        #expect(directory.names() == before)
-    }
-
-    // MARK: Helpers
-
-    private func waitUntil(_ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while !condition() {
-            guard Date() < deadline else { throw TestFailure(description: "condition not met within 20 s") }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
     }
 }

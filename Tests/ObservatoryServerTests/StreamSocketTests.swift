@@ -10,12 +10,7 @@ import Testing
         let listener = try ListeningSocket(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         let client = try StreamSocket.connect(host: "127.0.0.1", port: listener.port, blocking: blocking)
-        for _ in 0..<1_000 {
-            if let accepted = try listener.accept() { return (client, StreamSocket(descriptor: accepted)) }
-            usleep(1_000)
-        }
-        client.close()
-        throw TestFailure(description: "no connection to accept within a second")
+        return (client, StreamSocket(descriptor: try acceptConnection(from: listener, closingOnFailure: client)))
     }
 
     @Test func blockingModeLeavesTheSocketBlockingWithoutNagle() throws {

@@ -1,4 +1,6 @@
 import Foundation
+import ObservatorySockets
+import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 
@@ -47,4 +49,32 @@ func kernelSendBufferCeiling() -> Int {
     let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8)
     let last = text?.split(whereSeparator: \.isWhitespace).last
     return last.flatMap { Int($0) } ?? 4 << 20
+}
+
+extension TestServer {
+    /// A server with `testConfiguration(adjust)`.
+    convenience init(_ adjust: (inout ServerConfiguration) -> Void) throws {
+        try self.init(configuration: testConfiguration(adjust))
+    }
+
+    /// A raw line client; a small `receiveBufferBytes` makes a client that stops reading fill up quickly.
+    func client(receiveBufferBytes: Int32? = nil) throws -> LineClient {
+        try LineClient(port: port, receiveBufferBytes: receiveBufferBytes)
+    }
+}
+
+/// Accepts the connection `client` made to `listener`, waiting up to a second for
+/// it; closes `client` if none comes.
+func acceptConnection(from listener: ListeningSocket, closingOnFailure client: StreamSocket) throws -> Int32 {
+    var accepted: Int32?
+    do {
+        try waitUntil("a connection to accept", timeout: .seconds(1)) {
+            accepted = try listener.accept()
+            return accepted != nil
+        }
+    } catch {
+        client.close()
+        throw error
+    }
+    return try #require(accepted)
 }

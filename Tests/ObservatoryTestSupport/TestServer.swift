@@ -1,15 +1,25 @@
 import ObservatoryClient
 import ObservatoryServer
 
-/// A real server on 127.0.0.1, in memory unless told otherwise, for the tests
-/// of the client and of the command-line tool.
+/// A real server on 127.0.0.1, in memory unless told otherwise, for the tests of
+/// the server, the client and the command-line tool. It stops when `stop()` is
+/// called or when the last reference to it goes, whichever comes first.
 public final class TestServer: Sendable {
     /// The server.
     public let server: Server
 
+    /// Starts a server with `configuration` (use port 0 for a free one).
+    ///
+    /// - Parameter storageOptions: overrides the storage options the configuration
+    ///   implies (tests pass failing file operations this way).
+    public init(configuration: ServerConfiguration, storageOptions: StorageOptions? = nil) throws {
+        server = try Server(configuration: configuration, storageOptions: storageOptions)
+        try server.start()
+    }
+
     /// Starts a server on `port` (0: a free one), in memory, or storing in
     /// `dataDirectory` with fsync `always`.
-    public init(port: Int = 0, dataDirectory: String? = nil) throws {
+    public convenience init(port: Int = 0, dataDirectory: String? = nil) throws {
         var configuration = ServerConfiguration()
         configuration.port = port
         configuration.fsync = .none
@@ -18,8 +28,12 @@ public final class TestServer: Sendable {
             configuration.dataDirectory = dataDirectory
         }
         configuration.shutdownGraceMilliseconds = 200
-        server = try Server(configuration: configuration)
-        try server.start()
+        try self.init(configuration: configuration)
+    }
+
+    deinit {
+        // Idempotent: returns at once after an earlier `stop()`.
+        server.stop()
     }
 
     /// The port it listens on.

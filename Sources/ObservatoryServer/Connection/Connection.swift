@@ -1,4 +1,4 @@
-import Observatory
+import ObservatoryLogging
 import ObservatorySockets
 import ObservatoryWire
 
@@ -8,15 +8,24 @@ import ObservatoryWire
 ///
 /// The connection belongs to one `EventLoop`. When the socket is readable the
 /// loop calls `handle(_:)`: the connection reads a bounded amount into the loop's
-/// buffer, the session answers the complete frames, and the connection asks to
-/// be flushed at the end of the turn, when the loop writes everything queued in
-/// one send. Events from writers on other threads are queued on the
-/// `ConnectionOutput`, which asks the loop for a flush.
+/// buffer, hands the bytes to the session, carries out its answers on the
+/// `ConnectionOutput`, and asks to be flushed at the end of the turn, when the
+/// loop writes everything queued in one send. Events from writers on other
+/// threads are queued on the output, which asks the loop for a flush. Replies to
+/// writes and events go out only as far as the shared state's `Acknowledgements`
+/// allow; the connection waits for the rest with `whenAcknowledged`.
 ///
 /// ## Threads
 /// Everything except `output` is confined to the loop's thread; other threads
 /// reach the connection only through `loop.execute` and `loop.scheduleFlush`.
-final class Connection: LoopHandler, @unchecked Sendable {
+///
+/// ## Stored properties
+/// More than ten: the shell's collaborators (socket, loop, output, session,
+/// settings, input budget, logger, acknowledgements, close callback) and its
+/// loop-confined bookkeeping (machine, epoll token and interest, flush mark,
+/// awaited revision, held input, armed deadline). Each is read on the hot path
+/// by this class alone; grouping them in structs would only add a level of names.
+final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// The client's socket.
     let socket: StreamSocket
     /// The loop this connection's socket work runs on.
@@ -26,7 +35,13 @@ final class Connection: LoopHandler, @unchecked Sendable {
     /// The session id, for logs.
     let sessionID: String
     private let session: Session
-    private let context: ServerContext
+    private let settings: ConnectionSettings
+    private let inputBudget: InputBudget
+    private let logger: Logger
+    /// How far the shared state lets replies to writes and events go.
+    private let acknowledgements: any Acknowledgements
+    /// Its acknowledged revision, read at every flush without a call through the protocol.
+    private let acknowledged: AcknowledgedRevision
     private let onClose: @Sendable (Connection) -> Void
     private var machine: ConnectionMachine
     private var token = -1
@@ -47,53 +62,30 @@ final class Connection: LoopHandler, @unchecked Sendable {
     /// How many chunks one flush sends before it yields to the other connections.
     private static let sendsPerTurn = 8
 
-    /// Creates the connection; `start()` registers it with its loop.
+    /// Creates the connection and its session; `start()` registers it with its loop.
     init(
-        socket: StreamSocket, loop: EventLoop, context: ServerContext,
-        onClose: @escaping @Sendable (Connection) -> Void
+        socket: StreamSocket, loop: EventLoop, sessions: SessionEnvironment, settings: ConnectionSettings,
+        inputBudget: InputBudget, onClose: @escaping @Sendable (Connection) -> Void
     ) {
         self.socket = socket
         self.loop = loop
-        self.context = context
+        self.settings = settings
+        self.inputBudget = inputBudget
+        logger = sessions.logger
         self.onClose = onClose
-        let configuration = context.configuration
-        let limits = configuration.limits
-        let flushRequest = FlushRequest()
+        acknowledgements = sessions.state.acknowledgements
+        acknowledged = acknowledgements.acknowledged
         output = ConnectionOutput(
-            maxQueuedBytes: limits.maxQueuedBytes, maxObservations: limits.maxObservationsPerConnection,
-            requestFlush: { flushRequest.fire() },
-            storage: context.store.storage)
-        session = Session(context: context, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
+            maxQueuedBytes: settings.maxQueuedBytes, maxObservations: settings.maxObservations,
+            acknowledged: acknowledged)
+        session = Session(
+            environment: sessions, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
         sessionID = session.identity.session
-        machine = ConnectionMachine(timing: Self.timing(configuration), now: EventLoop.now())
-        flushRequest.connect { [weak self] in
-            guard let self else { return }
-            self.loop.scheduleFlush(of: self)
-        }
+        machine = ConnectionMachine(timing: settings.timing, now: EventLoop.now())
+        // No other thread reaches the output before the session observes something,
+        // after `start()`: binding it here completes it.
+        output.bind(to: self)
     }
-
-    /// The configuration's time limits in the machine's terms.
-    static func timing(_ configuration: ServerConfiguration) -> ConnectionMachine.Timing {
-        let millisecond: UInt64 = 1_000_000
-        let grace = UInt64(max(100, configuration.shutdownGraceMilliseconds)) * millisecond
-        let needsAuthentication =
-            configuration.requiresAuthentication && configuration.auth.anonymous == nil
-            && configuration.authTimeoutMilliseconds > 0
-        return ConnectionMachine.Timing(
-            authentication: needsAuthentication ? UInt64(configuration.authTimeoutMilliseconds) * millisecond : nil,
-            idle: configuration.idleTimeoutMilliseconds > 0
-                ? UInt64(configuration.idleTimeoutMilliseconds) * millisecond : nil,
-            closingPatience: UInt64(closingPatienceMilliseconds) * millisecond,
-            shutdownGrace: grace,
-            linger: grace)
-    }
-
-    /// How long a closing connection waits for its client to take more of what is
-    /// queued: its last replies after it hung up its sending side, the error that
-    /// ends it, or the events ahead of a `slow_consumer` error. A client that paused
-    /// for a moment must not lose them; one that is gone costs only a socket and
-    /// a few bytes meanwhile. A shutdown waits its grace time instead.
-    static let closingPatienceMilliseconds = 30_000
 
     /// Registers with the loop and starts reading; on the loop's thread.
     func start() {
@@ -101,7 +93,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
             registeredInterest = machine.interest
             token = try loop.register(socket.descriptor, interest: registeredInterest, handler: self)
         } catch {
-            context.logger.error("connection \(sessionID): \(error)")
+            logger.error("connection \(sessionID): \(error)")
             carryOut(machine.failed("\(error)"))
             return
         }
@@ -199,8 +191,8 @@ final class Connection: LoopHandler, @unchecked Sendable {
                 carryOut(machine.endOfInput(at: EventLoop.now()))
                 return
             case .bytes(let count):
-                let action = session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                carryOut(machine.answered(action, at: EventLoop.now()))
+                session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                carryOut(machine.answered(output.answerFrames(of: session), at: EventLoop.now()))
                 reportHeldInput()
                 // A read that did not fill the buffer took everything the kernel had:
                 // another would only say "would block", a system call per request
@@ -222,7 +214,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
         let held = session.bufferedByteCount
         guard held > 0 || isHoldingInput else { return }
         isHoldingInput = held > 0
-        let mustPause = context.inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
+        let mustPause = inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
             guard let self else { return }
             loop.execute {
                 self.machine.inputBudget(pauses: false)
@@ -230,8 +222,8 @@ final class Connection: LoopHandler, @unchecked Sendable {
             }
         }
         guard mustPause else { return }
-        context.logger.debug(
-            "connection \(sessionID): not read while \(context.inputBudget.total) input bytes are held")
+        logger.debug(
+            "connection \(sessionID): not read while \(inputBudget.total) input bytes are held")
         machine.inputBudget(pauses: true)
     }
 
@@ -239,10 +231,10 @@ final class Connection: LoopHandler, @unchecked Sendable {
 
     private func carryOut(_ actions: ConnectionMachine.Actions) {
         if let reason = actions.reason {
-            context.logger.debug("connection \(sessionID): \(reason)")
+            logger.debug("connection \(sessionID): \(reason)")
         }
         if actions.rejectUnauthenticated {
-            let timeout = context.configuration.authTimeoutMilliseconds
+            let timeout = settings.authTimeoutMilliseconds
             output.append(
                 Reply.failure(
                     id: nil,
@@ -251,7 +243,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
                         message: "no successful hello within \(timeout) ms; the connection is closed")))
         }
         if actions.answerBuffered {
-            carryOut(machine.answered(session.answerBufferedFrames(), at: EventLoop.now()))
+            carryOut(machine.answered(output.answerFrames(of: session), at: EventLoop.now()))
         }
         if actions.send { markForFlush(answered: true) }
         if actions.finish { finishSession(lingering: !actions.close) }
@@ -270,7 +262,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
     private func finishSession(lingering: Bool) {
         session.close()
         output.withQueue { $0.discardAll() }
-        context.inputBudget.remove(ObjectIdentifier(self))
+        inputBudget.remove(ObjectIdentifier(self))
         if lingering { socket.shutdownWrite() }
         onClose(self)
     }
@@ -317,21 +309,23 @@ final class Connection: LoopHandler, @unchecked Sendable {
 
     // MARK: Storage
 
-    /// How far storage lets replies to writes and events go now.
+    /// How far the shared state lets replies to writes and events go now.
     private func storageAcknowledgement() -> OutboundQueue.Acknowledgement {
-        guard let storage = context.store.storage else { return .everything }
-        return OutboundQueue.Acknowledgement(revision: storage.acknowledgedRevision) { revision, id in
-            guard storage.isLost(revision) else { return nil }
-            return Reply.failure(id: id, storage.lostChangeError()).encodedLine()
+        let revision = acknowledged.value
+        // Everything is acknowledged without storage: no closure to build per flush.
+        guard revision != .max else { return .everything }
+        let acknowledgements = self.acknowledgements
+        return OutboundQueue.Acknowledgement(revision: revision) { revision, id in
+            guard acknowledgements.isLost(revision) else { return nil }
+            return Reply.failure(id: id, acknowledgements.lostChangeError()).encodedLine()
         }
     }
 
-    /// Flushes again once storage acknowledges `revision` (or gives up on it).
+    /// Flushes again once `revision` is acknowledged (or given up on).
     private func waitForStorage(_ revision: Int64) {
-        guard let storage = context.store.storage else { return }
         if let awaited = awaitedRevision, awaited <= revision { return }
         awaitedRevision = revision
-        storage.whenAcknowledged(revision) { [weak self] in
+        acknowledgements.whenAcknowledged(revision) { [weak self] in
             guard let self else { return }
             loop.execute {
                 self.awaitedRevision = nil

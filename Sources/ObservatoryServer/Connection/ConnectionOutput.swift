@@ -7,63 +7,79 @@ import ObservatoryWire
 /// Written from two sides: the connection's own event loop appends replies and
 /// sends bytes; store handlers, on whatever thread made a change, append events.
 /// Handlers call `deliver(_:via:)`, which only takes this lock, queues bytes and
-/// asks for a flush through `requestFlush` (at most one request outstanding), so a
+/// asks the connection's loop for a flush (at most one request outstanding), so a
 /// writer never touches another client's socket.
+///
+/// Built by its `Connection`, which binds it to itself in the same initializer
+/// (`bind(to:)`), before any other thread can reach the output.
 final class ConnectionOutput: Sendable {
     private struct State {
         var queue: OutboundQueue
         var observations: ObservationSet
         /// A flush was requested and has not started yet, or the socket is full and
-        /// its write source will flush: no new request is needed.
+        /// the loop flushes once epoll reports it writable: no new request is needed.
         var isFlushPending = false
         /// The queue overflowed and the connection has been told (once).
         var isSlowConsumerReported = false
+        /// The connection this output belongs to, which the loop flushes; `nil` in
+        /// tests of sessions without sockets. Weak: the connection owns the output.
+        weak var connection: Connection?
     }
 
     private let state: Locked<State>
-    private let requestFlush: @Sendable () -> Void
-    /// Tells how far events may go; nil without storage (everything may).
-    private let storage: Storage?
+    /// How far events may go.
+    private let acknowledged: AcknowledgedRevision
 
-    /// Creates the output with the connection's limits; `requestFlush` is called
-    /// (outside the lock) when events are waiting and no flush is pending, and
-    /// `storage`, if any, tells how far events may go.
+    /// Creates the output with the connection's limits; `acknowledged` tells how
+    /// far events may go (everywhere without storage).
     init(
-        maxQueuedBytes: Int, maxObservations: Int, requestFlush: @escaping @Sendable () -> Void,
-        storage: Storage? = nil
+        maxQueuedBytes: Int, maxObservations: Int, acknowledged: AcknowledgedRevision = AcknowledgedRevision(.max)
     ) {
         state = Locked(
             State(
                 queue: OutboundQueue(maxQueuedBytes: maxQueuedBytes),
                 observations: ObservationSet(limit: maxObservations)))
-        self.requestFlush = requestFlush
-        self.storage = storage
+        self.acknowledged = acknowledged
+    }
+
+    /// Makes `connection` the one whose loop flushes this output; called once, by
+    /// the connection's initializer.
+    func bind(to connection: Connection) {
+        state.withLock { $0.connection = connection }
+    }
+
+    /// Asks the loop of `connection` (read under the lock, with the decision to
+    /// flush) to flush it, outside the lock.
+    private func requestFlush(of connection: Connection?) {
+        guard let connection else { return }
+        connection.loop.scheduleFlush(of: connection)
     }
 
     /// Queues a change that arrived on `route` if this connection wants it by that route.
     func deliver(_ change: StoreChange, via route: ObservationSet.Route) {
-        // Read from the storage object all connections share, not through a
-        // closure of this connection's: one cache line fewer per delivery.
-        let acknowledged = storage?.acknowledgedRevision ?? .max
-        let needsFlush = state.withLock { state in
-            guard state.observations.accepts(change.key, via: route) else { return false }
-            return Self.needsFlush(after: state.queue.appendEvent(change, acknowledgedRevision: acknowledged), &state)
+        // Read from the one object all connections share, not through a closure of
+        // this connection's: one cache line fewer per delivery.
+        let acknowledged = acknowledged.value
+        let flushing = state.withLock { state -> Connection? in
+            guard state.observations.accepts(change.key, via: route) else { return nil }
+            let outcome = state.queue.appendEvent(change, acknowledgedRevision: acknowledged)
+            return Self.needsFlush(after: outcome, &state) ? state.connection : nil
         }
-        if needsFlush { requestFlush() }
+        requestFlush(of: flushing)
     }
 
     /// Queues the changes a resumed `observe` replays, right behind its reply and
     /// ahead of the events held meanwhile, filtered like live events of `route`.
     func replay(_ changes: [StoreChange], via route: ObservationSet.Route) {
-        let needsFlush = state.withLock { state in
+        let flushing = state.withLock { state -> Connection? in
             var outcome = OutboundQueue.EventOutcome.queued
             for change in changes where state.observations.accepts(change.key, via: route) {
                 outcome = state.queue.appendReplayed(change)
                 if outcome == .slowConsumer { break }
             }
-            return Self.needsFlush(after: outcome, &state)
+            return Self.needsFlush(after: outcome, &state) ? state.connection : nil
         }
-        if needsFlush { requestFlush() }
+        requestFlush(of: flushing)
     }
 
     /// Whether a flush must be requested after events were queued with `outcome`.
@@ -130,7 +146,7 @@ final class ConnectionOutput: Sendable {
         state.withLock { $0.isFlushPending = false }
     }
 
-    /// Marks that the socket is full and its write source will flush.
+    /// Marks that the socket is full: the loop flushes once epoll reports it writable.
     func flushDeferredToSocket() {
         state.withLock { $0.isFlushPending = true }
     }

@@ -13,23 +13,27 @@ import Synchronization
 /// answers requests, runs timers, and at the end of every turn writes what each
 /// connection has queued, one send per socket.
 ///
-/// The server runs one loop per core. A request is read, answered and its reply
+/// The server runs one loop per two cores by default (`ServerConfiguration.ioThreads`;
+/// `Server.defaultLoopCount` says why). A request is read, answered and its reply
 /// written on the loop that owns the connection, with no thread handoff. A change
 /// reaches observers on other loops through their outputs; their loop is woken
 /// once per turn, however many events it got.
 ///
+/// The loop knows its handlers only as `LoopHandler`s (readiness) and
+/// `FlushingLoopHandler`s (output written at the end of a turn): connections today,
+/// any other transport that keeps that contract tomorrow.
+///
 /// ## Threads
 /// Everything except `execute`, `scheduleFlush` and `stop` is confined to the
-/// loop's own thread, as a serial queue's work is to that queue: registered
-/// handlers, timers and the connections waiting for their end-of-turn flush.
-/// Those three are safe from any thread: they hand work over through the
+/// loop's own thread: registered handlers, timers and the handlers waiting for
+/// their end-of-turn flush. /// Those three are safe from any thread: they hand work over through the
 /// `Locked` inbox (a pthread mutex, which the thread sanitizer understands) and
 /// wake the loop.
 final class EventLoop: @unchecked Sendable {
     /// What other threads hand to the loop.
     private struct Inbox {
         var tasks: [@Sendable () -> Void] = []
-        var flushes: [Connection] = []
+        var flushes: [any FlushingLoopHandler] = []
         /// The loop has been woken and has not emptied the inbox since.
         var isWakePending = false
         var isStarted = false
@@ -49,9 +53,9 @@ final class EventLoop: @unchecked Sendable {
     private var handlers: [Int: any LoopHandler] = [:]
     private var nextToken = 0
     private var timers = TimerHeap<@Sendable () -> Void>()
-    /// Connections with replies to send this turn; flushed before `dirty`.
-    private var answering: [Connection] = []
-    private var dirty: [Connection] = []
+    /// Handlers with replies to send this turn; flushed before `dirty`.
+    private var answering: [any FlushingLoopHandler] = []
+    private var dirty: [any FlushingLoopHandler] = []
     private var isRunning = false
 
     /// Bytes one read may take; shared by every connection of the loop, since a
@@ -96,7 +100,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Has `connection` write what it has queued at the end of this or the next turn.
-    func scheduleFlush(of connection: Connection) {
+    func scheduleFlush(of connection: any FlushingLoopHandler) {
         if isCurrent {
             dirty.append(connection)
             return
@@ -161,7 +165,7 @@ final class EventLoop: @unchecked Sendable {
     /// Connections that were answered go first: a writer that has its reply
     /// sooner sends its next request while the loop is still writing the events
     /// of the last one to their observers.
-    func markForFlush(_ connection: Connection, answered: Bool) {
+    func markForFlush(_ connection: any FlushingLoopHandler, answered: Bool) {
         if answered {
             answering.append(connection)
         } else {
@@ -229,19 +233,11 @@ final class EventLoop: @unchecked Sendable {
 
     private func flushDirty() {
         // Flushing may mark connections again (more frames to answer): they go in the next turn.
-        var flushing: [Connection] = []
+        var flushing: [any FlushingLoopHandler] = []
         swap(&flushing, &answering)
         for connection in flushing { connection.flush() }
         flushing.removeAll(keepingCapacity: true)
         swap(&flushing, &dirty)
         for connection in flushing { connection.flush() }
     }
-}
-
-/// Something registered with an `EventLoop`: a connection or the listener.
-protocol LoopHandler: AnyObject {
-    /// The descriptor is ready; called on the loop's thread.
-    func handle(_ readiness: Poller.Readiness)
-    /// The loop is ending: release the descriptor.
-    func loopStopped()
 }

@@ -1,4 +1,3 @@
-import Observatory
 import ObservatoryLogging
 import ObservatorySockets
 

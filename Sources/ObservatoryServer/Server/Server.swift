@@ -40,8 +40,16 @@ public final class Server: Sendable {
     /// `observatoryd --version` prints it.
     public static let version = "observatoryd 0.1.0"
 
-    /// The store, configuration and logger shared by all sessions.
-    public let context: ServerContext
+    /// The settings the server runs with.
+    public let configuration: ServerConfiguration
+    /// The shared values, for programs that embed the server.
+    public let store: SharedStore
+    /// What every session shares: the state, authentication, session ids, limits.
+    let sessions: SessionEnvironment
+    /// The bytes of unfinished frames all connections hold, against `limits.maxBufferedInputBytes`.
+    let inputBudget: InputBudget
+    private let connectionSettings: ConnectionSettings
+    private let logger: Logger
     private let state = Locked(State())
     private let loops: [EventLoop]
     private let allClosed = DispatchSemaphore(value: 0)
@@ -59,7 +67,12 @@ public final class Server: Sendable {
         configuration: ServerConfiguration, logger: Logger = .silent, storageOptions: StorageOptions? = nil
     ) throws {
         try configuration.validate()
-        context = try ServerContext(configuration: configuration, logger: logger, storageOptions: storageOptions)
+        self.configuration = configuration
+        self.logger = logger
+        store = try SharedStore.open(configuration: configuration, logger: logger, storageOptions: storageOptions)
+        sessions = SessionEnvironment(configuration: configuration, store: store, logger: logger)
+        inputBudget = InputBudget(limit: configuration.limits.maxBufferedInputBytes)
+        connectionSettings = ConnectionSettings(configuration)
         let count =
             configuration.ioThreads > 0
             ? configuration.ioThreads : Self.defaultLoopCount(cores: ProcessInfo.processInfo.activeProcessorCount)
@@ -80,9 +93,6 @@ public final class Server: Sendable {
         max(1, cores / 2)
     }
 
-    /// The store, for programs that embed the server.
-    public var store: SharedStore { context.store }
-
     /// The port the server listens on (the real one when 0 was configured); 0 before `start()`.
     public var port: Int {
         state.withLock { $0.listener?.port ?? 0 }
@@ -97,10 +107,9 @@ public final class Server: Sendable {
     ///
     /// - Throws: `SocketError` if the address cannot be bound (in use, not local, ...).
     public func start() throws {
-        let configuration = context.configuration
         let socket = try ListeningSocket(host: configuration.host, port: configuration.port)
         let acceptingLoop = loops[0]
-        let listener = Listener(socket: socket, loop: acceptingLoop, logger: context.logger) { [self] accepted in
+        let listener = Listener(socket: socket, loop: acceptingLoop, logger: logger) { [self] accepted in
             admit(accepted)
         }
         let started = state.withLock { state in
@@ -126,17 +135,19 @@ public final class Server: Sendable {
         }
         done.wait()
         if let error = registered.withLock({ $0 }) { throw error }
-        context.logger.info("listening on \(configuration.host):\(listener.port)")
-        for warning in context.configurationWarnings { context.logger.warning(warning) }
+        logger.info("listening on \(configuration.host):\(listener.port)")
+        for warning in configuration.warnings { logger.warning(warning) }
     }
 
     private func admit(_ socket: StreamSocket) {
-        let limit = context.configuration.limits.maxConnections
+        let limit = configuration.limits.maxConnections
         let connection: Connection? = state.withLock { state in
             guard state.phase == .running, state.connections.count < limit else { return nil }
             let loop = loops[state.nextLoop % loops.count]
             state.nextLoop &+= 1
-            let connection = Connection(socket: socket, loop: loop, context: context) { [self] closed in
+            let connection = Connection(
+                socket: socket, loop: loop, sessions: sessions, settings: connectionSettings, inputBudget: inputBudget
+            ) { [self] closed in
                 remove(closed)
             }
             state.connections[ObjectIdentifier(connection)] = connection
@@ -146,7 +157,7 @@ public final class Server: Sendable {
             refuse(socket, limit: limit)
             return
         }
-        context.logger.debug("connection \(connection.sessionID) opened")
+        logger.debug("connection \(connection.sessionID) opened")
         if connection.loop.isCurrent {
             connection.start()
         } else {
@@ -155,16 +166,16 @@ public final class Server: Sendable {
     }
 
     /// Answers a connection over the limit with `limit_exceeded` (best effort, it must
-    /// not block the accept queue) and closes it.
+    /// hold up the accepting loop) and closes it.
     private func refuse(_ socket: StreamSocket, limit: Int) {
         let error =
-            context.isShuttingDown
+            sessions.isShuttingDown
             ? WireError(code: .shuttingDown, message: "the server is shutting down")
             : WireError(code: .limitExceeded, message: "the server has its maximum of \(limit) connections")
         let frame = Reply.failure(id: nil, error).encodedLine()
         _ = try? frame.withUnsafeBytes { try socket.send($0) }
         socket.close()
-        context.logger.warning("refused a connection: \(error.message)")
+        logger.warning("refused a connection: \(error.message)")
     }
 
     private func remove(_ connection: Connection) {
@@ -172,7 +183,7 @@ public final class Server: Sendable {
             state.connections[ObjectIdentifier(connection)] = nil
             return state.phase == .stopping ? state.connections.count : -1
         }
-        context.logger.debug("connection \(connection.sessionID) closed")
+        logger.debug("connection \(connection.sessionID) closed")
         if remaining == 0 { allClosed.signal() }
     }
 
@@ -183,7 +194,7 @@ public final class Server: Sendable {
     /// Safe to call more than once and from any thread but a loop's; also for a
     /// server never started, to release its data directory.
     public func stop() {
-        guard context.beginShutdown() else {
+        guard sessions.beginShutdown() else {
             waitUntilStopped()
             return
         }
@@ -200,17 +211,17 @@ public final class Server: Sendable {
             }
             _ = closed.wait(timeout: .now() + .seconds(5))
         }
-        context.logger.info("shutting down: \(connections.count) connections to close")
+        logger.info("shutting down: \(connections.count) connections to close")
         if !connections.isEmpty {
             for connection in connections { connection.loop.execute { connection.shutDown() } }
-            let grace = context.configuration.shutdownGraceMilliseconds + 500
+            let grace = configuration.shutdownGraceMilliseconds + 500
             _ = allClosed.wait(timeout: .now() + .milliseconds(grace))
         }
         // Closes what is left, lingering sockets included.
         for loop in loops { loop.stop() }
-        context.store.storage?.close()
+        sessions.state.close()
         state.withLock { $0.phase = .stopped }
-        context.logger.info("stopped")
+        logger.info("stopped")
         stopped.signal()
     }
 

@@ -1,107 +1,146 @@
 import Observatory
-import ObservatorySockets
 import ObservatoryWire
 
-/// The protocol logic of one connection, without sockets: bytes in, replies and
-/// events queued on its `ConnectionOutput`, and whether to close.
+/// The protocol logic of one session, without sockets: bytes in, one `Answer`
+/// per complete frame out, and whether to go on.
 ///
 /// Every complete frame gets exactly one reply, in order, so clients may pipeline.
-/// The session observes the store like any `Observer`; its handlers capture only
-/// the output, which filters and queues events. While a batch of frames is being
-/// answered, events wait (`holdEvents`), so an `observe` reply with its snapshot is
-/// queued before any event that arrived while it was being made; and since the store
-/// registers the observation and takes the snapshot in one step, no change is lost
-/// between them.
+/// The connection feeds received bytes to `receive(_:)` and asks for answers with
+/// `nextAnswer(queuedBytes:)` until there are none, carrying each out on its
+/// output (`ConnectionOutput.answerFrames(of:)`); events wait meanwhile, so an
+/// `observe` reply with its snapshot is queued before any event that arrived while
+/// it was being made; and since the state registers the observation and takes the
+/// snapshot in one step, no change is lost between them.
+///
+/// The session observes the state like any `Observer`; its handlers capture only
+/// the output, which filters and queues events (the one thing that cannot wait
+/// for an answer: changes arrive on the writer's thread).
 ///
 /// Replies and events together stay within `maxQueuedBytes`: once more than that
 /// waits to be sent, the session stops answering (`backlogged`) and keeps the
-/// frames it has not answered; the connection stops reading and calls
-/// `answerBufferedFrames()` once the client has taken its bytes. So a client that
-/// pipelines requests for large values without reading the replies costs one
-/// backlog of memory, not one reply per request.
+/// frames it has not answered; the connection stops reading and asks again once
+/// the client has taken its bytes. So a client that pipelines requests for large
+/// values without reading the replies costs one backlog of memory, not one reply
+/// per request.
 ///
-/// Not thread-safe: its connection calls it from one queue at a time.
+/// Not thread-safe: its connection calls it from one thread at a time.
 final class Session: Observer {
-    /// What the connection should do after a call.
+    /// What the connection should do after a batch of answers.
     enum Action: Equatable {
         /// Keep reading.
         case keepOpen
         /// Send what is queued, then close (after `frame_too_large` or a failed `hello`).
         case close
-        /// Stop reading: the output holds more than `maxQueuedBytes`. Call
-        /// `answerBufferedFrames()` once it has drained.
+        /// Stop reading: the output holds more than `maxQueuedBytes`. Ask for the
+        /// next answers once it has drained.
         case backlogged
     }
 
+    /// The answer to one frame, for the connection to carry out.
+    struct Answer {
+        /// The reply to queue.
+        let reply: Reply
+        /// The events held while this batch is answered go out ahead of the reply
+        /// (a `ping`: its reply vouches for every change up to its revision).
+        var releasesEventsFirst = false
+        /// The changes a resumed `observe` replays, queued right behind its reply.
+        var replay: Replay?
+    }
+
+    /// The changes a resumed `observe` replays, and the route they are filtered by.
+    struct Replay {
+        let changes: [StoreChange]
+        let route: ObservationSet.Route
+    }
+
+    /// What `nextAnswer` found.
+    enum Step {
+        /// The answer to the next frame.
+        case answer(Answer)
+        /// The output holds too much: stop until it drains.
+        case backlogged
+        /// No complete frame is left, or the session is closing.
+        case finished
+    }
+
+    // More than ten stored properties: the session's own state (identity, rights,
+    // frames, closing, observations, the answer being built) and, copied out of its
+    // environment, what it reads at every request, to save a load per request.
+
     /// The core library's handle on this session's observations.
     let receiver = Receiver()
-    /// Where replies and events go.
+    /// Where events go, filtered by the observations it keeps.
     let output: ConnectionOutput
-    /// Who this connection's changes are attributed to.
+    /// Who this session's changes are attributed to.
     private(set) var identity: Author
-    private let context: ServerContext
+    private let environment: SessionEnvironment
+    /// The environment's state, kept here: read at every request.
+    private let state: any SharedState
+    /// Whether nothing but `hello` works without a token (fixed by the configuration; read at every request).
+    private let requiresToken: Bool
+    /// How much may wait to be sent before this session stops answering.
+    private let maxQueuedBytes: Int
     private var splitter: FrameSplitter
-    /// What this connection may read and write; `nil` when authentication is off.
+    /// What this session may read and write; `nil` when authentication is off.
     private var rights: AccessRights?
     /// Whether a `hello` presented a valid token.
     private var hasToken = false
-    private var isClosing = false
+    /// Set after a frame that ends the session: no further frame is answered.
+    private(set) var isClosing = false
     /// Whether this session is subscribed to every change (it observes at least one prefix).
     private var observesPrefixes = false
-    /// The changes a resumed `observe` replays, queued right after its reply.
-    private var replay: (changes: [StoreChange], route: ObservationSet.Route)?
+    /// The answer being built: `perform` marks a ping or a replay on it.
+    private var answer = (releasesEventsFirst: false, replay: Replay?.none)
 
     /// The client's address, for logs.
     private let peer: String
 
     /// Creates a session with a fresh session id and the anonymous author.
-    init(context: ServerContext, output: ConnectionOutput, peer: String = "unknown") {
-        self.context = context
+    init(environment: SessionEnvironment, output: ConnectionOutput, peer: String = "unknown") {
+        self.environment = environment
+        state = environment.state
+        requiresToken = environment.authenticator.requiresToken
+        maxQueuedBytes = environment.limits.maxQueuedBytes
         self.output = output
         self.peer = peer
-        let auth = context.configuration.auth
-        rights = context.configuration.requiresAuthentication ? auth.anonymous ?? AccessRights() : nil
-        splitter = FrameSplitter(maxFrameBytes: context.configuration.limits.maxFrameBytes)
-        identity = Author(name: Author.anonymousName, session: context.nextSessionID())
+        let authenticator = environment.authenticator
+        rights = authenticator.requiresAuthentication ? authenticator.auth.anonymous ?? AccessRights() : nil
+        splitter = FrameSplitter(maxFrameBytes: environment.limits.maxFrameBytes)
+        identity = Author(name: Author.anonymousName, session: environment.sessionNumbers.next())
     }
 
-    /// Takes received bytes and answers the complete frames among them, until the
-    /// output is backlogged.
-    func receive(_ bytes: UnsafeRawBufferPointer) -> Action {
-        guard !isClosing else { return .close }
+    /// Takes received bytes; their complete frames are answered by `nextAnswer`.
+    func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard !isClosing else { return }
         splitter.append(bytes)
-        return answerBufferedFrames()
     }
 
-    /// Answers the complete frames received and not answered yet, as long as the
-    /// output holds at most `maxQueuedBytes`.
-    func answerBufferedFrames() -> Action {
-        guard !isClosing else { return .close }
-        output.holdEvents()
-        defer { output.releaseEvents() }
-        let limit = context.configuration.limits.maxQueuedBytes
-        while !isClosing {
-            if output.withQueue({ $0.queuedBytes }) > limit { return .backlogged }
-            do throws(WireError) {
-                guard let frame = try splitter.next() else { break }
-                output.append(respond(to: frame))
-                if let replay {
-                    output.replay(replay.changes, via: replay.route)
-                    self.replay = nil
-                }
-            } catch {
-                output.append(Reply.failure(id: nil, error))
-                isClosing = true
-            }
+    /// Takes received bytes from an array.
+    func receive(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { receive($0) }
+    }
+
+    /// Answers the next complete frame, unless more than `maxQueuedBytes` wait to
+    /// be sent (`queuedBytes`, the output's count) or the session is closing.
+    func nextAnswer(queuedBytes: Int) -> Step {
+        guard !isClosing else { return .finished }
+        if queuedBytes > maxQueuedBytes { return .backlogged }
+        do throws(WireError) {
+            guard let frame = try splitter.next() else { return .finished }
+            let reply = respond(to: frame)
+            defer { answer = (false, nil) }
+            return .answer(Answer(reply: reply, releasesEventsFirst: answer.releasesEventsFirst, replay: answer.replay))
+        } catch {
+            isClosing = true
+            return .answer(Answer(reply: Reply.failure(id: nil, error)))
         }
-        return isClosing ? .close : .keepOpen
     }
 
-    /// Whether this connection can do nothing until a `hello` with a token:
+    /// Whether this session can do nothing until a `hello` with a token:
     /// authentication is on, it has not presented one, and no `anonymous` rights
     /// are configured. Such connections are closed after the auth timeout.
     var needsHello: Bool {
-        context.configuration.requiresAuthentication && !hasToken && context.configuration.auth.anonymous == nil
+        requiresToken && !hasToken
     }
 
     /// Bytes received and not answered yet.
@@ -109,36 +148,31 @@ final class Session: Observer {
         splitter.bufferedByteCount
     }
 
-    /// Takes received bytes from an array (the connection copies each read into one).
-    func receive(_ bytes: [UInt8]) -> Action {
-        bytes.withUnsafeBytes { receive($0) }
-    }
-
     /// Ends every observation, deletes the keys bound to this session, and frees
     /// the input buffer; called once when the connection closes, for any reason.
     func close() {
         isClosing = true
         splitter.releaseBuffer()
-        let ended = context.store.endSession(identity.session)
+        let ended = state.endSession(identity.session)
         if let failure = ended.failure {
-            context.logger.error(
+            environment.logger.error(
                 "session \(identity.session): its session-bound keys could not all be deleted (\(failure.message)); "
                     + "the next start deletes them")
         }
         let observed = output.observations
         output.updateObservations { $0 = ObservationSet(limit: $0.limit) }
         for key in observed.keys {
-            context.store.stopObserving(key: key.text, by: self)
+            state.stopObserving(key: key.text, by: self)
         }
         if observesPrefixes {
-            context.store.stopObservingPrefixes(by: self)
+            state.stopObservingPrefixes(by: self)
             observesPrefixes = false
         }
     }
 
     private func respond(to frame: [UInt8]) -> Reply {
         let request: Request
-        switch Request.decode(frame: frame, limits: context.requestLimits) {
+        switch Request.decode(frame: frame, limits: environment.limits.request) {
         case .failure(let rejection):
             if Self.namesHello(frame) { isClosing = true }
             return rejection.reply
@@ -161,27 +195,27 @@ final class Session: Observer {
     }
 
     private func perform(_ operation: Operation) throws(WireError) -> ReplyPayload {
-        guard !context.isShuttingDown else {
+        guard !environment.isShuttingDown else {
             throw WireError(code: .shuttingDown, message: "the server is shutting down; reconnect later")
         }
         if operation.kind != .hello && needsHello {
             throw WireError(code: .unauthenticated, message: "send hello with a token first")
         }
-        let store = context.store
         switch operation {
         case .hello(let name, let token, let protocolVersion):
             return try hello(name: name, token: token, protocolVersion: protocolVersion)
         case .get(let key):
             try checkRead(key)
-            guard let entry = store.get(key) else { throw WireError.notFound(key: key) }
+            guard let entry = state.get(key) else { throw WireError.notFound(key: key) }
             return .get(entry)
-        case .set(let key, let value, let ifVersion, let ephemeral, let requestId):
+        case .set(let key, let value, let ifVersion, let sessionBound, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
-            return try store.set(
-                key, to: value, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId, by: identity)
+            return try state.apply(
+                .set(key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId),
+                by: identity)
         case .delete(let key, let ifVersion, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
-            return try store.delete(key, ifVersion: ifVersion, requestId: requestId, by: identity)
+            return try state.apply(.delete(key: key, ifVersion: ifVersion, requestId: requestId), by: identity)
         case .observe(let target, let resumePoint):
             try checkRead(target)
             return try observe(target, from: resumePoint)
@@ -189,9 +223,9 @@ final class Session: Observer {
             unobserve(target)
             return .unobserve
         case .list(let prefix, let after, let limit):
-            let cap = context.configuration.limits.maxListKeys
+            let cap = environment.limits.maxListKeys
             let readable = rights?.read
-            let page = store.list(prefix: prefix, after: after, limit: min(Int(clamping: limit ?? .max), cap)) {
+            let page = state.list(prefix: prefix, after: after, limit: min(Int(clamping: limit ?? .max), cap)) {
                 readable?.allows($0) ?? true
             }
             return .list(keys: page.keys, more: page.more)
@@ -200,10 +234,9 @@ final class Session: Observer {
             // delivers under the lock it counts revisions with); the events held
             // while this batch is answered go ahead of the reply, so the reply
             // follows every event it vouches for (PROTOCOL.md, "Progress").
-            let revision = store.revision
-            output.releaseEvents()
-            output.holdEvents()
-            return .ping(revision: revision, epoch: store.epoch)
+            let revision = state.revision
+            answer.releasesEventsFirst = true
+            return .ping(revision: revision, epoch: state.epoch)
         }
     }
 
@@ -214,10 +247,11 @@ final class Session: Observer {
         }
         var author = name ?? Author.anonymousName
         // Without a token, where anonymous rights are configured, hello keeps them (and sets the name).
-        let staysAnonymous = token == nil && !hasToken && context.configuration.auth.anonymous != nil
-        if context.configuration.requiresAuthentication && !staysAnonymous {
-            guard let token, let entry = context.accessToken(token) else {
-                context.logFailedHello(from: peer, token == nil ? "no token" : "unknown token")
+        let authenticator = environment.authenticator
+        let staysAnonymous = token == nil && !hasToken && authenticator.auth.anonymous != nil
+        if authenticator.requiresAuthentication && !staysAnonymous {
+            guard let token, let entry = authenticator.accessToken(token) else {
+                authenticator.logFailedHello(from: peer, token == nil ? "no token" : "unknown token")
                 throw WireError(code: .unauthenticated, message: "missing or unknown token; the connection is closed")
             }
             rights = entry.rights
@@ -228,7 +262,7 @@ final class Session: Observer {
         identity = Author(name: author, session: identity.session)
         return .hello(
             server: Server.version, protocolVersion: 1, session: identity.session, author: author,
-            revision: context.store.revision, epoch: context.store.epoch)
+            revision: state.revision, epoch: state.epoch)
     }
 
     /// Observes `target`, or resumes it after `resumePoint`. The target joins the
@@ -241,7 +275,7 @@ final class Session: Observer {
             case .prefix: .prefix
             }
         let output = self.output
-        let observation = try context.store.observe(target, from: resumePoint, by: self) { () throws(WireError) in
+        let observation = try state.observe(target, from: resumePoint, by: self) { () throws(WireError) in
             let isNew = try output.updateObservations { observations throws(WireError) in try observations.add(target) }
             guard route == .prefix else { return isNew }
             defer { observesPrefixes = true }
@@ -253,7 +287,7 @@ final class Session: Observer {
         guard let changes = observation.replay else {
             return .observe(values: observation.values, revision: observation.revision, resumed: false)
         }
-        replay = (changes, route)
+        answer.replay = Replay(changes: changes, route: route)
         return .observe(values: [], revision: observation.revision, resumed: true)
     }
 
@@ -262,10 +296,10 @@ final class Session: Observer {
         guard wasObserved else { return }
         switch target {
         case .key(let key):
-            context.store.stopObserving(key: key, by: self)
+            state.stopObserving(key: key, by: self)
         case .prefix:
             guard output.observations.prefixes.isEmpty else { return }
-            context.store.stopObservingPrefixes(by: self)
+            state.stopObservingPrefixes(by: self)
             observesPrefixes = false
         }
     }

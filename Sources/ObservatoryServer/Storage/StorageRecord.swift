@@ -29,7 +29,7 @@ enum StorageRecord: Equatable, Sendable {
 
     private enum Kind: UInt8 {
         case header = 1, set = 2, delete = 3, sessionLease = 4, snapshotEnd = 5
-        case ephemeralSet = 6, sessionEndedDelete = 7, appliedWrite = 8, history = 9
+        case sessionBoundSet = 6, sessionEndedDelete = 7, appliedWrite = 8, history = 9
     }
 
     /// The revision a change record took, or `nil` for the other records.
@@ -48,7 +48,7 @@ enum StorageRecord: Equatable, Sendable {
             buffer.append(Kind.header.rawValue)
             header.encode(into: &buffer)
         case .set(let entry):
-            buffer.append(entry.ephemeral ? Kind.ephemeralSet.rawValue : Kind.set.rawValue)
+            buffer.append(entry.ephemeral ? Kind.sessionBoundSet.rawValue : Kind.set.rawValue)
             RecordEncoding.write(entry.version, into: &buffer)
             RecordEncoding.write(entry.key, into: &buffer)
             RecordEncoding.write(entry.author, into: &buffer)
@@ -109,7 +109,7 @@ enum StorageRecord: Equatable, Sendable {
         switch kind {
         case .header:
             record = .header(try StorageHeader.decode(&reader))
-        case .set, .ephemeralSet:
+        case .set, .sessionBoundSet:
             let version = try reader.integer()
             let key = try reader.string()
             let author = try reader.internedString(&strings)
@@ -118,7 +118,7 @@ enum StorageRecord: Equatable, Sendable {
             record = .set(
                 ValueEntry(
                     key: key, value: value, version: version, author: author, session: session,
-                    ephemeral: kind == .ephemeralSet))
+                    ephemeral: kind == .sessionBoundSet))
         case .delete, .sessionEndedDelete:
             let version = try reader.integer()
             let key = try reader.string()

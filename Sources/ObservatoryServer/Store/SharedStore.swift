@@ -36,6 +36,8 @@ public final class SharedStore: Sendable, SnapshotSource {
     private let everyChange = Messenger<StoreChange>()
     /// Where changes are stored; `nil` keeps the store in memory only.
     public let storage: Storage?
+    /// How far replies to writes and events may go: storage's, or everything at once without it.
+    let acknowledgements: any Acknowledgements
     /// The name of this store's history (PROTOCOL.md's epoch): kept with storage,
     /// new at every start without.
     public let epoch: String
@@ -55,6 +57,7 @@ public final class SharedStore: Sendable, SnapshotSource {
                 data: StoreState(maxKeys: maxKeys, appliedWrites: AppliedWrites(capacity: maxRequestIds)),
                 history: ChangeHistory(capacity: historyChanges, after: 0)))
         storage = nil
+        acknowledgements = ImmediateAcknowledgements()
         epoch = RecoveredState.newEpoch()
     }
 
@@ -67,6 +70,7 @@ public final class SharedStore: Sendable, SnapshotSource {
                     revision: recovered.revision, appliedWrites: recovered.appliedWrites),
                 history: recovered.history(capacity: historyChanges)))
         self.storage = storage
+        acknowledgements = storage
         epoch = recovered.epoch
         storage.attach(self)
     }
@@ -89,21 +93,21 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// Writes `value` to `key` as `author` and notifies observers if it changed.
     ///
     /// - Parameters:
-    ///   - ephemeral: binds the key to `author`'s session, which deletes it when it ends (`endSession`).
+    ///   - sessionBound: binds the key to `author`'s session, which deletes it when it ends (`endSession`).
     ///   - requestId: a write applied under this id in the last 10 minutes is not
     ///     applied again; its reply is returned with `duplicate` set.
     /// - Returns: the `set` reply's fields.
     /// - Throws: `conflict`, `limit_exceeded`, or `internal` when storage refuses the change (`WireError`).
     @discardableResult
     public func set(
-        _ key: String, to value: JSONValue, ifVersion: Int64? = nil, ephemeral: Bool = false,
+        _ key: String, to value: JSONValue, ifVersion: Int64? = nil, sessionBound: Bool = false,
         requestId: String? = nil, by author: Author
     ) throws(WireError) -> ReplyPayload {
         let now = Self.wallMilliseconds(requestId)
         return try write(from: author) { data throws(WireError) in
-            try data.set(
-                key, to: value, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId, by: author, now: now,
-                persist: persist)
+            try data.planSet(
+                key, to: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId, by: author,
+                now: now)
         }
     }
 
@@ -118,7 +122,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     {
         let now = Self.wallMilliseconds(requestId)
         return try write(from: author) { data throws(WireError) in
-            try data.delete(key, ifVersion: ifVersion, requestId: requestId, by: author, now: now, persist: persist)
+            try data.planDelete(key, ifVersion: ifVersion, requestId: requestId, by: author, now: now)
         }
     }
 
@@ -130,18 +134,28 @@ public final class SharedStore: Sendable, SnapshotSource {
     @discardableResult
     public func endSession(_ session: String) -> (deleted: Int, failure: WireError?) {
         guarded.withLock { guarded in
-            let (deleted, failure) = guarded.data.endSession(session, persist: persist)
-            for change in deleted {
-                publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
+            var deleted = 0
+            for planned in guarded.data.planSessionEnd(session) {
+                do throws(WireError) {
+                    try persist(planned)
+                } catch {
+                    // The keys deleted so far stay deleted; the others stay bound until the next start.
+                    return (deleted, error)
+                }
+                let (change, _) = guarded.data.apply(consume planned)
+                if let change {
+                    publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
+                }
+                deleted += 1
             }
-            return (deleted.count, failure)
+            return (deleted, nil)
         }
     }
 
     /// Ends every session that owns session-bound keys: at start-up, the keys of
     /// sessions that died with the previous process.
     func endSessionsOfEarlierProcess() -> (deleted: Int, failure: WireError?) {
-        let sessions = guarded.withLock { $0.data.sessionsWithEphemeralKeys }
+        let sessions = guarded.withLock { $0.data.sessionsWithSessionBoundKeys }
         var deleted = 0
         for session in sessions {
             let outcome = endSession(session)
@@ -151,16 +165,20 @@ public final class SharedStore: Sendable, SnapshotSource {
         return (deleted, nil)
     }
 
-    /// Runs one write under the lock, then records and announces its change.
+    /// Plans one write under the lock, persists what it returns, applies it and
+    /// announces its change: in that order, so a change storage refuses is not made
+    /// and observers only see changes that are in the log.
     private func write(
-        from author: Author, _ body: (inout StoreState) throws(WireError) -> StoreState.WriteOutcome
+        from author: Author, _ plan: (StoreState) throws(WireError) -> PlannedWrite
     ) throws(WireError) -> ReplyPayload {
         try guarded.withLock { guarded throws(WireError) in
-            let outcome = try body(&guarded.data)
-            if let change = outcome.change {
+            let planned = try plan(guarded.data)
+            try persist(planned)
+            let (change, payload) = guarded.data.apply(consume planned)
+            if let change {
                 publish(change, from: author, in: &guarded)
             }
-            return outcome.payload
+            return payload
         }
     }
 
@@ -187,12 +205,11 @@ public final class SharedStore: Sendable, SnapshotSource {
         requestId == nil ? 0 : AppliedWrites.wallMilliseconds()
     }
 
-    /// Appends a change's records to the log before it is applied.
-    private func persist(_ change: StoreChange?, _ applied: AppliedWrite?) throws(WireError) {
-        guard let storage else { return }
-        let records = (change?.storageRecords ?? []) + (applied.map { [.appliedWrite($0)] } ?? [])
+    /// Appends a planned write's records to the log before it is applied.
+    private func persist(_ planned: PlannedWrite) throws(WireError) {
+        guard let storage, planned.needsPersisting else { return }
         do {
-            try storage.append(records)
+            try storage.append(planned.records)
         } catch {
             throw WireError(code: .internalError, message: "storage: \(error.message); the change was not made")
         }
@@ -236,15 +253,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     }
 
     /// What an `observe` found: a snapshot, or the changes to replay after a resume point.
-    public struct Observation: Sendable {
-        /// The current entries (empty when `replay` is set).
-        public var values: [ValueEntry]
-        /// The last revision when the snapshot was taken or the replay ends.
-        public var revision: Int64
-        /// The target's changes after the resume point, oldest first, when the
-        /// store could resume; `nil` for a snapshot.
-        public var replay: [StoreChange]?
-    }
+    public typealias Observation = ObservationStart
 
     /// Starts `observer` receiving the later changes of `target` through
     /// `receive` (if `subscribe` says so) and, in the same step, takes its snapshot,

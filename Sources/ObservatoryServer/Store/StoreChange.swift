@@ -100,11 +100,12 @@ public final class StoreChange: Sendable, Equatable {
     /// A created or changed key; `old` is `nil` for a creation.
     static func update(
         key: String, old: JSONValue?, new: JSONValue, version: Int64, by author: Author,
-        ephemeral: Bool = false
+        sessionBound: Bool = false
     ) -> StoreChange {
+        // The wire keeps its name for a session-bound key: `ephemeral`.
         let event = Event.update(
             key: key, old: old, new: new, version: version, author: author.name, session: author.session,
-            ephemeral: ephemeral)
+            ephemeral: sessionBound)
         return StoreChange(event, key: key, version: version)
     }
 
@@ -129,10 +130,10 @@ public final class StoreChange: Sendable, Equatable {
         let firstOld = old
         let event: Event
         switch later.event {
-        case .update(let key, _, let new, let version, let author, let session, let ephemeral):
+        case .update(let key, _, let new, let version, let author, let session, let sessionBound):
             event = .update(
                 key: key, old: firstOld, new: new, version: version, author: author, session: session,
-                ephemeral: ephemeral)
+                ephemeral: sessionBound)
         case .delete(let key, let lastOld, let version, let author, let session, let reason):
             event = .delete(
                 key: key, old: firstOld ?? lastOld, version: version, author: author, session: session, reason: reason)
@@ -170,11 +171,12 @@ public final class StoreChange: Sendable, Equatable {
     /// after it, or the delete (none for `shutdown`, which is never a store change).
     var storageRecords: [StorageRecord] {
         switch event {
-        case .update(let key, _, let new, let version, let author, let session, let ephemeral):
+        case .update(let key, _, let new, let version, let author, let session, let sessionBound):
             [
                 .set(
                     ValueEntry(
-                        key: key, value: new, version: version, author: author, session: session, ephemeral: ephemeral))
+                        key: key, value: new, version: version, author: author, session: session,
+                        ephemeral: sessionBound))
             ]
         case .delete(let key, _, let version, let author, let session, let reason):
             [

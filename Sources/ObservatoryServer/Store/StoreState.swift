@@ -4,30 +4,19 @@ import ObservatoryWire
 /// revision, compare-and-set, the key limit, session-bound keys and the writes
 /// remembered by `requestId`.
 ///
-/// `SharedStore` keeps one behind a lock and announces the changes it returns.
-/// Every mutation goes through `set`, `delete` or `endSession`, which hand their
-/// records to `persist` before they apply them: a change that cannot be stored is
-/// not made.
+/// A write is two steps: `planSet`, `planDelete` or `planSessionEnd` check it and
+/// return a `PlannedWrite` (with the records storage must hold) without changing
+/// anything; `apply` makes it. `SharedStore` keeps one behind a lock, persists each
+/// plan between the two steps, and announces the changes: a change that cannot be
+/// stored is not made.
 struct StoreState {
-    /// What a write did: the key's version afterwards, the change if there was one,
-    /// and the reply's payload.
-    struct WriteOutcome {
-        let change: StoreChange?
-        let payload: ReplyPayload
-    }
-
-    /// Stores a change, and the write that carried a `requestId`, before they are
-    /// applied (the storage log), or throws to refuse them. Takes the change
-    /// itself, so that a store without storage builds no records.
-    typealias Persist = (StoreChange?, AppliedWrite?) throws(WireError) -> Void
-
     private(set) var entries: EntryTable
     /// The keys in byte order, for `list` and prefix snapshots.
     private(set) var keys: OrderedKeyIndex
     /// The revision of the last change; the next change takes `revision + 1`.
     private(set) var revision: Int64
     /// The session-bound keys of each session, by session id.
-    private(set) var ephemeralKeys: [String: Set<StoreKey>] = [:]
+    private(set) var sessionBoundKeys: [String: Set<StoreKey>] = [:]
     /// The writes with a `requestId` that a retry must not apply again.
     private(set) var appliedWrites: AppliedWrites
     let maxKeys: Int
@@ -44,7 +33,7 @@ struct StoreState {
         // swift-format-ignore: ReplaceForEachWithForLoop
         // (EntryTable is not a Sequence; its forEach walks its slots in place.)
         entries.forEach { entry in
-            if entry.ephemeral { ephemeralKeys[entry.session, default: []].insert(StoreKey(entry.key)) }
+            if entry.ephemeral { sessionBoundKeys[entry.session, default: []].insert(StoreKey(entry.key)) }
         }
     }
 
@@ -53,27 +42,29 @@ struct StoreState {
         entries[key]
     }
 
-    /// Writes `value` to `key`. An equal value with the same binding changes
+    /// Plans writing `value` to `key`. An equal value with the same binding changes
     /// nothing (no version, no change); making a key session-bound, or lasting
     /// again, or binding it to another session, is a change even when the value is equal.
     ///
     /// - Throws: `conflict` when `ifVersion` does not match (0 means "must not exist"),
-    ///   `limit_exceeded` when creating a key would pass `maxKeys`, or what `persist` throws.
-    mutating func set(
-        _ key: String, to value: JSONValue, ifVersion: Int64?, ephemeral: Bool = false, requestId: String? = nil,
-        by author: Author, now: Int64 = 0, persist: Persist
-    ) throws(WireError) -> WriteOutcome {
+    ///   `limit_exceeded` when creating a key would pass `maxKeys`.
+    func planSet(
+        _ key: String, to value: JSONValue, ifVersion: Int64?, sessionBound: Bool = false, requestId: String? = nil,
+        by author: Author, now: Int64 = 0
+    ) throws(WireError) -> PlannedWrite {
         if let requestId, let applied = appliedWrites.lookup(requestId, now: now) {
-            return WriteOutcome(change: nil, payload: applied.duplicatePayload)
+            return PlannedWrite(answer: applied.duplicatePayload)
         }
         let existing = entries[key]
         try checkVersion(of: key, existing: existing, expected: ifVersion)
-        if let existing, existing.value == value, existing.ephemeral == ephemeral,
-            !ephemeral || existing.session == author.session
+        if let existing, existing.value == value, existing.ephemeral == sessionBound,
+            !sessionBound || existing.session == author.session
         {
             let reply = AppliedWrite.Reply.set(key: key, version: existing.version, changed: false)
-            try remember(requestId, reply, now: now, after: nil, persist: persist)
-            return WriteOutcome(change: nil, payload: .set(key: key, version: existing.version, changed: false))
+            return PlannedWrite(
+                change: nil, applied: remembered(requestId, reply, now: now),
+                payload: .set(key: key, version: existing.version, changed: false), entry: nil,
+                replaced: .nothing)
         }
         if existing == nil && entries.count >= maxKeys {
             throw WireError(
@@ -82,31 +73,29 @@ struct StoreState {
         }
         let version = revision + 1
         let change = StoreChange.update(
-            key: key, old: existing?.value, new: value, version: version, by: author, ephemeral: ephemeral)
+            key: key, old: existing?.value, new: value, version: version, by: author, sessionBound: sessionBound)
         let reply = AppliedWrite.Reply.set(key: key, version: version, changed: true)
-        try remember(requestId, reply, now: now, after: change, persist: persist)
-        revision = version
         let entry = ValueEntry(
             key: key, value: value, version: version, author: author.name, session: author.session,
-            ephemeral: ephemeral)
-        replace(existing, with: entry)
-        return WriteOutcome(change: change, payload: .set(key: key, version: version, changed: true))
+            ephemeral: sessionBound)
+        return PlannedWrite(
+            change: change, applied: remembered(requestId, reply, now: now),
+            payload: .set(key: key, version: version, changed: true), entry: entry,
+            replaced: PlannedWrite.Replaced(existing))
     }
 
-    /// Removes `key`.
+    /// Plans removing `key`.
     ///
     /// - Throws: `not_found` when it does not exist and there is no
     ///   `ifVersion`; `conflict` when `ifVersion` does not match, and when the
     ///   key does not exist, whatever `ifVersion` says: PROTOCOL.md answers a
     ///   conditional delete of a missing key with `conflict` (version 0),
-    ///   since there is nothing to delete even when `ifVersion` is 0. Or what
-    ///   `persist` throws.
-    mutating func delete(
-        _ key: String, ifVersion: Int64?, requestId: String? = nil, by author: Author, now: Int64 = 0,
-        persist: Persist
-    ) throws(WireError) -> WriteOutcome {
+    ///   since there is nothing to delete even when `ifVersion` is 0.
+    func planDelete(
+        _ key: String, ifVersion: Int64?, requestId: String? = nil, by author: Author, now: Int64 = 0
+    ) throws(WireError) -> PlannedWrite {
         if let requestId, let applied = appliedWrites.lookup(requestId, now: now) {
-            return WriteOutcome(change: nil, payload: applied.duplicatePayload)
+            return PlannedWrite(answer: applied.duplicatePayload)
         }
         guard let existing = entries[key] else {
             throw ifVersion == nil ? WireError.notFound(key: key) : WireError.conflictDeletingMissing(key: key)
@@ -114,40 +103,50 @@ struct StoreState {
         try checkVersion(of: key, existing: existing, expected: ifVersion)
         let change = StoreChange.delete(key: key, old: existing.value, version: revision + 1, by: author)
         let reply = AppliedWrite.Reply.delete(key: key, version: change.version)
-        try remember(requestId, reply, now: now, after: change, persist: persist)
-        revision = change.version
-        replace(existing, with: nil)
-        return WriteOutcome(change: change, payload: .delete(key: key, version: change.version))
+        return PlannedWrite(
+            change: change, applied: remembered(requestId, reply, now: now),
+            payload: .delete(key: key, version: change.version), entry: nil,
+            replaced: PlannedWrite.Replaced(existing))
     }
 
-    /// Deletes the keys bound to `session`, each as a change by its owner with
-    /// reason `session_ended`, and returns those changes in revision order.
-    ///
-    /// - Throws: what `persist` throws; the keys deleted before it stay deleted
-    ///   (their changes are in `deleted`), the others stay bound to the session.
-    mutating func endSession(_ session: String, persist: Persist) -> (deleted: [StoreChange], failure: WireError?) {
-        guard let bound = ephemeralKeys[session] else { return ([], nil) }
-        var deleted: [StoreChange] = []
+    /// Plans deleting the keys bound to `session`, each as a change by its owner
+    /// with reason `session_ended`, in revision order (apply them in that order).
+    func planSessionEnd(_ session: String) -> [PlannedWrite] {
+        guard let bound = sessionBoundKeys[session] else { return [] }
+        var planned: [PlannedWrite] = []
+        var version = revision
         for key in bound.sorted(by: { StoreKey.byteOrder($0.text, $1.text) }) {
             guard let existing = entries[key.text] else { continue }
+            version += 1
             let owner = Author(name: existing.author, session: existing.session)
             let change = StoreChange.delete(
-                key: key.text, old: existing.value, version: revision + 1, by: owner, reason: Event.sessionEnded)
-            do {
-                try persist(change, nil)
-            } catch {
-                return (deleted, error)
-            }
-            revision = change.version
-            replace(existing, with: nil)
-            deleted.append(change)
+                key: key.text, old: existing.value, version: version, by: owner, reason: Event.sessionEnded)
+            planned.append(
+                PlannedWrite(
+                    change: change, applied: nil, payload: .delete(key: key.text, version: version),
+                    entry: nil, replaced: PlannedWrite.Replaced(existing)))
         }
-        return (deleted, nil)
+        return planned
+    }
+
+    /// Makes a planned write: takes its revision, replaces the entry, and
+    /// remembers its `requestId`. Plans apply in the order they were made.
+    ///
+    /// - Returns: the change to announce, if any, and the reply's fields.
+    @discardableResult
+    mutating func apply(_ planned: consuming PlannedWrite) -> (change: StoreChange?, payload: ReplyPayload) {
+        if let applied = planned.applied {
+            appliedWrites.remember(applied, now: applied.appliedAt)
+        }
+        guard let change = planned.change else { return (nil, planned.payload) }
+        revision = change.version
+        replace(change.key, planned.replaced, with: planned.entry)
+        return (change, planned.payload)
     }
 
     /// The sessions that own session-bound keys.
-    var sessionsWithEphemeralKeys: [String] {
-        Array(ephemeralKeys.keys)
+    var sessionsWithSessionBoundKeys: [String] {
+        Array(sessionBoundKeys.keys)
     }
 
     /// A copy of the keys and entries, cheap to take (see `OrderedKeyIndex` and
@@ -156,36 +155,27 @@ struct StoreState {
         StoreView(keys: keys, entries: entries)
     }
 
-    /// Persists `change`, and the write's `requestId` with it in the same step,
-    /// then remembers the id.
-    private mutating func remember(
-        _ requestId: String?, _ reply: AppliedWrite.Reply, now: Int64, after change: StoreChange?, persist: Persist
-    ) throws(WireError) {
-        guard let requestId else {
-            if let change { try persist(change, nil) }
-            return
-        }
-        let applied = AppliedWrite(requestId: requestId, appliedAt: now, reply: reply)
-        try persist(change, applied)
-        appliedWrites.remember(applied, now: now)
+    /// The write to remember under `requestId`, if there is one.
+    private func remembered(_ requestId: String?, _ reply: AppliedWrite.Reply, now: Int64) -> AppliedWrite? {
+        requestId.map { AppliedWrite(requestId: $0, appliedAt: now, reply: reply) }
     }
 
     /// Puts `new` in place of `old` (either may be missing), keeping the key
     /// index and the session-bound keys in step.
-    private mutating func replace(_ old: ValueEntry?, with new: ValueEntry?) {
-        guard let key = old?.key ?? new?.key else { return }
+    private mutating func replace(_ key: String, _ old: PlannedWrite.Replaced, with new: ValueEntry?) {
         let storeKey = StoreKey(key)
-        if let old, old.ephemeral {
-            ephemeralKeys[old.session]?.remove(storeKey)
-            if ephemeralKeys[old.session]?.isEmpty == true { ephemeralKeys[old.session] = nil }
+        if case .entry(let session?) = old {
+            sessionBoundKeys[session]?.remove(storeKey)
+            if sessionBoundKeys[session]?.isEmpty == true { sessionBoundKeys[session] = nil }
         }
         if let new, new.ephemeral {
-            ephemeralKeys[new.session, default: []].insert(storeKey)
+            sessionBoundKeys[new.session, default: []].insert(storeKey)
         }
+        let isNew = new != nil
         entries[key] = new
-        switch (old, new) {
-        case (nil, _?): keys.insert(key)
-        case (_?, nil): keys.remove(key)
+        switch (old, isNew) {
+        case (.nothing, true): keys.insert(key)
+        case (.entry, false): keys.remove(key)
         default: break
         }
     }

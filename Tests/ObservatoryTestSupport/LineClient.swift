@@ -1,22 +1,23 @@
 import Foundation
+import ObservatorySockets
 import ObservatoryWire
 
-@testable import ObservatoryServer
-@testable import ObservatorySockets
-
-/// A test client over a real loopback socket: sends lines, reads lines with a deadline.
-final class LineClient {
+/// A test client over a real loopback socket that speaks the line protocol as raw
+/// text: sends lines, reads lines with a deadline. For tests of the server and
+/// the daemon that must see exactly what goes over the wire.
+public final class LineClient {
     /// How long a read waits for what should come. Generous, because it bounds a
     /// hang rather than measuring speed: a loaded CI machine can stall for seconds.
-    static let patience: Double = 20
+    public static let patience: Double = 20
 
-    let socket: StreamSocket
+    /// The client's socket.
+    public let socket: StreamSocket
     private var buffer: [UInt8] = []
     private var isAtEnd = false
     private var isClosed = false
 
     /// Connects to the loopback server; see `StreamSocket.connect` for `receiveBufferBytes`.
-    init(port: Int, receiveBufferBytes: Int32? = nil) throws {
+    public init(port: Int, receiveBufferBytes: Int32? = nil) throws {
         socket = try StreamSocket.connect(host: "127.0.0.1", port: port, receiveBufferBytes: receiveBufferBytes)
     }
 
@@ -25,24 +26,24 @@ final class LineClient {
     }
 
     /// Closes the socket once; a second close could hit a descriptor reused by another test.
-    func close() {
+    public func close() {
         guard !isClosed else { return }
         isClosed = true
         socket.close()
     }
 
     /// Sends each frame followed by LF, in one write.
-    func send(_ frames: String...) throws {
+    public func send(_ frames: String...) throws {
         try socket.sendAll(Array(frames.map { $0 + "\n" }.joined().utf8))
     }
 
     /// Sends raw bytes.
-    func sendBytes(_ bytes: [UInt8]) throws {
+    public func sendBytes(_ bytes: [UInt8]) throws {
         try socket.sendAll(bytes)
     }
 
     /// The next line, or `nil` once the server closed; throws after `timeout` seconds of silence.
-    func nextLine(timeout: Double = LineClient.patience) throws -> [UInt8]? {
+    public func nextLine(timeout: Double = LineClient.patience) throws -> [UInt8]? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let newline = buffer.firstIndex(of: 10) {
@@ -70,7 +71,7 @@ final class LineClient {
     }
 
     /// The next message, parsed; throws if the server closed instead.
-    func next(timeout: Double = LineClient.patience) throws -> JSONValue {
+    public func next(timeout: Double = LineClient.patience) throws -> JSONValue {
         guard let line = try nextLine(timeout: timeout) else {
             throw TestFailure(description: "the server closed the connection")
         }
@@ -78,13 +79,13 @@ final class LineClient {
     }
 
     /// Sends one request and returns the next message (use when no events are expected).
-    func request(_ frame: String) throws -> JSONValue {
+    public func request(_ frame: String) throws -> JSONValue {
         try send(frame)
         return try next()
     }
 
     /// Reads messages until the server closes; throws if it does not within `timeout`.
-    func readUntilClosed(timeout: Double = LineClient.patience) throws -> [JSONValue] {
+    public func readUntilClosed(timeout: Double = LineClient.patience) throws -> [JSONValue] {
         var messages: [JSONValue] = []
         while let line = try nextLine(timeout: timeout) {
             messages.append(try JSONValue.parse(line))

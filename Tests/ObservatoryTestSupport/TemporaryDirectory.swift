@@ -1,10 +1,12 @@
 import Foundation
 
 /// A fresh directory under the system's temporary folder, removed when the test is done.
-final class TemporaryDirectory {
-    let path: String
+public final class TemporaryDirectory {
+    /// The directory's path.
+    public let path: String
 
-    init() throws {
+    /// Creates the directory.
+    public init() throws {
         path = NSTemporaryDirectory() + "observatory-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
@@ -14,12 +16,12 @@ final class TemporaryDirectory {
     }
 
     /// The path of `name` inside the directory.
-    func path(of name: String) -> String {
+    public func path(of name: String) -> String {
         path + "/" + name
     }
 
     /// The names of the directory's files, sorted.
-    func names() -> [String] {
+    public func names() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
     }
 }

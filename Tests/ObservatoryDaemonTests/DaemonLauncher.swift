@@ -1,4 +1,5 @@
 import Foundation
+import ObservatoryTestSupport
 import Testing
 
 @testable import ObservatoryServer

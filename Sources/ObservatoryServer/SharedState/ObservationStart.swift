@@ -1,0 +1,13 @@
+import ObservatoryWire
+
+/// What starting an observation found: a snapshot of its target, or the changes
+/// to replay after a resume point.
+public struct ObservationStart: Sendable {
+    /// The current entries (empty when `replay` is set).
+    public var values: [ValueEntry]
+    /// The last revision when the snapshot was taken or the replay ends.
+    public var revision: Int64
+    /// The target's changes after the resume point, oldest first, when the
+    /// state could resume; `nil` for a snapshot.
+    public var replay: [StoreChange]?
+}

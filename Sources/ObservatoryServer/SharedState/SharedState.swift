@@ -1,0 +1,61 @@
+import Observatory
+import ObservatoryWire
+
+/// The authoritative state that every session reads and writes: the values by
+/// key, the one history of changes (revision and epoch), observation, resuming,
+/// and the session-bound keys that end with their session.
+///
+/// Sessions and connections know the state only through this protocol. The local
+/// implementation is `SharedStore` with its `Storage`; cluster mode (PROTOCOL.md,
+/// "Cluster mode") adds a second one that keeps a cache of etcd. A write is answered
+/// in two steps, so an implementation that commits elsewhere fits: `apply` returns
+/// the reply at once, and the connection sends it only once `acknowledgements`
+/// acknowledges its revision, or answers the write's error instead if it is lost
+/// (storage failed, or, in a cluster, etcd never committed it: `unavailable`).
+protocol SharedState: AnyObject, Sendable {
+    /// The name of this history (PROTOCOL.md's epoch).
+    var epoch: String { get }
+    /// The revision of the last change.
+    var revision: Int64 { get }
+    /// How far replies to writes and events may go out.
+    var acknowledgements: any Acknowledgements { get }
+
+    /// Applies one write as `author`, and announces its change to observers.
+    ///
+    /// - Returns: the reply's fields; the reply waits for `acknowledgements`.
+    /// - Throws: `conflict`, `not_found`, `limit_exceeded`, or `internal` when the
+    ///   change cannot be stored (it is then not made).
+    func apply(_ write: Write, by author: Author) throws(WireError) -> ReplyPayload
+
+    /// The entry of `key`, if it exists.
+    func get(_ key: String) -> ValueEntry?
+
+    /// One page of the keys under `prefix` after `after` that `isIncluded` lets
+    /// through, at most `limit`, and whether more follow.
+    func list(
+        prefix: String, after: String?, limit: Int, where isIncluded: (String) -> Bool
+    ) -> (keys: [KeyVersion], more: Bool)
+
+    /// Starts `observer` receiving the changes of `target` through `receive` (if
+    /// `subscribe` says so) and, in the same step, takes its snapshot or, from a
+    /// `resumePoint` the state can serve, the changes after it.
+    func observe<Failure: Error>(
+        _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer,
+        subscribe: () throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
+    ) throws(Failure) -> ObservationStart
+
+    /// Stops `observer` receiving the changes of `key`.
+    func stopObserving(key: String, by observer: some Observer)
+
+    /// Stops `observer` receiving the changes under its prefixes.
+    func stopObservingPrefixes(by observer: some Observer)
+
+    /// Deletes the keys bound to `session`, each announced with reason `session_ended`.
+    ///
+    /// - Returns: how many were deleted, and the failure that stopped it early, if any.
+    func endSession(_ session: String) -> (deleted: Int, failure: WireError?)
+
+    /// Makes everything durable and releases what the state holds (files, a
+    /// cluster's lease); the server calls it last when it stops.
+    func close()
+}

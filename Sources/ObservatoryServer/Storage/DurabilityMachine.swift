@@ -1,0 +1,175 @@
+import ObservatoryWire
+
+/// The rules for acknowledging stored changes, as a plain value: how far the log
+/// is written and synced, how far replies and events may go, which changes an
+/// fsync failure took away from their writers, and whether storage refuses changes.
+///
+/// `Storage`, its file shell, feeds it what happened to the files (a change was
+/// appended, an fsync started, ended or failed, a snapshot replaced the logs,
+/// storage closed) and carries out the `Actions` it returns. This is the one place
+/// that knows the fsync policy:
+/// - `everysec`: a change is acknowledged once `write(2)` took it, unless an fsync
+///   has run for more than `stalledSyncNanoseconds`: then acknowledging waits for it,
+///   so no reply gets ahead of a stuck disk.
+/// - `always`: a change is acknowledged once an fsync covers it; every append wakes
+///   the syncer, and the changes written during one fsync share the next (group commit).
+///
+/// A failed fsync, or a log that could not be cut back after a failed write,
+/// makes storage refuse changes until a snapshot rewrites everything. Under
+/// `always`, the changes that were waiting for an fsync are then lost to their
+/// writers: they are answered with an error (`isLost`), never acknowledged.
+struct DurabilityMachine: Equatable {
+    /// What the shell does after an input.
+    struct Actions: Equatable {
+        /// Replies and events up to this revision may go out now; the waiters for
+        /// revisions up to it are woken.
+        var acknowledge: Int64?
+        /// Every waiter is woken: its revision is acknowledged or lost.
+        var wakeAllWaiters = false
+        /// The syncer thread has work: a change waits for an fsync, or recovery must start.
+        var wakeSyncer = false
+
+        /// Nothing to do.
+        static let none = Actions()
+    }
+
+    /// `always` or `everysec`; storage does not exist under `none`.
+    let policy: FsyncPolicy
+    /// How long an `everysec` fsync may run before acknowledging waits for it.
+    let stalledSyncNanoseconds: UInt64
+    /// The revision of the last change `write(2)` took.
+    private(set) var writtenRevision: Int64
+    /// The revision of the last change known to be on disk.
+    private(set) var syncedRevision: Int64
+    /// How far replies to writes and events may go out.
+    private(set) var acknowledgedRevision: Int64
+    /// When the fsync under way started (uptime nanoseconds), if one is.
+    private(set) var syncStartedAt: UInt64?
+    /// Why storage refuses changes, while it does.
+    private(set) var failure: String?
+    /// Changes that waited for an fsync that failed: never acknowledged.
+    private(set) var lostRevisions: [ClosedRange<Int64>] = []
+
+    /// A machine for storage whose files hold everything up to `revision`, on disk.
+    init(policy: FsyncPolicy, revision: Int64, stalledSyncNanoseconds: UInt64 = 2_000_000_000) {
+        self.policy = policy
+        self.stalledSyncNanoseconds = stalledSyncNanoseconds
+        writtenRevision = revision
+        syncedRevision = revision
+        acknowledgedRevision = revision
+    }
+
+    // MARK: Inputs
+
+    /// `write(2)` took a change's records (`revision`), or records without a change
+    /// (`nil`: a remembered `requestId` alone). `now` matters only while an fsync
+    /// is under way (`isSyncing`), so the shell reads the clock only then.
+    mutating func appended(through revision: Int64?, at now: UInt64) -> Actions {
+        if let revision { writtenRevision = revision }
+        switch policy {
+        case .always:
+            return Actions(wakeSyncer: true)
+        case .everysec, .none:
+            guard revision != nil, !isStalled(at: now) else { return .none }
+            return acknowledge(through: writtenRevision)
+        }
+    }
+
+    /// The syncer is about to fsync: returns the revision that fsync will cover, or
+    /// `nil` when there is nothing to sync (no new change and no retired log).
+    mutating func syncStarting(at now: UInt64, hasRetiredLogs: Bool) -> Int64? {
+        guard failure == nil, writtenRevision > syncedRevision || hasRetiredLogs else { return nil }
+        syncStartedAt = now
+        return writtenRevision
+    }
+
+    /// The fsync that `syncStarting` announced completed: everything up to
+    /// `revision` is on disk.
+    mutating func synced(through revision: Int64) -> Actions {
+        syncStartedAt = nil
+        syncedRevision = max(syncedRevision, revision)
+        return acknowledge(through: policy == .always ? syncedRevision : writtenRevision)
+    }
+
+    /// The fsync under way failed: storage refuses changes, the changes waiting for
+    /// it (under `always`) are lost, and every waiter learns its fate.
+    mutating func syncFailed(_ reason: String) -> Actions {
+        syncStartedAt = nil
+        var actions = fail(reason)
+        actions.wakeAllWaiters = true
+        return actions
+    }
+
+    /// The log's end cannot be trusted (a failed write could not be cut back):
+    /// storage refuses changes until a snapshot replaces the log.
+    mutating func logDamaged(_ reason: String) -> Actions {
+        fail(reason)
+    }
+
+    /// A snapshot holding everything up to `revision` is on disk and replaced the
+    /// logs before it: that much is synced, and a failure is over.
+    mutating func snapshotWritten(through revision: Int64) -> Actions {
+        syncedRevision = max(syncedRevision, revision)
+        guard failure != nil else {
+            return policy == .always ? acknowledge(through: syncedRevision) : .none
+        }
+        failure = nil
+        return acknowledge(through: max(revision, writtenRevision))
+    }
+
+    /// Storage closed after a last fsync: everything written is acknowledged and
+    /// no waiter is left waiting.
+    mutating func closed() -> Actions {
+        var actions = acknowledge(through: writtenRevision)
+        actions.wakeAllWaiters = true
+        return actions
+    }
+
+    // MARK: Questions
+
+    /// Whether storage refuses changes.
+    var isFailed: Bool { failure != nil }
+
+    /// Whether an fsync is under way.
+    var isSyncing: Bool { syncStartedAt != nil }
+
+    /// Whether the syncer sleeps until an append wakes it (`always`, working
+    /// storage), rather than waking once a second (`everysec`, or retrying recovery).
+    var syncsOnlyWhenWoken: Bool { policy == .always && failure == nil }
+
+    /// Whether the change at `revision` waited for an fsync that failed.
+    func isLost(_ revision: Int64) -> Bool {
+        lostRevisions.contains { $0.contains(revision) }
+    }
+
+    /// The error the writer of a lost change receives instead of its reply.
+    var lostChangeError: WireError {
+        WireError(
+            code: .internalError,
+            message: "storage: \(failure ?? "an fsync failed"); this change may not be on disk and was not "
+                + "acknowledged, read the key to see whether it stands")
+    }
+
+    // MARK: Rules
+
+    private func isStalled(at now: UInt64) -> Bool {
+        guard let syncStartedAt, now > syncStartedAt else { return false }
+        return now - syncStartedAt > stalledSyncNanoseconds
+    }
+
+    private mutating func acknowledge(through revision: Int64) -> Actions {
+        guard revision > acknowledgedRevision else { return .none }
+        acknowledgedRevision = revision
+        return Actions(acknowledge: revision)
+    }
+
+    private mutating func fail(_ reason: String) -> Actions {
+        guard failure == nil else { return .none }
+        failure = reason
+        let waiting = acknowledgedRevision + 1
+        if policy == .always, writtenRevision >= waiting {
+            lostRevisions.append(waiting...writtenRevision)
+        }
+        return Actions(wakeSyncer: true)
+    }
+}

@@ -1,0 +1,196 @@
+import Dispatch
+import Foundation
+
+// Compaction, closing and abandoning: the slow paths of `Storage`'s file shell.
+extension Storage {
+    // MARK: Compaction
+
+    /// Claims a compaction when the logs have outgrown the threshold (under the lock).
+    func claimCompactionIfDue(_ state: inout State) -> Bool {
+        guard state.logBytesSinceSnapshot > options.compactionLogBytes, !state.isCompacting,
+            DispatchTime.now().uptimeNanoseconds >= state.compactionNotBefore
+        else { return false }
+        state.isCompacting = true
+        return true
+    }
+
+    func startCompaction() {
+        DispatchQueue.global(qos: .utility).async(group: compactions) { [self] in
+            compact(isRecovery: false, claimed: true)
+        }
+    }
+
+    /// Compacts now, whatever the log's size, and returns when done: for
+    /// maintenance, tests and the benchmark. Writers go on meanwhile.
+    ///
+    /// - Throws: `unavailable` when a compaction is already under way, or the
+    ///   file operation that failed (the log then stays as it was).
+    public func compactNow() throws(StorageError) {
+        guard claimCompaction() else {
+            throw StorageError(code: .unavailable, message: "a compaction is already under way")
+        }
+        try runCompaction(isRecovery: false)
+    }
+
+    /// Marks a compaction as under way; `false` if one already is.
+    func claimCompaction() -> Bool {
+        state.withLock { state in
+            guard !state.isCompacting else { return false }
+            state.isCompacting = true
+            return true
+        }
+    }
+
+    func compact(isRecovery: Bool, claimed: Bool = false) {
+        guard claimed || claimCompaction() else { return }
+        do {
+            try runCompaction(isRecovery: isRecovery)
+        } catch {
+            logger.warning("storage: compaction failed: \(error.message); the log keeps growing until one works")
+        }
+    }
+
+    func runCompaction(isRecovery: Bool) throws(StorageError) {
+        defer {
+            state.withLock { state in
+                state.isCompacting = false
+                state.compactionNotBefore = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+            }
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        guard let (frozen, sequence, lease) = try startSnapshotLog() else { return }
+        let revision = frozen.revision
+        guard step(.logStarted) else { return }
+        let name = DataDirectory.snapshotName(sequence)
+        let temporary = directory.path(of: name + DataDirectory.temporarySuffix)
+        let isWhole = try SnapshotWriter(files: options.files, path: temporary).write(
+            frozen, header: StorageHeader(kind: .snapshot, epoch: epoch, revision: revision, sessionLease: lease),
+            isCancelled: { [state] in state.withLock { $0.isClosed || $0.isAbandoned } },
+            afterWriting: { step(.snapshotWritten) })
+        guard isWhole, step(.snapshotSynced) else { return }
+        try options.files.rename(temporary, to: directory.path(of: name))
+        guard step(.snapshotRenamed) else { return }
+        try options.files.synchronizeDirectory(directory.path)
+        guard step(.directorySynced) else { return }
+        try removeFilesBefore(sequence)
+        guard step(.oldFilesRemoved) else { return }
+        let wake = state.withLock { state in finishCompaction(through: revision, sequence: sequence, &state) }
+        run(wake)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let what = isRecovery ? "storage recovered: wrote" : "compacted into"
+        logger.info(
+            "\(what) \(name): \(frozen.view.entries.count) keys at revision \(revision) in \(String(format: "%.2f", seconds)) s"
+        )
+    }
+
+    /// Under the store's lock: copies the store and starts the log that follows the copy.
+    func startSnapshotLog() throws(StorageError) -> (FrozenState, Int64, Int64)? {
+        guard let source = state.withLock({ $0.source }) else { return nil }
+        return try source.withFrozenState { frozen throws(StorageError) in
+            try state.withLock { state throws(StorageError) in
+                guard !state.isClosed, !state.isAbandoned else {
+                    throw StorageError(code: .unavailable, message: "storage is closed")
+                }
+                let sequence = state.nextSequence
+                let header = StorageHeader(
+                    kind: .log, epoch: epoch, revision: frozen.revision, sessionLease: state.sessionLease)
+                let log = try Self.startLog(sequence, in: directory, header: header)
+                state.nextSequence += 1
+                state.retiring.append(state.log)
+                state.log = log.file
+                state.logSize = log.size
+                state.logBytesSinceSnapshot = log.size
+                return (frozen, sequence, state.sessionLease)
+            }
+        }
+    }
+
+    func removeFilesBefore(_ sequence: Int64) throws(StorageError) {
+        let listing = try directory.listing()
+        let names =
+            listing.snapshots.filter { $0 < sequence }.map(DataDirectory.snapshotName)
+            + listing.logs.filter { $0 < sequence }.map(DataDirectory.logName)
+        for name in names {
+            try options.files.remove(directory.path(of: name))
+        }
+        try options.files.synchronizeDirectory(directory.path)
+    }
+
+    /// Everything up to `revision` is in the new snapshot, on disk: the old logs
+    /// need no fsync any more, and a failure is over.
+    func finishCompaction(through revision: Int64, sequence: Int64, _ state: inout State) -> [Waiter] {
+        closeRetired(state.retiring.filter { $0.sequence < sequence }, state: &state)
+        if state.durability.isFailed { logger.info("storage: writing works again; changes are accepted") }
+        return carryOut(state.durability.snapshotWritten(through: revision), &state)
+    }
+
+    /// Runs the test seam after a step; on `false`, stops as a crash would.
+    func step(_ step: CompactionStep) -> Bool {
+        guard options.afterCompactionStep(step) else {
+            abandon()
+            return false
+        }
+        return true
+    }
+
+    static func startLog(
+        _ sequence: Int64, in directory: DataDirectory, header: StorageHeader
+    ) throws(StorageError) -> (file: LogFile, size: Int) {
+        let path = directory.path(of: DataDirectory.logName(sequence))
+        let descriptor = try directory.files.open(path, truncate: true)
+        let bytes = RecordFraming.framed(.header(header))
+        do {
+            try directory.files.write(descriptor, bytes, path: path)
+        } catch {
+            directory.files.close(descriptor)
+            try? directory.files.remove(path)
+            throw error
+        }
+        return (LogFile(sequence: sequence, path: path, descriptor: descriptor), bytes.count)
+    }
+
+    // MARK: Closing
+
+    /// Flushes and fsyncs everything, then releases the directory. Waits for a
+    /// compaction under way to stop. Idempotent.
+    public func close() {
+        let isFirst = state.withLock { state -> Bool in
+            guard !state.isClosed else { return false }
+            state.isClosed = true
+            return true
+        }
+        guard isFirst else { return }
+        wakeSyncer.signal()
+        syncerStopped.wait()
+        compactions.wait()
+        let wake = state.withLock { state -> [Waiter] in
+            guard !state.isAbandoned else { return [] }
+            for file in state.retiring + [state.log] {
+                do throws(StorageError) {
+                    try options.files.synchronize(file.descriptor, path: file.path)
+                } catch {
+                    logger.error("storage: \(error.message) while closing")
+                }
+                options.files.close(file.descriptor)
+            }
+            state.retiring = []
+            options.files.close(lockDescriptor)
+            return carryOut(state.durability.closed(), &state)
+        }
+        run(wake)
+    }
+
+    /// Stops as `kill -9` would: nothing more is written or flushed, descriptors
+    /// and the directory lock are released. For tests of what a crash leaves.
+    func abandon() {
+        let files = state.withLock { state -> [LogFile] in
+            guard !state.isAbandoned else { return [] }
+            state.isAbandoned = true
+            return state.retiring + [state.log]
+        }
+        guard !files.isEmpty else { return }
+        for file in files { options.files.close(file.descriptor) }
+        options.files.close(lockDescriptor)
+        wakeSyncer.signal()
+    }
+}

@@ -1,0 +1,64 @@
+import ObservatoryWire
+
+/// A write that `StoreState` checked and has not applied yet: the change it makes,
+/// the `requestId` it remembers, its reply, and the records storage must hold
+/// before it is applied.
+///
+/// Planning and applying are separate steps so that the state stays a plain value:
+/// the store persists `records` first and applies the write only if that worked,
+/// so a change storage refuses is never made.
+struct PlannedWrite {
+    /// The change, or `nil` when the write changes nothing (an equal value, a duplicate).
+    let change: StoreChange?
+    /// The write to remember under its `requestId`, if it carried one and is not a duplicate.
+    let applied: AppliedWrite?
+    /// The reply's fields.
+    let payload: ReplyPayload
+    /// The entry afterwards; `nil` for a delete.
+    let entry: ValueEntry?
+    /// What the write replaces: only what `apply` needs, not the old entry, which
+    /// would cost a copy of its strings and value per write.
+    let replaced: Replaced
+
+    /// What a planned change replaces.
+    enum Replaced {
+        /// The key does not exist yet.
+        case nothing
+        /// The key's entry, bound to `session` if it is session-bound.
+        case entry(boundTo: String?)
+
+        init(_ existing: ValueEntry?) {
+            guard let existing else {
+                self = .nothing
+                return
+            }
+            self = .entry(boundTo: existing.ephemeral ? existing.session : nil)
+        }
+    }
+
+    /// A write that changes nothing and remembers nothing: a duplicate's answer.
+    init(answer payload: ReplyPayload) {
+        self.init(change: nil, applied: nil, payload: payload, entry: nil, replaced: .nothing)
+    }
+
+    init(
+        change: StoreChange?, applied: AppliedWrite?, payload: ReplyPayload, entry: ValueEntry?, replaced: Replaced
+    ) {
+        self.change = change
+        self.applied = applied
+        self.payload = payload
+        self.entry = entry
+        self.replaced = replaced
+    }
+
+    /// Whether storage has anything to hold for it.
+    var needsPersisting: Bool {
+        change != nil || applied != nil
+    }
+
+    /// What storage must hold before the write is applied: the change's record,
+    /// then its `requestId`, in one write.
+    var records: [StorageRecord] {
+        (change?.storageRecords ?? []) + (applied.map { [.appliedWrite($0)] } ?? [])
+    }
+}

@@ -1,0 +1,31 @@
+import ObservatoryWire
+import Testing
+
+@testable import ObservatoryServer
+
+/// How a connection's output carries out a session's answers: events wait while a
+/// batch is answered, and go out after its replies or ahead of a `ping`'s reply.
+@Suite struct SessionAnswerTests {
+    private func harness() throws -> SessionHarness {
+        SessionHarness(fixture: try SessionFixture(configuration: testConfiguration()))
+    }
+
+    /// What each message is: a reply's id, or an event's kind.
+    private func kinds(_ messages: [JSONValue]) -> [JSONValue?] {
+        messages.map { $0["id"] ?? $0["event"] }
+    }
+
+    @Test func eventsOfABatchGoOutAfterItsReplies() throws {
+        let messages = try harness().send(
+            #"{"op":"observe","key":"k","id":1}"#, #"{"op":"set","key":"k","value":1,"id":2}"#,
+            #"{"op":"get","key":"k","id":3}"#)
+        #expect(kinds(messages) == [1, 2, 3, "update"])
+    }
+
+    @Test func aPingsReplyComesAfterTheEventsItVouchesFor() throws {
+        let messages = try harness().send(
+            #"{"op":"observe","key":"k","id":1}"#, #"{"op":"set","key":"k","value":1,"id":2}"#,
+            #"{"op":"ping","id":3}"#, #"{"op":"set","key":"k","value":2,"id":4}"#)
+        #expect(kinds(messages) == [1, 2, "update", 3, 4, "update"])
+    }
+}

@@ -1,4 +1,0 @@
-/// Errors of the test helpers.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-}
