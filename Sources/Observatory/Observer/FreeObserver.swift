@@ -1,9 +1,9 @@
 /// An observer of its own, for observations that belong to no particular
 /// object.
 ///
-/// `FreeObserver.shared` does the free observations of ``observe(_:receive:)-(_,(O.Message)->Void)``,
-/// of ad hoc transform chains started with ``observe(_:)`` and of
-/// ``ObservableObject/observed(_:)-(_)``; stop them through it. A
+/// `FreeObserver.shared` does the free observations of the free function `observe(_:receive:)`,
+/// of ad hoc transform chains started with `observe(_:)` and of
+/// `ObservableObject.observed(_:)`; stop them through it. A
 /// `FreeObserver` you create yourself keeps its observations for as long as you
 /// keep it, like a token or cancellable in other libraries.
 public final class FreeObserver: Observer, Sendable {

@@ -22,7 +22,7 @@
 /// repository.addKeyedObserver(key: "A", observer)   // only changes of "A"
 /// ```
 ///
-/// A keyed observable is also a plain one: ``ObservableClass/addObserver(_:)``
+/// A keyed observable is also a plain one: `addObserver(_:)`
 /// and ``ObservableClass/withObservers(_:)`` work on it as well. Finding the
 /// observers of a key costs a scan of the registrations.
 open class KeyedObservableClass<Key: Hashable>: ObservableClass {

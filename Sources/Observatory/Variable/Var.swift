@@ -21,7 +21,7 @@
 /// the changes were made, each `old` being the previous update's `new`.
 public final class Var<Value>: ObservableCache {
     /// Keeps the observations and delivers the updates. Its lock also guards
-    /// ``storage``.
+    /// `storage`.
     public let messenger = Messenger<Update<Value>>()
     /// The current value; read and written only under `messenger.core`'s
     /// lock. Behind a pointer, so that these accesses skip Swift's dynamic

@@ -9,7 +9,7 @@ extension ObservatoryClient {
     /// `key` with the same type: then you get the same `Var`). While the key
     /// does not exist, or after it is deleted, it holds `defaultValue`.
     ///
-    /// - Remote changes arrive as `Update`s whose author is the ``Author`` of the
+    /// - Remote changes arrive as `Update`s whose author is the `Author` of the
     ///   session that made them; a resync that finds the key gone authors its
     ///   `Update` with the client itself.
     /// - Local changes (`value =`, `<-`, `set(_:as:)`) are sent to the server;

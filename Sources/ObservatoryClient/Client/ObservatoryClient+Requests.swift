@@ -3,7 +3,7 @@ import ObservatoryWire
 extension ObservatoryClient {
     /// Sends any request and returns the server's success reply object as it came.
     ///
-    /// The typed calls (``get(_:)``, ``set(_:_:ifVersion:)``, ...) are built on
+    /// The typed calls (``get(_:)``, `set(_:_:ifVersion:)`, ...) are built on
     /// this; use it for raw access, as the command-line tool's `--json` does.
     /// - Throws: ``ClientError/server(_:)`` with the server's code and message;
     ///   ``ClientError/notConnected(_:)`` when the client is not in sync (it does
@@ -46,6 +46,8 @@ extension ObservatoryClient {
     /// same id; the server applies it once and answers with the first reply.
     ///
     /// - Parameters:
+    ///   - key: The key to write.
+    ///   - value: The new value; any `Encodable` that encodes as JSON.
     ///   - ifVersion: Only set if the key is at this version (0: only if it does
     ///     not exist); otherwise the request fails with code `conflict` and the
     ///     error carries the current version.

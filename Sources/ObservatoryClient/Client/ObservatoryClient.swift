@@ -40,12 +40,12 @@ import ObservatoryWire
 /// Thread safety: every method may be called from any thread. How the work is
 /// divided, and why:
 /// - **Decisions** are plain values under a lock, never calling out while it is
-///   held: ``ClientMachine`` (phase, mirrors, watchers, authors, resume marks) in
-///   this client's `Locked` box, each mirror's ``MirrorState`` in its mirror's,
+///   held: `ClientMachine` (phase, mirrors, watchers, authors, resume marks) in
+///   this client's `Locked` box, each mirror's `MirrorState` in its mirror's,
 ///   each link's request table in the link's. Whatever they decide (send, apply,
 ///   announce) is done after the lock is released.
 /// - **All I/O and all timing** happen on the client's one I/O thread
-///   (``ClientEventLoop``), never on a Swift concurrency or Dispatch worker: it
+///   (`ClientEventLoop`), never on a Swift concurrency or Dispatch worker: it
 ///   connects (blocking, up to the connect timeout), reads and writes the
 ///   non-blocking socket, applies every frame in order before reading the next,
 ///   pings an idle link, sleeps the backoff, and resumes waiters whose time is

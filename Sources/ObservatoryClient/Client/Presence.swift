@@ -18,7 +18,7 @@ import ObservatoryWire
 ///     }
 ///
 /// Every update of ``members`` after the first list is authored by the
-/// ``Author`` who joined or left.
+/// `Author` who joined or left.
 public final class Presence: Sendable {
     /// The prefix the members' keys share.
     public let prefix: String

@@ -3,7 +3,7 @@
 /// its history, or more changes happened than its history window holds), so the
 /// mirrors took fresh snapshots instead.
 ///
-/// Observers can tell such updates from changes made by a ``Author``:
+/// Observers can tell such updates from changes made by an `Author`:
 ///
 ///     observer.observe(variable) { update, author in
 ///         if let reset = author as? Reset { print("resynchronized: \(reset.reason)") }

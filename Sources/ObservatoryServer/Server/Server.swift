@@ -58,8 +58,11 @@ public final class Server: Sendable {
     /// Creates a server and reads its data directory back (unless `fsync` is
     /// `none`); nothing is bound until `start()`.
     ///
-    /// - Parameter storageOptions: overrides the storage options derived from the
-    ///   configuration (tests pass failing file operations this way).
+    /// - Parameters:
+    ///   - configuration: the settings to serve with; validated here.
+    ///   - logger: where the server logs; silent by default.
+    ///   - storageOptions: overrides the storage options derived from the
+    ///     configuration (tests pass failing file operations this way).
     /// - Throws: `ConfigurationError` if the configuration is invalid;
     ///   `StorageError` if the data directory is in use, unwritable or damaged;
     ///   `SocketError` if the kernel refuses an epoll set.

@@ -7,8 +7,11 @@ extension SharedStore {
     /// with `fsync` `none`, otherwise read back from the data directory, with the
     /// session-bound keys of the previous process deleted.
     ///
-    /// - Parameter storageOptions: overrides the storage options derived from the
-    ///   configuration (tests pass failing file operations this way).
+    /// - Parameters:
+    ///   - configuration: the settings whose data directory, fsync policy and limits the store uses.
+    ///   - logger: where storage logs what it recovered.
+    ///   - storageOptions: overrides the storage options derived from the
+    ///     configuration (tests pass failing file operations this way).
     /// - Throws: `StorageError` when the data directory cannot be used.
     public static func open(
         configuration: ServerConfiguration, logger: Logger = .silent, storageOptions: StorageOptions? = nil

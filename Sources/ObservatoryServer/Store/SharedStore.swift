@@ -93,9 +93,13 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// Writes `value` to `key` as `author` and notifies observers if it changed.
     ///
     /// - Parameters:
+    ///   - key: the key to write.
+    ///   - value: the new value.
+    ///   - ifVersion: set only if the key is at this version (0: only if it does not exist).
     ///   - sessionBound: binds the key to `author`'s session, which deletes it when it ends (`endSession`).
     ///   - requestId: a write applied under this id in the last 10 minutes is not
     ///     applied again; its reply is returned with `duplicate` set.
+    ///   - author: who makes the change.
     /// - Returns: the `set` reply's fields.
     /// - Throws: `conflict`, `limit_exceeded`, or `internal` when storage refuses the change (`WireError`).
     @discardableResult
@@ -113,7 +117,11 @@ public final class SharedStore: Sendable, SnapshotSource {
 
     /// Deletes `key` as `author` and notifies observers.
     ///
-    /// - Parameter requestId: as for `set`.
+    /// - Parameters:
+    ///   - key: the key to delete.
+    ///   - ifVersion: delete only if the key is at this version.
+    ///   - requestId: as for `set`.
+    ///   - author: who makes the change.
     /// - Returns: the `delete` reply's fields.
     /// - Throws: `not_found`, `conflict`, or `internal` when storage refuses the change (`WireError`).
     @discardableResult
