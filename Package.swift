@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "observatory-bench",
             dependencies: [
-                "Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatoryClient", "ObservatorySockets",
+                "Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatorySockets",
             ]
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
@@ -84,7 +84,7 @@ let package = Package(
         // Foundation's JSON, as a client in another language would see it.
         .testTarget(
             name: "ObservatoryConformanceTests",
-            dependencies: ["ObservatoryServer", "Observatory", "ObservatorySockets"]),
+            dependencies: ["ObservatoryServer", "Observatory", "ObservatorySockets", "ObservatoryTestSupport"]),
         .testTarget(
             name: "ObservatoryClientTests",
             dependencies: [

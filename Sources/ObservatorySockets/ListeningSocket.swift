@@ -4,8 +4,9 @@
 
 /// A non-blocking TCP listening socket.
 ///
-/// Owned by the server; `accept()` is called on the accept queue when its Dispatch
-/// read source reports the socket readable, and returns `nil` instead of blocking when nobody is waiting.
+/// Owned by the server's `Listener`: the accepting event loop calls `accept()`
+/// when epoll reports the socket readable, and it returns `nil` instead of
+/// blocking when nobody is waiting.
 public struct ListeningSocket: Sendable {
     /// The socket's file descriptor.
     public let descriptor: Int32

@@ -1,7 +1,10 @@
 import ObservatoryServer
+import ObservatoryTestSupport
 
-/// An in-process server on 127.0.0.1, any free port, for one test; `withServer`
-/// always stops it, whatever the test does.
+/// A server under test, seen as a client in another language sees it: its port
+/// and raw connections (`WireClient`, Foundation's JSON), nothing of the
+/// server's insides beyond its public API. The server itself is the test kit's
+/// `TestServer`, so every suite starts and stops servers the same way.
 struct RunningServer {
     /// The server under test (public API only).
     let server: Server
@@ -37,8 +40,7 @@ func withServer<Result>(
     // Short grace: stop() must not wait long for test clients that never read.
     configuration.shutdownGraceMilliseconds = 300
     configure(&configuration)
-    let server = try Server(configuration: configuration, logger: .silent)
-    try server.start()
-    defer { server.stop() }
-    return try body(RunningServer(server: server))
+    let running = try TestServer(configuration: configuration)
+    defer { running.stop() }
+    return try body(RunningServer(server: running.server))
 }
