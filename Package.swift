@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "ObservatoryClient", targets: ["ObservatoryClient"]),
         .library(name: "ObservatorySockets", targets: ["ObservatorySockets"]),
         .library(name: "ObservatoryLogging", targets: ["ObservatoryLogging"]),
+        .library(name: "ObservatoryHTTP", targets: ["ObservatoryHTTP"]),
+        .library(name: "ObservatoryEtcd", targets: ["ObservatoryEtcd"]),
         .executable(name: "observatoryd", targets: ["observatoryd"]),
         .executable(name: "observatory", targets: ["observatory"]),
         .executable(name: "observatory-bench", targets: ["observatory-bench"]),
@@ -27,6 +29,9 @@ let package = Package(
         .target(name: "ObservatoryWire"),
         // The one logger of the server, the daemon, the client and the CLI: a level and a sink.
         .target(name: "ObservatoryLogging"),
+        // HTTP/1.1 messages, chunked bodies, WebSocket frames and SHA-1 as pure
+        // values: for the daemon's web face and the etcd client; imports none of ours.
+        .target(name: "ObservatoryHTTP"),
         // Linux's <sys/epoll.h>, <sys/eventfd.h> and <sys/timerfd.h>, which the
         // toolchain's Glibc module leaves out; headers only.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
@@ -47,6 +52,9 @@ let package = Package(
             name: "ObservatoryDaemon", dependencies: ["ObservatoryLogging", "ObservatoryServer", "ObservatorySockets"]),
         // The CLI's logic: arguments, commands, output and exit codes. Not a product.
         .target(name: "ObservatoryCommandLine", dependencies: ["ObservatoryClient", "ObservatoryWire", "Observatory"]),
+        // The etcd v3 client over etcd's JSON gateway: KV, transactions, leases,
+        // watches. Nothing Observatory-specific; cluster mode builds on it.
+        .target(name: "ObservatoryEtcd", dependencies: ["ObservatoryHTTP", "ObservatorySockets"]),
         .executableTarget(name: "observatoryd", dependencies: ["ObservatoryDaemon"]),
         .executableTarget(name: "observatory", dependencies: ["ObservatoryCommandLine"]),
         // The README's walkthrough: mirrors `sky.color` and prints its changes.
@@ -65,6 +73,7 @@ let package = Package(
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
         .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),
         .testTarget(name: "ObservatoryLoggingTests", dependencies: ["ObservatoryLogging"]),
+        .testTarget(name: "ObservatoryHTTPTests", dependencies: ["ObservatoryHTTP"]),
         .testTarget(
             name: "ObservatoryServerTests",
             dependencies: [
@@ -98,5 +107,8 @@ let package = Package(
                 "ObservatoryTestSupport",
             ]
         ),
+        // The etcd client's pure logic, and its requests against real etcd members
+        // (skipped when etcd is not installed: .ci/install-etcd.sh installs it).
+        .testTarget(name: "ObservatoryEtcdTests", dependencies: ["ObservatoryEtcd", "ObservatorySockets"]),
     ]
 )

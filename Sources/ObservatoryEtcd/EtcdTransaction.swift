@@ -1,0 +1,37 @@
+/// An atomic conditional write: if every compare holds, etcd applies the
+/// `success` operations, otherwise the `failure` ones, all at one revision.
+///
+/// ```swift
+/// // Create `key` only if nobody has.
+/// let created = try client.transaction(EtcdTransaction(
+///     compares: [.absent(key)], success: [.put(key: key, value: value)]))
+/// ```
+public struct EtcdTransaction: Hashable, Sendable {
+    /// The conditions, all of which must hold.
+    public var compares: [EtcdCompare]
+    /// The operations applied when every condition holds.
+    public var success: [EtcdOperation]
+    /// The operations applied otherwise (often a read of what is there instead).
+    public var failure: [EtcdOperation]
+
+    /// Creates a transaction.
+    public init(compares: [EtcdCompare] = [], success: [EtcdOperation] = [], failure: [EtcdOperation] = []) {
+        self.compares = compares
+        self.success = success
+        self.failure = failure
+    }
+
+    /// Whether either branch changes data.
+    var isWrite: Bool {
+        success.contains { $0.isWrite } || failure.contains { $0.isWrite }
+    }
+
+    /// The `TxnRequest` object.
+    var requestObject: EtcdJSON.Object {
+        var object: EtcdJSON.Object = [:]
+        if !compares.isEmpty { object["compare"] = compares.map(\.requestObject) }
+        if !success.isEmpty { object["success"] = success.map(\.transactionObject) }
+        if !failure.isEmpty { object["failure"] = failure.map(\.transactionObject) }
+        return object
+    }
+}
