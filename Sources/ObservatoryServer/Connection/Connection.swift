@@ -42,6 +42,8 @@ final class Connection: LoopHandler, @unchecked Sendable {
     private var isMarkedForFlush = false
     /// The revision storage will call back for, so a connection waits on it once.
     private var awaitedRevision: Int64?
+    /// The pending write reply the connection will be called back for, so it waits on it once.
+    private var awaitedReply: PendingReply?
     /// Whether the `InputBudget` counts bytes for this connection (else an empty
     /// buffer needs no report: the common case costs no lock).
     private var isHoldingInput = false
@@ -145,6 +147,8 @@ final class Connection: LoopHandler, @unchecked Sendable {
         if !outcome.isDrained && !isSocketFull {
             if let revision = output.withQueue({ $0.waitingForRevision }) {
                 waitForStorage(revision)
+            } else if let pending = output.withQueue({ $0.waitingForPendingReply }) {
+                waitForReply(pending)
             } else {
                 markForFlush(answered: false)
             }
@@ -313,6 +317,19 @@ final class Connection: LoopHandler, @unchecked Sendable {
         return OutboundQueue.Acknowledgement(revision: revision) { revision, id in
             guard acknowledgements.isLost(revision) else { return nil }
             return Reply.failure(id: id, acknowledgements.lostChangeError()).encodedLine()
+        }
+    }
+
+    /// Flushes again once the write reply at the head of the queue is known.
+    private func waitForReply(_ pending: PendingReply) {
+        if let awaited = awaitedReply, awaited === pending { return }
+        awaitedReply = pending
+        pending.whenFulfilled { [weak self] in
+            guard let self else { return }
+            loop.execute {
+                if self.awaitedReply === pending { self.awaitedReply = nil }
+                self.flush()
+            }
         }
     }
 
