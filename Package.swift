@@ -41,7 +41,9 @@ let package = Package(
         // The store, sessions, limits, storage and the event loops.
         .target(
             name: "ObservatoryServer",
-            dependencies: ["ObservatoryLogging", "Observatory", "ObservatoryWire", "ObservatorySockets"]),
+            dependencies: [
+                "ObservatoryLogging", "Observatory", "ObservatoryWire", "ObservatorySockets", "ObservatoryEtcd",
+            ]),
         // Connection, mirrors of remote values as local Vars, reconnect.
         .target(
             name: "ObservatoryClient",
@@ -78,6 +80,7 @@ let package = Package(
             name: "ObservatoryServerTests",
             dependencies: [
                 "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets", "ObservatoryLogging",
+                "ObservatoryTestSupport",
             ]),
         // Black-box checks of the server against PROTOCOL.md, over raw TCP with
         // Foundation's JSON, as a client in another language would see it.
@@ -91,9 +94,10 @@ let package = Package(
                 "ObservatoryTestSupport",
             ]
         ),
-        // What the client's and the CLI's tests share: a server on a free port, waiting.
+        // What the tests share: a server on a free port, waiting, and real etcd members.
         .target(
-            name: "ObservatoryTestSupport", dependencies: ["ObservatoryClient", "ObservatoryServer"],
+            name: "ObservatoryTestSupport",
+            dependencies: ["ObservatoryClient", "ObservatoryServer", "ObservatorySockets"],
             path: "Tests/ObservatoryTestSupport"),
         // The daemon's command line, environment and exit statuses, without a process.
         .testTarget(
@@ -109,6 +113,8 @@ let package = Package(
         ),
         // The etcd client's pure logic, and its requests against real etcd members
         // (skipped when etcd is not installed: .ci/install-etcd.sh installs it).
-        .testTarget(name: "ObservatoryEtcdTests", dependencies: ["ObservatoryEtcd", "ObservatorySockets"]),
+        .testTarget(
+            name: "ObservatoryEtcdTests",
+            dependencies: ["ObservatoryEtcd", "ObservatorySockets", "ObservatoryTestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import ObservatoryEtcd
+import ObservatoryTestSupport
 import Synchronization
 import Testing
 

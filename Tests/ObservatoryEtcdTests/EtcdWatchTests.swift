@@ -1,4 +1,5 @@
 import ObservatoryEtcd
+import ObservatoryTestSupport
 import Testing
 
 /// Watches against real members: every event once and in order, resumption

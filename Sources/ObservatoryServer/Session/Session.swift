@@ -31,8 +31,8 @@ final class Session: Observer {
         case keepOpen
         /// Send what is queued, then close (after `frame_too_large` or a failed `hello`).
         case close
-        /// Stop reading: the output holds more than `maxQueuedBytes`. Ask for the
-        /// next answers once it has drained.
+        /// Stop reading: the output holds more than `maxQueuedBytes`, or a write's
+        /// reply is not known yet. Ask for the next answers once it has drained.
         case backlogged
     }
 
@@ -65,7 +65,7 @@ final class Session: Observer {
     enum Step {
         /// The answer to the next frame.
         case answer(Answer)
-        /// The output holds too much: stop until it drains.
+        /// The output holds too much, or a write's reply is awaited: stop until it drains.
         case backlogged
         /// No complete frame is left, or the session is closing.
         case finished
@@ -89,6 +89,9 @@ final class Session: Observer {
     private(set) var isClosing = false
     /// Whether this session is subscribed to every change (it observes at least one prefix).
     private var observesPrefixes = false
+    /// A write answered later: no further frame is answered until it is known, so
+    /// that the next request sees the write (as it would on the local store).
+    private var awaitedWrite: PendingReply?
     /// The answer being built: `perform` marks a ping or a replay on it.
     private var answer = (releasesEventsFirst: false, replay: Replay?.none)
 
@@ -123,6 +126,9 @@ final class Session: Observer {
     func nextAnswer(queuedBytes: Int) -> Step {
         guard !isClosing else { return .finished }
         if queuedBytes > environment.limits.maxQueuedBytes { return .backlogged }
+        // Answered again once the queue drained, which it does after the reply went out.
+        if let awaitedWrite, awaitedWrite.result == nil { return .backlogged }
+        awaitedWrite = nil
         do throws(WireError) {
             guard let frame = try splitter.next() else { return .finished }
             let content = respond(to: frame)
@@ -181,7 +187,9 @@ final class Session: Observer {
         do throws(WireError) {
             switch try perform(request.operation) {
             case .ready(let payload): return .reply(.success(id: request.id, payload))
-            case .pending(let pending): return .pendingWrite(pending, id: request.id)
+            case .pending(let pending):
+                awaitedWrite = pending
+                return .pendingWrite(pending, id: request.id)
             }
         } catch {
             if request.operation.kind == .hello { isClosing = true }
