@@ -46,6 +46,8 @@ final class ClusterState: SharedState {
     private let sessions = Locked<[String: SessionLink]>([:])
     /// The node's own lease: its id names the node; it ends when the node dies.
     private let nodeKeeper: EtcdLeaseKeeper
+    /// The leases the records of `requestId`s are written on.
+    private let requestLeases = ClusterRequestLeases()
     private let workers = DispatchQueue(label: "observatory.cluster.writes", attributes: .concurrent)
     /// How often a write is planned again after the key changed under it.
     private static let maximumAttempts = 16
@@ -178,18 +180,25 @@ final class ClusterState: SharedState {
     private func perform(_ write: Write, by author: Author, answering pending: PendingReply) {
         let key: String
         let sessionBound: Bool
+        let hasRequestId: Bool
         switch write {
-        case .set(let name, _, _, let bound, _): (key, sessionBound) = (name, bound)
-        case .delete(let name, _, _): (key, sessionBound) = (name, false)
+        case .set(let name, _, _, let bound, let requestId):
+            (key, sessionBound, hasRequestId) = (name, bound, requestId != nil)
+        case .delete(let name, _, let requestId): (key, sessionBound, hasRequestId) = (name, false, requestId != nil)
         }
         do throws(EtcdError) {
             let lease = sessionBound ? try sessionLease(of: author.session) : 0
+            let requestLease = hasRequestId ? try requestLeases.current(client) : 0
             var current = cache.get(key)
             for _ in 0..<Self.maximumAttempts {
                 let plan = ClusterWritePlan(
-                    write: write, author: author, current: current, layout: layout, lease: lease)
+                    write: write, author: author, current: current, layout: layout, lease: lease,
+                    requestLease: requestLease)
                 let result = try client.transaction(plan.transaction)
                 guard result.succeeded else {
+                    if let duplicate = ClusterWritePlan.duplicateReply(from: result) {
+                        return answerWhenApplied(duplicate.writtenVersion, .success(duplicate), pending)
+                    }
                     current = ClusterWritePlan.current(from: result, key: key)
                     continue
                 }

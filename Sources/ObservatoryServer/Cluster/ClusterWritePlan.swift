@@ -34,23 +34,61 @@ struct ClusterWritePlan {
 
     /// Plans `write` by `author` against `current` (`nil`: the key is believed
     /// absent), under `layout`; a session-bound set attaches its value to `lease`.
-    init(write: Write, author: Author, current: ValueEntry?, layout: ClusterKeyLayout, lease: Int64 = 0) {
+    ///
+    /// A write with a `requestId` also compares that no record of it exists, and
+    /// writes one (on `requestLease`) when it is applied; the failure branch then
+    /// reads the record too (`duplicateReply(from:)`).
+    init(
+        write: Write, author: Author, current: ValueEntry?, layout: ClusterKeyLayout, lease: Int64 = 0,
+        requestLease: Int64 = 0
+    ) {
         self.write = write
         let key: String
+        let requestId: String?
         switch write {
-        case .set(let name, _, _, _, _), .delete(let name, _, _): key = name
+        case .set(let name, _, _, _, let id), .delete(let name, _, let id): (key, requestId) = (name, id)
         }
         let valueKey = layout.valueKey(key)
-        let compare: EtcdCompare =
+        var compares: [EtcdCompare] = [
             current.map { .unchanged(valueKey, since: $0.version) } ?? .absent(valueKey)
-        let (operations, outcome) = Self.plan(write, author: author, current: current, layout: layout, lease: lease)
-        transaction = EtcdTransaction(
-            compares: [compare], success: operations, failure: [.range(.key(valueKey))])
+        ]
+        var (operations, outcome) = Self.plan(write, author: author, current: current, layout: layout, lease: lease)
+        var failure: [EtcdOperation] = [.range(.key(valueKey))]
+        if let requestId {
+            let requestKey = layout.requestKey(requestId)
+            compares.append(.absent(requestKey))
+            failure.append(.range(.key(requestKey)))
+            let reply: ReplyPayload? =
+                switch outcome {
+                case .change: try? Self.reply(to: write, outcome: outcome, committedAt: 0).get()
+                case .answer(let payload): payload
+                case .failure: nil
+                }
+            if let reply, let record = ClusterRequestRecord.encode(reply, isChange: outcome == .change) {
+                operations.append(.put(key: requestKey, value: record, lease: requestLease))
+            }
+        }
+        transaction = EtcdTransaction(compares: compares, success: operations, failure: failure)
         self.outcome = outcome
+    }
+
+    /// The reply to a write already applied under the same `requestId`, from a
+    /// failed transaction's read of its record; `nil` when there is none.
+    static func duplicateReply(from result: EtcdTransactionResult) -> ReplyPayload? {
+        guard result.responses.count > 1, case .range(let range) = result.responses[1],
+            let stored = range.keyValues.first
+        else { return nil }
+        return ClusterRequestRecord.duplicateReply(stored)
     }
 
     /// The reply once etcd committed the transaction at `revision`.
     func reply(committedAt revision: Int64) -> Result<ReplyPayload, WireError> {
+        Self.reply(to: write, outcome: outcome, committedAt: revision)
+    }
+
+    private static func reply(to write: Write, outcome: Outcome, committedAt revision: Int64) -> Result<
+        ReplyPayload, WireError
+    > {
         switch outcome {
         case .failure(let error): return .failure(error)
         case .answer(let payload): return .success(payload)

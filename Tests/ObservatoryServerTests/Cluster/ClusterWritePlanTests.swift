@@ -78,4 +78,22 @@ import Testing
             write: .delete(key: "k", ifVersion: 0, requestId: nil), author: alice, current: nil, layout: layout)
         #expect(conditional.outcome == .failure(.conflictDeletingMissing(key: "k")))
     }
+
+    @Test func aWriteWithARequestIdIsRecordedInItsTransactionAndAnsweredFromTheRecordAgain() throws {
+        let plan = ClusterWritePlan(
+            write: .set(key: "k", value: 1, ifVersion: nil, sessionBound: false, requestId: "r1"), author: alice,
+            current: nil, layout: layout, requestLease: 77)
+        let recordKey = Array("obs/r/r1".utf8)
+        #expect(plan.transaction.compares.last == .absent(recordKey))
+        #expect(plan.transaction.failure.last == .range(.key(recordKey)))
+        guard case .put(let key, let record, let lease, _)? = plan.transaction.success.last else {
+            Issue.record("no record")
+            return
+        }
+        #expect(key == recordKey)
+        #expect(lease == 77)
+        let stored = EtcdKeyValue(key: key, value: record, createRevision: 12, modRevision: 12, version: 1, lease: 77)
+        #expect(
+            ClusterRequestRecord.duplicateReply(stored) == .set(key: "k", version: 12, changed: true, duplicate: true))
+    }
 }
