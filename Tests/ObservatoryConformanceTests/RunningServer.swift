@@ -1,3 +1,4 @@
+import Foundation
 import ObservatoryServer
 
 /// An in-process server on 127.0.0.1, any free port, for one test; `withServer`
@@ -37,8 +38,21 @@ func withServer<Result>(
     // Short grace: stop() must not wait long for test clients that never read.
     configuration.shutdownGraceMilliseconds = 300
     configure(&configuration)
+    clusterUnderTest(&configuration)
     let server = try Server(configuration: configuration, logger: .silent)
     try server.start()
     defer { server.stop() }
     return try body(RunningServer(server: server))
+}
+
+/// With `OBSERVATORY_CONFORMANCE_ETCD` set (etcd client URLs, comma-separated),
+/// the suite runs against cluster nodes on those members, each test's server on
+/// a prefix of its own; tests of local storage keep it.
+private func clusterUnderTest(_ configuration: inout ServerConfiguration) {
+    guard configuration.fsync == .none,
+        let urls = ProcessInfo.processInfo.environment["OBSERVATORY_CONFORMANCE_ETCD"], !urls.isEmpty
+    else { return }
+    var cluster = ClusterConfiguration(etcd: urls.split(separator: ",").map(String.init))
+    cluster.prefix = "conformance/\(UInt64.random(in: 0...UInt64.max))/"
+    configuration.cluster = cluster
 }
