@@ -83,6 +83,9 @@ final class ClusterState: SharedState {
             self?.handle(update)
         }
         watch.withLock { $0 = started }
+        logger.info(
+            "cluster mode: etcd \(configuration.etcd.joined(separator: ",")), prefix \(configuration.prefix), "
+                + "epoch \(epoch), \(entries.count) keys at revision \(revision)")
     }
 
     var revision: Int64 {
