@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Observatory
 import ObservatoryEtcd
 import ObservatoryLogging
@@ -42,7 +43,10 @@ final class ClusterState: SharedState {
     private let configuration: ClusterConfiguration
     private let logger: Logger
     private let applied: AppliedRevisionWaiters
-    private let watch = Locked<EtcdWatch?>(nil)
+    /// The watch feeding the cache, and whether the state is closed (no new watch then).
+    private let watch = Locked<(current: EtcdWatch?, isClosed: Bool)>((nil, false))
+    /// Told the revision the cache was reloaded at, after its watch lost continuity.
+    private let viewLostHandler = Locked<(@Sendable (Int64) -> Void)?>(nil)
     private let sessions = Locked<[String: SessionLink]>([:])
     /// The node's own lease: its id names the node; it ends when the node dies.
     private let nodeKeeper: EtcdLeaseKeeper
@@ -70,19 +74,10 @@ final class ClusterState: SharedState {
         nodeKeeper = EtcdLeaseKeeper(client: client, lease: nodeLease) { [logger] error in
             logger.error("cluster: this node's lease was lost: \(error.message)")
         }
-        let read = try client.range(layout.values)
-        let entries = read.keyValues.compactMap { stored -> ValueEntry? in
-            guard case .value(let key) = layout.kind(of: stored.key) else { return nil }
-            return ClusterEnvelope.decode(stored.value)?.entry(key: key, version: stored.modRevision)
-        }
-        let revision = read.header.revision
+        let (entries, revision) = try Self.read(client, layout)
         cache = SharedStore(replicating: entries, at: revision, epoch: epoch, historyChanges: historyChanges)
         applied = AppliedRevisionWaiters(applied: revision)
-        let request = EtcdWatchRequest(range: layout.everything, startRevision: revision + 1)
-        let started = EtcdWatch(client: client, request: request) { [weak self] update in
-            self?.handle(update)
-        }
-        watch.withLock { $0 = started }
+        startWatch(after: revision)
         logger.info(
             "cluster mode: etcd \(configuration.etcd.joined(separator: ",")), prefix \(configuration.prefix), "
                 + "epoch \(epoch), \(entries.count) keys at revision \(revision)")
@@ -145,7 +140,10 @@ final class ClusterState: SharedState {
     }
 
     func close() {
-        let stopped = watch.withLock { $0.take() }
+        let stopped = watch.withLock { watch in
+            watch.isClosed = true
+            return watch.current.take()
+        }
         stopped?.cancel()
         nodeKeeper.stop()
         // Every session has ended (and revoked its lease) by now; revoke the node's too.
@@ -162,8 +160,17 @@ final class ClusterState: SharedState {
         }
         for link in links { link.keeper?.stop() }
         nodeKeeper.stop()
-        let stopped = watch.withLock { $0.take() }
+        let stopped = watch.withLock { watch in
+            watch.isClosed = true
+            return watch.current.take()
+        }
         stopped?.cancel()
+    }
+
+    /// Sets what runs after the watch lost continuity and the cache was reloaded
+    /// at a revision: the server closes its observers' connections with `unavailable`.
+    func onViewLost(_ handler: @escaping @Sendable (Int64) -> Void) {
+        viewLostHandler.withLock { $0 = handler }
     }
 
     // MARK: Writes
@@ -265,8 +272,59 @@ final class ClusterState: SharedState {
 
     // MARK: The watch
 
+    /// The values under the prefix and the revision they were read at.
+    private static func read(_ client: EtcdClient, _ layout: ClusterKeyLayout) throws(EtcdError) -> (
+        [ValueEntry], Int64
+    ) {
+        let read = try client.range(layout.values)
+        let entries = read.keyValues.compactMap { stored -> ValueEntry? in
+            guard case .value(let key) = layout.kind(of: stored.key) else { return nil }
+            return ClusterEnvelope.decode(stored.value)?.entry(key: key, version: stored.modRevision)
+        }
+        return (entries, read.header.revision)
+    }
+
+    /// Starts the watch of the prefix after `revision`, unless the state is closed.
+    private func startWatch(after revision: Int64) {
+        let request = EtcdWatchRequest(range: layout.everything, startRevision: revision + 1)
+        let started = EtcdWatch(client: client, request: request) { [weak self] update in
+            self?.handle(update)
+        }
+        let isStarted = watch.withLock { watch in
+            guard !watch.isClosed else { return false }
+            watch.current = started
+            return true
+        }
+        if !isStarted { started.cancel() }
+    }
+
+    /// After the watch ended (compacted past, canceled): reads the state again,
+    /// until etcd answers or the state closes, puts it in the cache, watches from
+    /// there, and has the server close its observers so they resume or start over.
+    private func reload() {
+        let ended = watch.withLock { $0.current.take() }
+        ended?.cancel()
+        var pause = Duration.milliseconds(100)
+        while !watch.withLock({ $0.isClosed }) {
+            do throws(EtcdError) {
+                let (entries, revision) = try Self.read(client, layout)
+                cache.reset(to: entries, at: revision)
+                applied.advance(to: revision)
+                startWatch(after: revision)
+                logger.warning("cluster: reloaded \(entries.count) keys at revision \(revision); observers must resume")
+                viewLostHandler.withLock { $0 }?(revision)
+                return
+            } catch {
+                logger.warning("cluster: cannot reload the state from etcd (\(error.message)); trying again")
+                Thread.sleep(
+                    forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+                pause = min(pause * 2, .seconds(2))
+            }
+        }
+    }
+
     /// Applies what the watch reports to the cache; on the watch's thread.
-    private func handle(_ update: EtcdWatch.Update) {
+    func handle(_ update: EtcdWatch.Update) {
         switch update {
         case .events(let events):
             guard let last = events.last?.revision else { return }
@@ -280,9 +338,11 @@ final class ClusterState: SharedState {
         case .interrupted(let error):
             logger.warning("cluster: the etcd watch broke (\(error.message)); resuming")
         case .compacted(let compactRevision):
-            logger.error("cluster: the etcd watch was compacted past (at \(compactRevision)); this node's view stopped")
+            logger.error("cluster: the etcd watch was compacted past (at \(compactRevision)); reloading")
+            workers.async { [weak self] in self?.reload() }
         case .canceled(let reason):
-            logger.error("cluster: etcd canceled the watch (\(reason)); this node's view stopped")
+            logger.error("cluster: etcd canceled the watch (\(reason)); reloading")
+            workers.async { [weak self] in self?.reload() }
         }
     }
 }

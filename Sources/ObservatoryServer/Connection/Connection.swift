@@ -166,6 +166,21 @@ final class Connection: LoopHandler, @unchecked Sendable {
         carryOut(machine.shutDown(at: EventLoop.now()))
     }
 
+    /// If this connection observes anything, sends it `unavailable` with `revision`
+    /// (every event up to it was sent) and closes once that is out; on the loop's thread.
+    func closeObserving(becauseReloadedAt revision: Int64) {
+        let observations = output.observations
+        guard machine.phase == .open, !observations.keys.isEmpty || !observations.prefixes.isEmpty else { return }
+        let error: JSONValue = [
+            "code": "unavailable", "revision": .integer(revision),
+            "message": "this node lost continuity with etcd and reloaded the state; resume from the last revision seen",
+        ]
+        output.withQueue {
+            $0.appendFrame(JSONValue.object(["ok": false, "id": .null, "error": error]).encoded() + [10])
+        }
+        carryOut(machine.answered(.close, at: EventLoop.now()))
+    }
+
     /// Closes at once; on the loop's thread.
     func close() {
         carryOut(machine.abandon())

@@ -90,6 +90,17 @@ public final class Server: Sendable {
         loops = try (0..<count).map { index throws(SocketError) in
             try EventLoop(label: "observatory.loop.\(index)", logger: logger)
         }
+        clusterState?.onViewLost { [weak self] revision in self?.closeObservers(reloadedAt: revision) }
+    }
+
+    /// Closes every connection that observes something with `unavailable` and the
+    /// `revision` the cluster state was reloaded at: its view lost continuity, so
+    /// its observers resume from what they saw (PROTOCOL.md, "Cluster mode").
+    private func closeObservers(reloadedAt revision: Int64) {
+        let connections = state.withLock { Array($0.connections.values) }
+        for connection in connections {
+            connection.loop.execute { connection.closeObserving(becauseReloadedAt: revision) }
+        }
     }
 
     /// How many event loops `ioThreads: 0` runs: one per two cores.

@@ -79,15 +79,24 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// at `revision`, in the cluster's `epoch`, with no limit of its own on keys
     /// (etcd decides every write).
     init(replicating entries: [ValueEntry], at revision: Int64, epoch: String, historyChanges: Int) {
-        var data = StoreState(maxKeys: .max, appliedWrites: AppliedWrites(capacity: 1))
-        for entry in entries.sorted(by: { $0.version < $1.version }) {
-            if let planned = data.planReplicated(.set(entry)) { data.apply(planned) }
-        }
-        data.advanceRevision(to: revision)
-        guarded = Locked(Guarded(data: data, history: ChangeHistory(capacity: historyChanges, after: revision)))
+        guarded = Locked(
+            Guarded(
+                data: StoreState.replica(of: entries, at: revision),
+                history: ChangeHistory(capacity: historyChanges, after: revision)))
         storage = nil
         acknowledgements = ImmediateAcknowledgements()
         self.epoch = epoch
+    }
+
+    /// Replaces every entry with `entries` at `revision` and forgets the history
+    /// (cluster mode's cache, after its watch lost continuity): resumes from before
+    /// get a snapshot. Observers are not told; the caller closes their connections.
+    func reset(to entries: [ValueEntry], at revision: Int64) {
+        let data = StoreState.replica(of: entries, at: revision)
+        guarded.withLock { guarded in
+            guarded.data = data
+            guarded.history = ChangeHistory(capacity: guarded.history.capacity, after: revision)
+        }
     }
 
     /// Applies changes etcd committed, in revision order, and announces them; then

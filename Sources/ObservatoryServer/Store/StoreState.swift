@@ -171,6 +171,17 @@ struct StoreState {
         }
     }
 
+    /// The state of a cluster node's cache holding `entries`, read from etcd at
+    /// `revision`, with no limit of its own on keys (etcd decides every write).
+    static func replica(of entries: [ValueEntry], at revision: Int64) -> StoreState {
+        var data = StoreState(maxKeys: .max, appliedWrites: AppliedWrites(capacity: 1))
+        for entry in entries.sorted(by: { $0.version < $1.version }) {
+            if let planned = data.planReplicated(.set(entry)) { data.apply(planned) }
+        }
+        data.advanceRevision(to: revision)
+        return data
+    }
+
     /// Takes `revision` as the last one when it is later: etcd's revision moved
     /// on with changes outside what this state holds.
     mutating func advanceRevision(to revision: Int64) {
