@@ -53,6 +53,8 @@ final class ClusterState: SharedState {
     /// The leases the records of `requestId`s are written on.
     private let requestLeases = ClusterRequestLeases()
     private let workers = DispatchQueue(label: "observatory.cluster.writes", attributes: .concurrent)
+    /// The sessions' lease revocations under way, which `close()` waits for.
+    private let revocations = DispatchGroup()
     /// How often a write is planned again after the key changed under it.
     private static let maximumAttempts = 16
 
@@ -125,7 +127,9 @@ final class ClusterState: SharedState {
     /// with `session_ended`. Returns at once; the deletions follow.
     func endSession(_ session: String) -> (deleted: Int, failure: WireError?) {
         guard let link = sessions.withLock({ $0.removeValue(forKey: session) }) else { return (0, nil) }
-        link.queue.async { [client, logger] in
+        revocations.enter()
+        link.queue.async { [client, logger, revocations] in
+            defer { revocations.leave() }
             guard let keeper = link.keeper else { return }
             keeper.stop()
             do throws(EtcdError) {
@@ -140,6 +144,11 @@ final class ClusterState: SharedState {
     }
 
     func close() {
+        // The sessions ended before the server closes the state: their keys go now, not at expiry.
+        let patience = DispatchTimeInterval.milliseconds(2 * configuration.requestTimeoutMilliseconds)
+        if revocations.wait(timeout: .now() + patience) == .timedOut {
+            logger.warning("cluster: some sessions' leases were not revoked in time; their keys go when they expire")
+        }
         let stopped = watch.withLock { watch in
             watch.isClosed = true
             return watch.current.take()

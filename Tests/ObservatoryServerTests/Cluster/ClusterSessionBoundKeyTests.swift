@@ -32,6 +32,21 @@ struct ClusterSessionBoundKeyTests {
         }
     }
 
+    @Test func aNodeThatStopsCleanlyEndsItsSessionsKeysAtOnce() async throws {
+        try await EtcdCluster.withCluster(members: 1) { etcd in
+            let cluster = try ClusterNodes(2, on: etcd, sessionTTLSeconds: 60)
+            let alice = try cluster.client(0, name: "alice")
+            let watcher = try cluster.client(1, name: "watcher")
+            #expect(try watcher.request(#"{"op":"observe","key":"presence.alice"}"#)["ok"] == true)
+            _ = try alice.request(#"{"op":"set","key":"presence.alice","value":"here","ephemeral":true}"#)
+            #expect(try watcher.next()["event"] == "update")
+            cluster[0].server.stop()
+            let ended = try watcher.next(timeout: 30)
+            #expect(ended["event"] == "delete")
+            #expect(ended["reason"] == "session_ended")
+        }
+    }
+
     @Test func aSetWithoutTheFlagMakesTheKeyLastingAgain() async throws {
         try await EtcdCluster.withCluster(members: 1) { etcd in
             let cluster = try ClusterNodes(2, on: etcd)
