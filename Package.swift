@@ -41,7 +41,9 @@ let package = Package(
         // The store, sessions, limits, storage and the event loops.
         .target(
             name: "ObservatoryServer",
-            dependencies: ["ObservatoryLogging", "Observatory", "ObservatoryWire", "ObservatorySockets"]),
+            dependencies: [
+                "ObservatoryLogging", "Observatory", "ObservatoryWire", "ObservatorySockets", "ObservatoryEtcd",
+            ]),
         // Connection, mirrors of remote values as local Vars, reconnect.
         .target(
             name: "ObservatoryClient",
@@ -92,11 +94,13 @@ let package = Package(
                 "ObservatoryTestSupport",
             ]
         ),
-        // The one test kit of the server, daemon, client and CLI tests: a server on a free port, a raw
-        // line client, temporary directories, waiting for a condition, a recorder.
+        // The one test kit of the server, daemon, client, CLI and etcd tests: a server on a free port, a
+        // raw line client, temporary directories, waiting for a condition, a recorder, real etcd members.
         .target(
             name: "ObservatoryTestSupport",
-            dependencies: ["ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory"],
+            dependencies: [
+                "ObservatoryClient", "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets",
+            ],
             path: "Tests/ObservatoryTestSupport"),
         // The daemon's command line, environment and exit statuses, and the spawned `observatoryd` process.
         .testTarget(
@@ -116,6 +120,8 @@ let package = Package(
         ),
         // The etcd client's pure logic, and its requests against real etcd members
         // (skipped when etcd is not installed: .ci/install-etcd.sh installs it).
-        .testTarget(name: "ObservatoryEtcdTests", dependencies: ["ObservatoryEtcd", "ObservatorySockets"]),
+        .testTarget(
+            name: "ObservatoryEtcdTests",
+            dependencies: ["ObservatoryEtcd", "ObservatorySockets", "ObservatoryTestSupport"]),
     ]
 )

@@ -32,13 +32,17 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     public var logLevel: Value?
     /// Overrides `auth.tokensFile`.
     public var tokensFile: Value?
+    /// Overrides `cluster.etcd`: comma-separated URLs; turns cluster mode on.
+    public var etcd: Value?
+    /// Overrides `cluster.prefix`.
+    public var etcdPrefix: Value?
 
     /// No overrides.
     public init() {}
 
     /// The overrides in `OBSERVATORY_CONFIG`, `OBSERVATORY_HOST`, `OBSERVATORY_PORT`,
-    /// `OBSERVATORY_DATA`, `OBSERVATORY_FSYNC`, `OBSERVATORY_LOG_LEVEL` and
-    /// `OBSERVATORY_TOKENS_FILE`.
+    /// `OBSERVATORY_DATA`, `OBSERVATORY_FSYNC`, `OBSERVATORY_LOG_LEVEL`,
+    /// `OBSERVATORY_TOKENS_FILE`, `OBSERVATORY_ETCD` and `OBSERVATORY_ETCD_PREFIX`.
     public init(environment: [String: String]) {
         func value(_ name: String) -> Value? {
             environment[name].map { Value($0, source: name) }
@@ -50,6 +54,8 @@ public struct ConfigurationOverrides: Sendable, Equatable {
         fsync = value("OBSERVATORY_FSYNC")
         logLevel = value("OBSERVATORY_LOG_LEVEL")
         tokensFile = value("OBSERVATORY_TOKENS_FILE")
+        etcd = value("OBSERVATORY_ETCD")
+        etcdPrefix = value("OBSERVATORY_ETCD_PREFIX")
     }
 
     /// Applies these overrides to `configuration`; a value that does not parse is an
@@ -70,6 +76,21 @@ public struct ConfigurationOverrides: Sendable, Equatable {
         if let logLevel {
             configuration.logLevel = try ServerConfiguration.logLevel(
                 logLevel.text, setting: "logLevel (\(logLevel.source))")
+        }
+        if let etcd {
+            var cluster = configuration.cluster ?? ClusterConfiguration()
+            cluster.etcd = etcd.text.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) }
+            configuration.cluster = cluster
+        }
+        if let etcdPrefix {
+            guard var cluster = configuration.cluster else {
+                throw ConfigurationError.invalidValue(
+                    setting: "cluster.prefix (\(etcdPrefix.source))", value: etcdPrefix.text,
+                    allowed: "a prefix together with etcd members (--etcd, OBSERVATORY_ETCD or the file's cluster.etcd)"
+                )
+            }
+            cluster.prefix = etcdPrefix.text
+            configuration.cluster = cluster
         }
     }
 }

@@ -26,6 +26,9 @@ public enum DaemonCommand: Sendable, Equatable {
           --fsync POLICY       always | everysec | none (OBSERVATORY_FSYNC); default everysec;
                                none keeps everything in memory (no files, a new epoch at every start)
           --log-level LEVEL    debug | info | warning | error (OBSERVATORY_LOG_LEVEL); default info
+          --etcd URL[,URL...]  cluster mode: keep the state in these etcd members (OBSERVATORY_ETCD),
+                               shared with every daemon on them and the same prefix; default: off
+          --etcd-prefix P      the etcd key prefix of the state (OBSERVATORY_ETCD_PREFIX); default observatory/
           --check              check the data directory without changing it, print what it holds, exit
           --help               print this text
           --version            print the version
@@ -69,6 +72,8 @@ public enum DaemonCommand: Sendable, Equatable {
             "--data": \.dataDirectory,
             "--fsync": \.fsync,
             "--log-level": \.logLevel,
+            "--etcd": \.etcd,
+            "--etcd-prefix": \.etcdPrefix,
         ]
     }
 

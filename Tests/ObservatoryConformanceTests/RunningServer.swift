@@ -1,3 +1,4 @@
+import Foundation
 import ObservatoryServer
 import ObservatoryTestSupport
 
@@ -40,7 +41,20 @@ func withServer<Result>(
     // Short grace: stop() must not wait long for test clients that never read.
     configuration.shutdownGraceMilliseconds = 300
     configure(&configuration)
+    clusterUnderTest(&configuration)
     let running = try TestServer(configuration: configuration)
     defer { running.stop() }
     return try body(RunningServer(server: running.server))
+}
+
+/// With `OBSERVATORY_CONFORMANCE_ETCD` set (etcd client URLs, comma-separated),
+/// the suite runs against cluster nodes on those members, each test's server on
+/// a prefix of its own; tests of local storage keep it.
+private func clusterUnderTest(_ configuration: inout ServerConfiguration) {
+    guard configuration.fsync == .none,
+        let urls = ProcessInfo.processInfo.environment["OBSERVATORY_CONFORMANCE_ETCD"], !urls.isEmpty
+    else { return }
+    var cluster = ClusterConfiguration(etcd: urls.split(separator: ",").map(String.init))
+    cluster.prefix = "conformance/\(UInt64.random(in: 0...UInt64.max))/"
+    configuration.cluster = cluster
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ObservatoryEtcd
+import ObservatoryTestSupport
 import Synchronization
 import Testing
 

@@ -1,3 +1,4 @@
+import ObservatoryTestSupport
 import Testing
 
 /// The fixture itself: members come up healthy, and a killed one is down until restarted.

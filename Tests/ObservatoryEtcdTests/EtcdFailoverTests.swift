@@ -1,4 +1,5 @@
 import ObservatoryEtcd
+import ObservatoryTestSupport
 import Testing
 
 /// A three-member cluster losing members: requests move to the members left,

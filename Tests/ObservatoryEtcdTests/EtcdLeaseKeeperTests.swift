@@ -1,4 +1,5 @@
 import ObservatoryEtcd
+import ObservatoryTestSupport
 import Synchronization
 import Testing
 
@@ -14,7 +15,7 @@ struct EtcdLeaseKeeperTests {
             let keeper = EtcdLeaseKeeper(client: client, lease: lease) { error in losses.withLock { $0.append(error) } }
             defer { keeper.stop() }
             // Renewals every ~0.67 s: five take over three seconds, past the 2 s time to live.
-            #expect(waitUntil { keeper.renewalCount >= 5 })
+            try waitUntil { keeper.renewalCount >= 5 }
             #expect(try client.get(Array("session".utf8)) != nil)
             #expect(losses.withLock { $0.isEmpty })
         }
@@ -29,9 +30,9 @@ struct EtcdLeaseKeeperTests {
                 losses.withLock { $0.append(error) }
             }
             defer { keeper.stop() }
-            #expect(waitUntil { keeper.renewalCount >= 1 })
+            try waitUntil { keeper.renewalCount >= 1 }
             try client.revokeLease(lease.id)
-            #expect(waitUntil { !losses.withLock { $0.isEmpty } })
+            try waitUntil { !losses.withLock { $0.isEmpty } }
             #expect(losses.withLock { $0.map(\.code) } == [.leaseNotFound])
         }
     }
@@ -46,7 +47,7 @@ struct EtcdLeaseKeeperTests {
             defer { keeper.stop() }
             cluster.kill(0)
             let killed = ContinuousClock.now
-            #expect(waitUntil { !losses.withLock { $0.isEmpty } })
+            try waitUntil { !losses.withLock { $0.isEmpty } }
             let elapsed = ContinuousClock.now - killed
             #expect(losses.withLock { $0.map(\.code) } == [.unavailable])
             #expect(elapsed < .milliseconds(2_500))

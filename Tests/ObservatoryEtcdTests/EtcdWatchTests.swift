@@ -1,4 +1,5 @@
 import ObservatoryEtcd
+import ObservatoryTestSupport
 import Testing
 
 /// Watches against real members: every event once and in order, resumption
@@ -16,7 +17,7 @@ struct EtcdWatchTests {
         let watch = EtcdWatch(
             client: client, request: EtcdWatchRequest(range: range, startRevision: 1), onUpdate: recorder.record)
         defer { watch.cancel() }
-        _ = waitUntil { recorder.events.last.map { $0.revision >= revision } ?? false }
+        _ = try? waitUntil { recorder.events.last.map { $0.revision >= revision } ?? false }
         return recorder.events
     }
 
@@ -37,7 +38,7 @@ struct EtcdWatchTests {
             let watch = EtcdWatch(
                 client: client, request: EtcdWatchRequest(range: .prefix("w/")), onUpdate: recorder.record)
             defer { watch.cancel() }
-            #expect(waitUntil { recorder.isCreated })
+            try waitUntil { recorder.isCreated }
             var expected: [(EtcdWatchEvent.Kind, String, String, Int64)] = []
             for round in 0..<5 {
                 let revision = try client.put(bytes("w/a"), bytes("a\(round)")).header.revision
@@ -51,7 +52,7 @@ struct EtcdWatchTests {
             expected += [(.put, "w/b", "b", both.header.revision), (.put, "w/c", "c", both.header.revision)]
             let deleted = try client.deleteRange(.key("w/a"))
             expected.append((.delete, "w/a", "", deleted.header.revision))
-            #expect(waitUntil { recorder.events.count >= expected.count })
+            try waitUntil { recorder.events.count >= expected.count }
             let events = recorder.events
             #expect(events.map(\.kind) == expected.map(\.0))
             #expect(events.map(\.keyValue.keyText) == expected.map(\.1))
@@ -72,15 +73,17 @@ struct EtcdWatchTests {
             let watch = EtcdWatch(
                 client: client, request: EtcdWatchRequest(range: .prefix("r/")), onUpdate: recorder.record)
             defer { watch.cancel() }
-            #expect(waitUntil { recorder.isCreated })
+            try waitUntil { recorder.isCreated }
             for index in 0..<10 { try writer.put(bytes("r/\(index % 3)"), bytes("before \(index)")) }
-            #expect(waitUntil { recorder.events.count >= 10 })
+            try waitUntil { recorder.events.count >= 10 }
             cluster.kill(0)
             var last: Int64 = 0
             for index in 0..<10 {
                 last = try putRetrying(writer, bytes("r/\(index % 3)"), bytes("after \(index)")).header.revision
             }
-            #expect(waitUntil(timeout: .seconds(20)) { recorder.events.last?.revision == last })
+            try waitUntil("the last revision delivered", timeout: .seconds(20)) {
+                recorder.events.last?.revision == last
+            }
             #expect(recorder.interruptions >= 1)
             let delivered = recorder.events
             // A put retried after a timeout may have been applied twice: the
@@ -98,11 +101,11 @@ struct EtcdWatchTests {
             let watch = EtcdWatch(
                 client: client, request: EtcdWatchRequest(range: .prefix("q/")), onUpdate: recorder.record)
             defer { watch.cancel() }
-            #expect(waitUntil { recorder.isCreated })
+            try waitUntil { recorder.isCreated }
             cluster.kill(1)
             cluster.kill(2)
             // etcd ends a leaderless member's streams after three election timeouts (3 s here).
-            #expect(waitUntil { recorder.interruptions == 1 })
+            try waitUntil { recorder.interruptions == 1 }
         }
     }
 
@@ -117,7 +120,7 @@ struct EtcdWatchTests {
                 client: client, request: EtcdWatchRequest(range: .prefix("c/"), startRevision: 2),
                 onUpdate: recorder.record)
             defer { watch.cancel() }
-            #expect(waitUntil { recorder.all.contains(.compacted(compactRevision: revision)) })
+            try waitUntil { recorder.all.contains(.compacted(compactRevision: revision)) }
             #expect(recorder.events.isEmpty)
         }
     }
@@ -132,7 +135,7 @@ struct EtcdWatchTests {
                 onUpdate: recorder.record)
             defer { watch.cancel() }
             // The fixture's members notify progress every second.
-            #expect(waitUntil { recorder.all.contains(.progress(revision: revision)) })
+            try waitUntil { recorder.all.contains(.progress(revision: revision)) }
         }
     }
 
@@ -142,7 +145,7 @@ struct EtcdWatchTests {
             let recorder = WatchRecorder()
             let watch = EtcdWatch(
                 client: client, request: EtcdWatchRequest(range: .prefix("x/")), onUpdate: recorder.record)
-            #expect(waitUntil { recorder.isCreated })
+            try waitUntil { recorder.isCreated }
             let started = ContinuousClock.now
             watch.cancel()
             #expect(ContinuousClock.now - started < .milliseconds(500))
@@ -154,7 +157,7 @@ struct EtcdWatchTests {
                 client: client, request: EtcdWatchRequest(range: .prefix("x/"), startRevision: 1),
                 onUpdate: check.record)
             defer { later.cancel() }
-            #expect(waitUntil { check.events.count == 1 }, "\(check.all)")
+            try waitUntil("exactly one event") { check.events.count == 1 }
             #expect(recorder.all.count == count)
         }
     }

@@ -1,4 +1,5 @@
 import ObservatoryEtcd
+import ObservatoryTestSupport
 import Testing
 
 /// The watch against stand-in members: refusals end it, unreachable members interrupt it once.
@@ -14,7 +15,7 @@ import Testing
             client: try EtcdClient(urls: [member.url]), request: EtcdWatchRequest(range: .prefix("a/")),
             onUpdate: recorder.record)
         defer { watch.cancel() }
-        #expect(waitUntil { !recorder.all.isEmpty })
+        try waitUntil { !recorder.all.isEmpty }
         guard case .canceled(let reason) = recorder.all.first else {
             Issue.record("expected canceled, got \(recorder.all)")
             return
@@ -31,7 +32,7 @@ import Testing
             client: try EtcdClient(urls: [dying.url]), request: EtcdWatchRequest(range: .prefix("a/")),
             onUpdate: recorder.record)
         // Three attempts, each failing the same way: one report of the outage.
-        #expect(waitUntil { dying.requests >= 3 })
+        try waitUntil { dying.requests >= 3 }
         #expect(recorder.interruptions == 1)
         #expect(recorder.all.count == 1)
         let started = ContinuousClock.now

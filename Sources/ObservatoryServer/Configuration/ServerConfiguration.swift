@@ -36,6 +36,9 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
     public var limits = ServerLimits()
     /// Tokens, a tokens file and anonymous rights; no token means no authentication.
     public var auth = AuthConfiguration()
+    /// Cluster mode: the state lives in etcd, shared with every daemon on the same
+    /// members and prefix; `nil` (the default) keeps it in this process.
+    public var cluster: ClusterConfiguration?
 
     /// The defaults.
     public init() {}
@@ -43,7 +46,7 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
     static let settingNames = [
         "host", "port", "data", "fsync", "compactionLogBytes", "logLevel", "ioThreads", "shutdownGraceMilliseconds",
         "authTimeoutMilliseconds", "idleTimeoutMilliseconds",
-        "limits", "auth", "tokens",
+        "limits", "auth", "tokens", "cluster",
     ]
 
     /// Reads a configuration file's object strictly, keeping defaults for absent settings.
@@ -81,6 +84,7 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
             )
         }
         auth = try settings.read("auth", as: AuthConfiguration.self, expected: "an object") ?? auth
+        cluster = try settings.read("cluster", as: ClusterConfiguration.self, expected: "an object")
     }
 
     /// Throws a `ConfigurationError` naming the first setting that cannot work.
@@ -98,6 +102,7 @@ public struct ServerConfiguration: Sendable, Equatable, Decodable {
         try ServerLimits.check("authTimeoutMilliseconds", authTimeoutMilliseconds, 0...86_400_000)
         try ServerLimits.check("idleTimeoutMilliseconds", idleTimeoutMilliseconds, 0...86_400_000)
         try limits.validate()
+        try cluster?.validate()
         var seen = Set<[UInt8]>()
         for (index, entry) in auth.tokens.enumerated() where !seen.insert(Array(entry.token.utf8)).inserted {
             throw ConfigurationError.invalidValue(

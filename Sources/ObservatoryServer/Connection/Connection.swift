@@ -50,6 +50,8 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     private var isMarkedForFlush = false
     /// The revision storage will call back for, so a connection waits on it once.
     private var awaitedRevision: Int64?
+    /// The pending write reply the connection will be called back for, so it waits on it once.
+    private var awaitedReply: PendingReply?
     /// Whether the `InputBudget` counts bytes for this connection (else an empty
     /// buffer needs no report: the common case costs no lock).
     private var isHoldingInput = false
@@ -150,6 +152,8 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         if !outcome.isDrained && !isSocketFull {
             if let revision = output.withQueue({ $0.waitingForRevision }) {
                 waitForStorage(revision)
+            } else if let pending = output.withQueue({ $0.waitingForPendingReply }) {
+                waitForReply(pending)
             } else {
                 markForFlush(answered: false)
             }
@@ -165,6 +169,21 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         guard machine.phase == .open else { return }
         output.append(Event.shutdown)
         carryOut(machine.shutDown(at: EventLoop.now()))
+    }
+
+    /// If this connection observes anything, sends it `unavailable` with `revision`
+    /// (every event up to it was sent) and closes once that is out; on the loop's thread.
+    func closeObserving(becauseReloadedAt revision: Int64) {
+        let observations = output.observations
+        guard machine.phase == .open, !observations.keys.isEmpty || !observations.prefixes.isEmpty else { return }
+        let error: JSONValue = [
+            "code": "unavailable", "revision": .integer(revision),
+            "message": "this node lost continuity with etcd and reloaded the state; resume from the last revision seen",
+        ]
+        output.withQueue {
+            $0.appendFrame(JSONValue.object(["ok": false, "id": .null, "error": error]).encoded() + [10])
+        }
+        carryOut(machine.answered(.close, at: EventLoop.now()))
     }
 
     /// Closes at once; on the loop's thread.
@@ -318,6 +337,19 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         return OutboundQueue.Acknowledgement(revision: revision) { revision, id in
             guard acknowledgements.isLost(revision) else { return nil }
             return Reply.failure(id: id, acknowledgements.lostChangeError()).encodedLine()
+        }
+    }
+
+    /// Flushes again once the write reply at the head of the queue is known.
+    private func waitForReply(_ pending: PendingReply) {
+        if let awaited = awaitedReply, awaited === pending { return }
+        awaitedReply = pending
+        pending.whenFulfilled { [weak self] in
+            guard let self else { return }
+            loop.execute {
+                if self.awaitedReply === pending { self.awaitedReply = nil }
+                self.flush()
+            }
         }
     }
 

@@ -15,7 +15,10 @@ extension ConnectionOutput {
                     releaseEvents()
                     holdEvents()
                 }
-                append(answer.reply)
+                switch answer.content {
+                case .reply(let reply): append(reply)
+                case .pendingWrite(let pending, let id): appendPendingWrite(pending, id: id)
+                }
                 if let replay = answer.replay {
                     self.replay(replay.changes, via: replay.route)
                 }

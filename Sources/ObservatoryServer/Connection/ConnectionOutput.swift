@@ -105,6 +105,12 @@ final class ConnectionOutput: Sendable {
         }
     }
 
+    /// Queues the place of a write's reply that the shared state gives later
+    /// (the caller flushes); nothing behind it goes out before it.
+    func appendPendingWrite(_ pending: PendingReply, id: RequestID?) {
+        state.withLock { $0.queue.appendPendingWrite(pending, id: id) }
+    }
+
     /// Queues an event that is not a store change, such as `shutdown` (the caller flushes).
     func append(_ event: Event) {
         appendFrame(event.encodedLine())

@@ -19,6 +19,9 @@ import ObservatoryWire
 ///   queue until storage acknowledges their revision (`nextBytes(acknowledging:)`),
 ///   and everything behind them waits too, so order holds. A write whose fsync
 ///   failed gets the error its `Acknowledgement` says instead of its reply.
+/// - A write whose reply the shared state gives later (`PendingReply`) holds its
+///   place: nothing behind it goes out until it is fulfilled
+///   (`waitingForPendingReply` says which one the head waits for).
 struct OutboundQueue {
     /// How far storage lets replies to writes and events go, for one refill.
     struct Acknowledgement: Sendable {
@@ -48,12 +51,32 @@ struct OutboundQueue {
         /// it is sent, on the connection's own queue, not by the writer that
         /// delivered the change (which holds the store's lock).
         case merged(first: StoreChange, latest: StoreChange)
+        /// The place of a write's reply that is not known yet.
+        case pendingWrite(PendingReply, id: RequestID?)
 
         var byteCount: Int {
             switch self {
             case .frame(let bytes), .write(let bytes, _, _): bytes.count
             case .change(let change): change.frameByteCount
             case .merged(let first, let latest): StoreChange.coalescedByteCount(first, latest)
+            case .pendingWrite: Item.pendingWriteByteCount
+            }
+        }
+
+        /// A pending reply's count until it is known: not 0, so a queue holding one is not empty.
+        static let pendingWriteByteCount = 64
+
+        /// What a fulfilled pending write becomes: a write's reply (which waits for
+        /// its revision's acknowledgement), or an error's frame.
+        static func resolved(_ result: Result<ReplyPayload, WireError>, id: RequestID?) -> Item {
+            switch result {
+            case .success(let payload):
+                let frame = Reply.success(id: id, payload).encodedLine()
+                if case .set(_, let version, _, _) = payload { return .write(frame, revision: version, id: id) }
+                if case .delete(_, let version, _) = payload { return .write(frame, revision: version, id: id) }
+                return .frame(frame)
+            case .failure(let error):
+                return .frame(Reply.failure(id: id, error).encodedLine())
             }
         }
 
@@ -61,7 +84,7 @@ struct OutboundQueue {
         var latestChange: StoreChange? {
             switch self {
             case .change(let change), .merged(_, let change): change
-            case .frame, .write: nil
+            case .frame, .write, .pendingWrite: nil
             }
         }
 
@@ -69,7 +92,7 @@ struct OutboundQueue {
         func merging(_ later: StoreChange) -> Item? {
             switch self {
             case .change(let first), .merged(let first, _): .merged(first: first, latest: later)
-            case .frame, .write: nil
+            case .frame, .write, .pendingWrite: nil
             }
         }
     }
@@ -97,6 +120,8 @@ struct OutboundQueue {
     /// The revision the head of the queue waits for storage to acknowledge, after a
     /// refill that stopped there.
     private(set) var waitingForRevision: Int64?
+    /// The pending reply the head of the queue waits for, after a refill that stopped there.
+    private(set) var waitingForPendingReply: PendingReply?
 
     /// Creates an empty queue.
     ///
@@ -136,6 +161,13 @@ struct OutboundQueue {
         guard !isFailed else { return }
         items.append(.write(frame, revision: revision, id: id))
         pendingBytes += frame.count
+    }
+
+    /// Queues the place of a write's reply that is given later.
+    mutating func appendPendingWrite(_ pending: PendingReply, id: RequestID?) {
+        guard !isFailed else { return }
+        items.append(.pendingWrite(pending, id: id))
+        pendingBytes += Item.pendingWriteByteCount
     }
 
     /// Queues an event, coalescing or failing when over the limit.
@@ -294,6 +326,7 @@ struct OutboundQueue {
         writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
         writeOffset = 0
         waitingForRevision = nil
+        waitingForPendingReply = nil
         while head < items.count, writeBuffer.count < chunkBytes {
             // Moved out, not copied: a copy would cost a reference count per frame.
             guard let item = items[head].take() else {
@@ -301,6 +334,17 @@ struct OutboundQueue {
                 continue
             }
             switch item {
+            case .pendingWrite(let pending, let id):
+                guard let result = pending.result else {
+                    waitingForPendingReply = pending
+                    items[head] = item
+                    return compactItems()
+                }
+                // Becomes the reply it stood for, handled as such on the next round.
+                let resolved = Item.resolved(result, id: id)
+                pendingBytes += resolved.byteCount - item.byteCount
+                items[head] = resolved
+                continue
             case .frame(let bytes):
                 writeBuffer.append(contentsOf: bytes)
             case .change(let change), .merged(_, let change):

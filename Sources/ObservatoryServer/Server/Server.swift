@@ -42,7 +42,8 @@ public final class Server: Sendable {
 
     /// The settings the server runs with.
     public let configuration: ServerConfiguration
-    /// The shared values, for programs that embed the server.
+    /// The shared values, for programs that embed the server (in cluster mode, the
+    /// node's cache of etcd: read it, write through a connection).
     public let store: SharedStore
     /// What every session shares: the state, authentication, session ids, limits.
     let sessions: SessionEnvironment
@@ -72,8 +73,18 @@ public final class Server: Sendable {
         try configuration.validate()
         self.configuration = configuration
         self.logger = logger
-        store = try SharedStore.open(configuration: configuration, logger: logger, storageOptions: storageOptions)
-        sessions = SessionEnvironment(configuration: configuration, store: store, logger: logger)
+        if let cluster = configuration.cluster {
+            let state = try ClusterState(
+                configuration: cluster, historyChanges: configuration.limits.historyChanges, logger: logger)
+            store = state.cache
+            sessions = SessionEnvironment(
+                state: state, authenticator: Authenticator(auth: configuration.auth, logger: logger),
+                sessionNumbers: SessionNumbers(after: 0, storage: nil, logger: logger, nodeTag: state.nodeTag),
+                limits: SessionEnvironment.Limits(configuration.limits), logger: logger)
+        } else {
+            store = try SharedStore.open(configuration: configuration, logger: logger, storageOptions: storageOptions)
+            sessions = SessionEnvironment(configuration: configuration, store: store, logger: logger)
+        }
         inputBudget = InputBudget(limit: configuration.limits.maxBufferedInputBytes)
         connectionSettings = ConnectionSettings(configuration)
         let count =
@@ -81,6 +92,17 @@ public final class Server: Sendable {
             ? configuration.ioThreads : Self.defaultLoopCount(cores: ProcessInfo.processInfo.activeProcessorCount)
         loops = try (0..<count).map { index throws(SocketError) in
             try EventLoop(label: "observatory.loop.\(index)", logger: logger)
+        }
+        clusterState?.onViewLost { [weak self] revision in self?.closeObservers(reloadedAt: revision) }
+    }
+
+    /// Closes every connection that observes something with `unavailable` and the
+    /// `revision` the cluster state was reloaded at: its view lost continuity, so
+    /// its observers resume from what they saw (PROTOCOL.md, "Cluster mode").
+    private func closeObservers(reloadedAt revision: Int64) {
+        let connections = state.withLock { Array($0.connections.values) }
+        for connection in connections {
+            connection.loop.execute { connection.closeObserving(becauseReloadedAt: revision) }
         }
     }
 
@@ -94,6 +116,11 @@ public final class Server: Sendable {
     /// slices: fan-out fell by 20–35 % and the p99 of paced events grew from 1.7 to 6 ms.
     static func defaultLoopCount(cores: Int) -> Int {
         max(1, cores / 2)
+    }
+
+    /// The cluster state in cluster mode (`configuration.cluster`), else `nil`.
+    var clusterState: ClusterState? {
+        sessions.state as? ClusterState
     }
 
     /// The port the server listens on (the real one when 0 was configured); 0 before `start()`.

@@ -31,15 +31,23 @@ final class Session: Observer {
         case keepOpen
         /// Send what is queued, then close (after `frame_too_large` or a failed `hello`).
         case close
-        /// Stop reading: the output holds more than `maxQueuedBytes`. Ask for the
-        /// next answers once it has drained.
+        /// Stop reading: the output holds more than `maxQueuedBytes`, or a write's
+        /// reply is not known yet. Ask for the next answers once it has drained.
         case backlogged
     }
 
     /// The answer to one frame, for the connection to carry out.
     struct Answer {
-        /// The reply to queue.
-        let reply: Reply
+        /// What to queue in the frame's place among the replies.
+        enum Content {
+            /// A reply known now.
+            case reply(Reply)
+            /// The reply to a write (request `id`) that the shared state decides later.
+            case pendingWrite(PendingReply, id: RequestID?)
+        }
+
+        /// The reply to queue, or the write whose reply holds its place.
+        let content: Content
         /// The events held while this batch is answered go out ahead of the reply
         /// (a `ping`: its reply vouches for every change up to its revision).
         var releasesEventsFirst = false
@@ -57,7 +65,7 @@ final class Session: Observer {
     enum Step {
         /// The answer to the next frame.
         case answer(Answer)
-        /// The output holds too much: stop until it drains.
+        /// The output holds too much, or a write's reply is awaited: stop until it drains.
         case backlogged
         /// No complete frame is left, or the session is closing.
         case finished
@@ -89,6 +97,9 @@ final class Session: Observer {
     private(set) var isClosing = false
     /// Whether this session is subscribed to every change (it observes at least one prefix).
     private var observesPrefixes = false
+    /// A write answered later: no further frame is answered until it is known, so
+    /// that the next request sees the write (as it would on the local store).
+    private var awaitedWrite: PendingReply?
     /// The answer being built: `perform` marks a ping or a replay on it.
     private var answer = (releasesEventsFirst: false, replay: Replay?.none)
 
@@ -125,14 +136,18 @@ final class Session: Observer {
     func nextAnswer(queuedBytes: Int) -> Step {
         guard !isClosing else { return .finished }
         if queuedBytes > maxQueuedBytes { return .backlogged }
+        // Answered again once the queue drained, which it does after the reply went out.
+        if let awaitedWrite, awaitedWrite.result == nil { return .backlogged }
+        awaitedWrite = nil
         do throws(WireError) {
             guard let frame = try splitter.next() else { return .finished }
-            let reply = respond(to: frame)
+            let content = respond(to: frame)
             defer { answer = (false, nil) }
-            return .answer(Answer(reply: reply, releasesEventsFirst: answer.releasesEventsFirst, replay: answer.replay))
+            return .answer(
+                Answer(content: content, releasesEventsFirst: answer.releasesEventsFirst, replay: answer.replay))
         } catch {
             isClosing = true
-            return .answer(Answer(reply: Reply.failure(id: nil, error)))
+            return .answer(Answer(content: .reply(Reply.failure(id: nil, error))))
         }
     }
 
@@ -170,20 +185,25 @@ final class Session: Observer {
         }
     }
 
-    private func respond(to frame: [UInt8]) -> Reply {
+    private func respond(to frame: [UInt8]) -> Answer.Content {
         let request: Request
         switch Request.decode(frame: frame, limits: environment.limits.request) {
         case .failure(let rejection):
             if Self.namesHello(frame) { isClosing = true }
-            return rejection.reply
+            return .reply(rejection.reply)
         case .success(let decoded):
             request = decoded
         }
         do throws(WireError) {
-            return .success(id: request.id, try perform(request.operation))
+            switch try perform(request.operation) {
+            case .ready(let payload): return .reply(.success(id: request.id, payload))
+            case .pending(let pending):
+                awaitedWrite = pending
+                return .pendingWrite(pending, id: request.id)
+            }
         } catch {
             if request.operation.kind == .hello { isClosing = true }
-            return .failure(id: request.id, error)
+            return .reply(.failure(id: request.id, error))
         }
     }
 
@@ -194,7 +214,8 @@ final class Session: Observer {
         return value["op"] == "hello"
     }
 
-    private func perform(_ operation: Operation) throws(WireError) -> ReplyPayload {
+    /// Performs one operation; only writes may be answered later.
+    private func perform(_ operation: Operation) throws(WireError) -> WriteReply {
         guard !environment.isShuttingDown else {
             throw WireError(code: .shuttingDown, message: "the server is shutting down; reconnect later")
         }
@@ -203,11 +224,11 @@ final class Session: Observer {
         }
         switch operation {
         case .hello(let name, let token, let protocolVersion):
-            return try hello(name: name, token: token, protocolVersion: protocolVersion)
+            return .ready(try hello(name: name, token: token, protocolVersion: protocolVersion))
         case .get(let key):
             try checkRead(key)
             guard let entry = state.get(key) else { throw WireError.notFound(key: key) }
-            return .get(entry)
+            return .ready(.get(entry))
         case .set(let key, let value, let ifVersion, let sessionBound, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
             return try state.apply(
@@ -218,17 +239,17 @@ final class Session: Observer {
             return try state.apply(.delete(key: key, ifVersion: ifVersion, requestId: requestId), by: identity)
         case .observe(let target, let resumePoint):
             try checkRead(target)
-            return try observe(target, from: resumePoint)
+            return .ready(try observe(target, from: resumePoint))
         case .unobserve(let target):
             unobserve(target)
-            return .unobserve
+            return .ready(.unobserve)
         case .list(let prefix, let after, let limit):
             let cap = environment.limits.maxListKeys
             let readable = rights?.read
             let page = state.list(prefix: prefix, after: after, limit: min(Int(clamping: limit ?? .max), cap)) {
                 readable?.allows($0) ?? true
             }
-            return .list(keys: page.keys, more: page.more)
+            return .ready(.list(keys: page.keys, more: page.more))
         case .ping:
             // Every change up to `revision` has been handed to this output (the store
             // delivers under the lock it counts revisions with); the events held
@@ -236,7 +257,7 @@ final class Session: Observer {
             // follows every event it vouches for (PROTOCOL.md, "Progress").
             let revision = state.revision
             answer.releasesEventsFirst = true
-            return .ping(revision: revision, epoch: state.epoch)
+            return .ready(.ping(revision: revision, epoch: state.epoch))
         }
     }
 

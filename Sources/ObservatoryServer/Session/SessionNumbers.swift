@@ -20,9 +20,14 @@ final class SessionNumbers: Sendable {
     private let lease: Locked<Int64>
     private let storage: Storage?
     private let logger: Logger
+    /// What every id starts with: `s`, or in a cluster `s<node>.`, since the nodes
+    /// of one epoch count on their own.
+    private let idPrefix: String
 
     /// Numbers after `lease`, reserved with `storage`; without storage, no lease is needed.
-    init(after lease: Int64, storage: Storage?, logger: Logger) {
+    /// A cluster node passes its `nodeTag`, unique among the nodes.
+    init(after lease: Int64, storage: Storage?, logger: Logger, nodeTag: String? = nil) {
+        idPrefix = nodeTag.map { "s\($0)." } ?? "s"
         counter = Atomic(lease)
         self.lease = Locked(storage == nil ? .max : lease)
         self.storage = storage
@@ -42,6 +47,6 @@ final class SessionNumbers: Sendable {
                 logger.error("storage: cannot record used session numbers: \(error.message)")
             }
         }
-        return "s\(number)"
+        return "\(idPrefix)\(number)"
     }
 }

@@ -9,7 +9,8 @@ import ObservatoryWire
 /// implementation is `SharedStore` with its `Storage`; cluster mode (PROTOCOL.md,
 /// "Cluster mode") adds a second one that keeps a cache of etcd. A write is answered
 /// in two steps, so an implementation that commits elsewhere fits: `apply` returns
-/// the reply at once, and the connection sends it only once `acknowledgements`
+/// the reply, at once or as a `PendingReply` filled in later (it never blocks the
+/// calling event loop), and the connection sends it only once `acknowledgements`
 /// acknowledges its revision, or answers the write's error instead if it is lost
 /// (storage failed, or, in a cluster, etcd never committed it: `unavailable`).
 protocol SharedState: AnyObject, Sendable {
@@ -22,10 +23,14 @@ protocol SharedState: AnyObject, Sendable {
 
     /// Applies one write as `author`, and announces its change to observers.
     ///
-    /// - Returns: the reply's fields; the reply waits for `acknowledgements`.
+    /// Must not block: a write decided elsewhere returns `.pending` and fulfills
+    /// it when the answer comes.
+    ///
+    /// - Returns: the reply's fields, now or later; the reply waits for `acknowledgements`.
     /// - Throws: `conflict`, `not_found`, `limit_exceeded`, or `internal` when the
-    ///   change cannot be stored (it is then not made).
-    func apply(_ write: Write, by author: Author) throws(WireError) -> ReplyPayload
+    ///   change cannot be stored (it is then not made); a pending reply carries
+    ///   these errors (and `unavailable`) instead.
+    func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply
 
     /// The entry of `key`, if it exists.
     func get(_ key: String) -> ValueEntry?

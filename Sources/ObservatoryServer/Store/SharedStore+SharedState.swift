@@ -2,12 +2,14 @@ import ObservatoryWire
 
 // The local shared state: this process's store and its storage.
 extension SharedStore: SharedState {
-    func apply(_ write: Write, by author: Author) throws(WireError) -> ReplyPayload {
+    func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply {
         switch write {
         case .set(let key, let value, let ifVersion, let sessionBound, let requestId):
-            try set(key, to: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId, by: author)
+            .ready(
+                try set(
+                    key, to: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId, by: author))
         case .delete(let key, let ifVersion, let requestId):
-            try delete(key, ifVersion: ifVersion, requestId: requestId, by: author)
+            .ready(try delete(key, ifVersion: ifVersion, requestId: requestId, by: author))
         }
     }
 

@@ -75,6 +75,45 @@ public final class SharedStore: Sendable, SnapshotSource {
         storage.attach(self)
     }
 
+    /// Creates the in-memory cache of a cluster node: `entries` as read from etcd
+    /// at `revision`, in the cluster's `epoch`, with no limit of its own on keys
+    /// (etcd decides every write).
+    init(replicating entries: [ValueEntry], at revision: Int64, epoch: String, historyChanges: Int) {
+        guarded = Locked(
+            Guarded(
+                data: StoreState.replica(of: entries, at: revision),
+                history: ChangeHistory(capacity: historyChanges, after: revision)))
+        storage = nil
+        acknowledgements = ImmediateAcknowledgements()
+        self.epoch = epoch
+    }
+
+    /// Replaces every entry with `entries` at `revision` and forgets the history
+    /// (cluster mode's cache, after its watch lost continuity): resumes from before
+    /// get a snapshot. Observers are not told; the caller closes their connections.
+    func reset(to entries: [ValueEntry], at revision: Int64) {
+        let data = StoreState.replica(of: entries, at: revision)
+        guarded.withLock { guarded in
+            guarded.data = data
+            guarded.history = ChangeHistory(capacity: guarded.history.capacity, after: revision)
+        }
+    }
+
+    /// Applies changes etcd committed, in revision order, and announces them; then
+    /// takes `revision` as the last one (cluster mode's cache, fed by its watch).
+    func replicate(_ changes: [ClusterChange], through revision: Int64) {
+        guarded.withLock { guarded in
+            for replicated in changes {
+                guard let planned = guarded.data.planReplicated(replicated) else { continue }
+                let (change, _) = guarded.data.apply(planned)
+                if let change {
+                    publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
+                }
+            }
+            guarded.data.advanceRevision(to: revision)
+        }
+    }
+
     /// The entry of `key`, if it exists.
     public func get(_ key: String) -> ValueEntry? {
         guarded.withLock { $0.data.entry(key) }

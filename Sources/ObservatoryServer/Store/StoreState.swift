@@ -144,6 +144,50 @@ struct StoreState {
         return (change, planned.payload)
     }
 
+    /// Plans a change etcd has already decided (cluster mode's cache): no rule is
+    /// checked, the old value comes from this state. A deletion without an
+    /// author is the owner's; when the key was session-bound, its session ended.
+    ///
+    /// - Returns: `nil` for the deletion of a key this state does not hold.
+    func planReplicated(_ replicated: ClusterChange) -> PlannedWrite? {
+        let existing = entries[replicated.key]
+        switch replicated {
+        case .set(let entry):
+            let change = StoreChange.update(
+                key: entry.key, old: existing?.value, new: entry.value, version: entry.version,
+                by: Author(name: entry.author, session: entry.session), sessionBound: entry.ephemeral)
+            return PlannedWrite(
+                change: change, applied: nil, payload: .set(key: entry.key, version: entry.version, changed: true),
+                entry: entry, replaced: PlannedWrite.Replaced(existing))
+        case .delete(let key, let version, let author):
+            guard let existing else { return nil }
+            let owner = Author(name: existing.author, session: existing.session)
+            let reason = author == nil && existing.ephemeral ? Event.sessionEnded : nil
+            let change = StoreChange.delete(
+                key: key, old: existing.value, version: version, by: author ?? owner, reason: reason)
+            return PlannedWrite(
+                change: change, applied: nil, payload: .delete(key: key, version: version), entry: nil,
+                replaced: PlannedWrite.Replaced(existing))
+        }
+    }
+
+    /// The state of a cluster node's cache holding `entries`, read from etcd at
+    /// `revision`, with no limit of its own on keys (etcd decides every write).
+    static func replica(of entries: [ValueEntry], at revision: Int64) -> StoreState {
+        var data = StoreState(maxKeys: .max, appliedWrites: AppliedWrites(capacity: 1))
+        for entry in entries.sorted(by: { $0.version < $1.version }) {
+            if let planned = data.planReplicated(.set(entry)) { data.apply(planned) }
+        }
+        data.advanceRevision(to: revision)
+        return data
+    }
+
+    /// Takes `revision` as the last one when it is later: etcd's revision moved
+    /// on with changes outside what this state holds.
+    mutating func advanceRevision(to revision: Int64) {
+        self.revision = max(self.revision, revision)
+    }
+
     /// The sessions that own session-bound keys.
     var sessionsWithSessionBoundKeys: [String] {
         Array(sessionBoundKeys.keys)

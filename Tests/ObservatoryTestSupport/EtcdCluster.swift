@@ -20,47 +20,47 @@ import Synchronization
 /// }
 /// ```
 ///
-/// Made to move to the shared test kit: it needs only Foundation and the
-/// socket layer (the `requiresEtcd` trait stays with the tests).
+/// In the shared test kit, for the etcd client's tests and cluster mode's: it
+/// needs only Foundation and the socket layer.
 ///
 /// Thread safety: the members' pids live in a `Mutex`; it is never held while
 /// spawning, waiting or polling, only to read or swap a pid.
-final class EtcdCluster: Sendable {
+public final class EtcdCluster: Sendable {
     /// Whether an `etcd` binary is on PATH; the integration tests are skipped without one.
-    static let isAvailable: Bool = executablePath("etcd") != nil
+    public static let isAvailable: Bool = executablePath("etcd") != nil
 
     /// One member's names and ports.
-    struct Member: Sendable {
+    public struct Member: Sendable {
         /// The member's name in the cluster (`n1`, `n2`, …).
-        let name: String
+        public let name: String
         /// The port clients use.
-        let clientPort: Int
+        public let clientPort: Int
         /// The port the other members use.
-        let peerPort: Int
+        public let peerPort: Int
         /// Its data directory.
-        let dataDirectory: String
+        public let dataDirectory: String
 
         /// The client URL, `http://127.0.0.1:port`.
-        var clientURL: String { "http://127.0.0.1:\(clientPort)" }
+        public var clientURL: String { "http://127.0.0.1:\(clientPort)" }
         /// The peer URL.
-        var peerURL: String { "http://127.0.0.1:\(peerPort)" }
+        public var peerURL: String { "http://127.0.0.1:\(peerPort)" }
     }
 
     /// The members, in order.
-    let members: [Member]
+    public let members: [Member]
     /// The temporary directory that holds every member's data and log.
-    let directory: String
+    public let directory: String
     private let token: String
     private let pids: Mutex<[Int32?]>
 
     /// Every member's client URL, in member order.
-    var endpoints: [String] { members.map(\.clientURL) }
+    public var endpoints: [String] { members.map(\.clientURL) }
 
     /// Starts `count` members and waits until each reports itself healthy.
     ///
     /// - Throws: `EtcdClusterError` when etcd cannot be started or is not
     ///   healthy within `timeout`; the members already started are stopped.
-    init(members count: Int, timeout: Duration = .seconds(20)) throws {
+    public init(members count: Int, timeout: Duration = .seconds(20)) throws {
         Self.removeLeftovers()
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(Self.directoryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))").path
@@ -89,7 +89,7 @@ final class EtcdCluster: Sendable {
 
     /// Starts a cluster of `count` members, runs `body` with it, and stops every
     /// member afterwards, whether `body` returned or threw.
-    static func withCluster<Result>(
+    public static func withCluster<Result>(
         members count: Int, _ body: (EtcdCluster) async throws -> Result
     ) async throws -> Result {
         let cluster = try EtcdCluster(members: count)
@@ -98,7 +98,7 @@ final class EtcdCluster: Sendable {
     }
 
     /// Kills member `index` at once (`SIGKILL`): no goodbye to clients or peers.
-    func kill(_ index: Int) {
+    public func kill(_ index: Int) {
         let pid = pids.withLock { pids in
             defer { pids[index] = nil }
             return pids[index]
@@ -111,19 +111,19 @@ final class EtcdCluster: Sendable {
 
     /// Starts member `index` again on its data directory and ports, and waits
     /// until it is healthy (which needs a quorum of members up).
-    func restart(_ index: Int, timeout: Duration = .seconds(20)) throws {
+    public func restart(_ index: Int, timeout: Duration = .seconds(20)) throws {
         try start(index)
         try waitUntilHealthy([index], timeout: timeout)
     }
 
     /// Kills every member still running and removes the data directories. Idempotent.
-    func stop() {
+    public func stop() {
         for index in members.indices { kill(index) }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// Whether member `index` is running (started and not killed).
-    func isRunning(_ index: Int) -> Bool {
+    public func isRunning(_ index: Int) -> Bool {
         pids.withLock { $0[index] != nil }
     }
 
@@ -163,7 +163,7 @@ final class EtcdCluster: Sendable {
     }
 
     /// One `GET /health` over HTTP/1.0 (the server closes after answering), with a one-second budget.
-    static func isHealthy(port: Int) -> Bool {
+    public static func isHealthy(port: Int) -> Bool {
         guard let socket = try? StreamSocket.connect(host: "127.0.0.1", port: port, timeoutMilliseconds: 1_000)
         else { return false }
         defer { socket.close() }

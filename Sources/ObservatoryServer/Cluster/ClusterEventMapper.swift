@@ -1,0 +1,34 @@
+import ObservatoryEtcd
+import ObservatoryWire
+
+/// Turns the events of a node's etcd watch into the changes its cache applies.
+///
+/// A value key's put is a set; its delete is a deletion, whose author is the
+/// deletion marker written in the same revision (none when etcd deleted the key
+/// with its lease: the cache then names the owner and `session_ended`). Markers,
+/// `requestId`s and values that are not envelopes change nothing.
+enum ClusterEventMapper {
+    /// The changes of `events` (in revision order), in the same order.
+    static func changes(from events: [EtcdWatchEvent], layout: ClusterKeyLayout) -> [ClusterChange] {
+        var deletedBy: [Int64: [String: Author]] = [:]
+        for event in events where event.kind == .put {
+            guard case .deletion(let key) = layout.kind(of: event.keyValue.key),
+                let marker = ClusterEnvelope.decode(event.keyValue.value)
+            else { continue }
+            deletedBy[event.revision, default: [:]][key] = marker.author
+        }
+        var changes: [ClusterChange] = []
+        for event in events {
+            guard case .value(let key) = layout.kind(of: event.keyValue.key) else { continue }
+            switch event.kind {
+            case .put:
+                guard let entry = ClusterEnvelope.decode(event.keyValue.value)?.entry(key: key, version: event.revision)
+                else { continue }
+                changes.append(.set(entry))
+            case .delete:
+                changes.append(.delete(key: key, version: event.revision, author: deletedBy[event.revision]?[key]))
+            }
+        }
+        return changes
+    }
+}

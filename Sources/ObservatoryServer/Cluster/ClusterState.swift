@@ -1,0 +1,357 @@
+import Dispatch
+import Foundation
+import Observatory
+import ObservatoryEtcd
+import ObservatoryLogging
+import ObservatoryWire
+
+/// The shared state of a cluster node (PROTOCOL.md, "Cluster mode"): a cache of
+/// the state in etcd, fed by one watch, with every write an etcd transaction.
+///
+/// - **Reads** (`get`, `list`, `observe`, snapshots and resumes) come from the
+///   cache, a `SharedStore` kept in memory, to which the watch of the whole prefix
+///   applies each committed change in revision order (`ClusterEventMapper`).
+/// - **Writes** never block the caller's event loop: `apply` returns a
+///   `PendingReply` and runs the transaction (`ClusterWritePlan`) on a queue of
+///   the writer's session (so one session's writes reach etcd in request order,
+///   while writes of different sessions are in flight together over the client's
+///   pool). The reply is fulfilled once etcd committed the write and the cache
+///   applied its revision, or with `unavailable` when etcd cannot be reached.
+/// - **Session-bound keys** are attached to a lease of their session, kept alive
+///   by this node and revoked when the session ends.
+/// - **The epoch** follows from etcd's cluster id and the prefix (`ClusterEpoch`).
+///
+/// Thread safety: the cache is a `SharedStore` (its own lock); the watch and the
+/// sessions' leases and queues are in `Locked` boxes, held only to read or change
+/// them, never across a call to etcd.
+final class ClusterState: SharedState {
+    /// A session's queue of writes and, once it wrote a session-bound key, its lease.
+    private struct SessionLink {
+        let queue: DispatchQueue
+        var keeper: EtcdLeaseKeeper?
+    }
+
+    let epoch: String
+    /// The node's view of the state: what the watch has applied.
+    let cache: SharedStore
+    /// Nothing to wait for beyond the pending reply: etcd committed what the cache holds.
+    let acknowledgements: any Acknowledgements = ImmediateAcknowledgements()
+    /// A tag unique among the nodes of the cluster, for session ids.
+    let nodeTag: String
+    private let client: EtcdClient
+    private let layout: ClusterKeyLayout
+    private let configuration: ClusterConfiguration
+    private let logger: Logger
+    private let applied: AppliedRevisionWaiters
+    /// The watch feeding the cache, and whether the state is closed (no new watch then).
+    private let watch = Locked<(current: EtcdWatch?, isClosed: Bool)>((nil, false))
+    /// Told the revision the cache was reloaded at, after its watch lost continuity.
+    private let viewLostHandler = Locked<(@Sendable (Int64) -> Void)?>(nil)
+    private let sessions = Locked<[String: SessionLink]>([:])
+    /// The node's own lease: its id names the node; it ends when the node dies.
+    private let nodeKeeper: EtcdLeaseKeeper
+    /// The leases the records of `requestId`s are written on.
+    private let requestLeases = ClusterRequestLeases()
+    private let workers = DispatchQueue(label: "observatory.cluster.writes", attributes: .concurrent)
+    /// The sessions' lease revocations under way, which `close()` waits for.
+    private let revocations = DispatchGroup()
+    /// How often a write is planned again after the key changed under it.
+    private static let maximumAttempts = 16
+
+    /// Connects to etcd, reads the state under the prefix and starts the watch.
+    ///
+    /// - Throws: `EtcdError` when etcd cannot be reached (blocks until it answers
+    ///   or the request timeout passes: called before the server starts).
+    init(configuration: ClusterConfiguration, historyChanges: Int, logger: Logger) throws(EtcdError) {
+        self.configuration = configuration
+        self.logger = logger
+        let timeout = Duration.milliseconds(configuration.requestTimeoutMilliseconds)
+        client = try EtcdClient(urls: configuration.etcd, requestTimeout: timeout)
+        let layout = ClusterKeyLayout(prefix: configuration.prefix)
+        self.layout = layout
+        let status = try client.status()
+        epoch = ClusterEpoch.name(clusterID: status.clusterID, prefix: configuration.prefix)
+        let nodeLease = try client.grantLease(ttl: Int64(configuration.sessionTTLSeconds))
+        nodeTag = String(UInt64(bitPattern: nodeLease.id), radix: 36)
+        nodeKeeper = EtcdLeaseKeeper(client: client, lease: nodeLease) { [logger] error in
+            logger.error("cluster: this node's lease was lost: \(error.message)")
+        }
+        let (entries, revision) = try Self.read(client, layout)
+        cache = SharedStore(replicating: entries, at: revision, epoch: epoch, historyChanges: historyChanges)
+        applied = AppliedRevisionWaiters(applied: revision)
+        startWatch(after: revision)
+        logger.info(
+            "cluster mode: etcd \(configuration.etcd.joined(separator: ",")), prefix \(configuration.prefix), "
+                + "epoch \(epoch), \(entries.count) keys at revision \(revision)")
+    }
+
+    var revision: Int64 {
+        cache.revision
+    }
+
+    func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply {
+        let pending = PendingReply()
+        queue(of: author.session).async { [self] in
+            perform(write, by: author, answering: pending)
+        }
+        return .pending(pending)
+    }
+
+    func get(_ key: String) -> ValueEntry? {
+        cache.get(key)
+    }
+
+    func list(
+        prefix: String, after: String?, limit: Int, where isIncluded: (String) -> Bool
+    ) -> (keys: [KeyVersion], more: Bool) {
+        cache.list(prefix: prefix, after: after, limit: limit, where: isIncluded)
+    }
+
+    func observe<Failure: Error>(
+        _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer,
+        subscribe: () throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
+    ) throws(Failure) -> ObservationStart {
+        try cache.observe(target, from: resumePoint, by: observer, subscribe: subscribe, receive: receive)
+    }
+
+    func stopObserving(key: String, by observer: some Observer) {
+        cache.stopObserving(key: key, by: observer)
+    }
+
+    func stopObservingPrefixes(by observer: some Observer) {
+        cache.stopObservingPrefixes(by: observer)
+    }
+
+    /// Revokes the session's lease, if it has one, after its writes in flight:
+    /// etcd deletes its session-bound keys, and every node's watch announces them
+    /// with `session_ended`. Returns at once; the deletions follow.
+    func endSession(_ session: String) -> (deleted: Int, failure: WireError?) {
+        guard let link = sessions.withLock({ $0.removeValue(forKey: session) }) else { return (0, nil) }
+        revocations.enter()
+        link.queue.async { [client, logger, revocations] in
+            defer { revocations.leave() }
+            guard let keeper = link.keeper else { return }
+            keeper.stop()
+            do throws(EtcdError) {
+                try client.revokeLease(keeper.lease.id)
+            } catch {
+                logger.error(
+                    "cluster: session \(session)'s lease could not be revoked (\(error.message)); "
+                        + "its keys go when it expires")
+            }
+        }
+        return (0, nil)
+    }
+
+    func close() {
+        // The sessions ended before the server closes the state: their keys go now, not at expiry.
+        let patience = DispatchTimeInterval.milliseconds(2 * configuration.requestTimeoutMilliseconds)
+        if revocations.wait(timeout: .now() + patience) == .timedOut {
+            logger.warning("cluster: some sessions' leases were not revoked in time; their keys go when they expire")
+        }
+        let stopped = watch.withLock { watch in
+            watch.isClosed = true
+            return watch.current.take()
+        }
+        stopped?.cancel()
+        nodeKeeper.stop()
+        // Every session has ended (and revoked its lease) by now; revoke the node's too.
+        try? client.revokeLease(nodeKeeper.lease.id)
+        client.close()
+    }
+
+    /// Stops as a node that dies would: no lease is revoked, so its sessions'
+    /// keys go only when their leases expire. For tests of that expiry.
+    func abandon() {
+        let links = sessions.withLock { sessions in
+            defer { sessions = [:] }
+            return Array(sessions.values)
+        }
+        for link in links { link.keeper?.stop() }
+        nodeKeeper.stop()
+        let stopped = watch.withLock { watch in
+            watch.isClosed = true
+            return watch.current.take()
+        }
+        stopped?.cancel()
+    }
+
+    /// Sets what runs after the watch lost continuity and the cache was reloaded
+    /// at a revision: the server closes its observers' connections with `unavailable`.
+    func onViewLost(_ handler: @escaping @Sendable (Int64) -> Void) {
+        viewLostHandler.withLock { $0 = handler }
+    }
+
+    // MARK: Writes
+
+    /// The serial queue of `session`'s writes, made on its first write.
+    private func queue(of session: String) -> DispatchQueue {
+        sessions.withLock { sessions in
+            if let link = sessions[session] { return link.queue }
+            let queue = DispatchQueue(label: "observatory.cluster.session", target: workers)
+            sessions[session] = SessionLink(queue: queue)
+            return queue
+        }
+    }
+
+    /// Runs one write's transaction (again, while the key changed under it) and
+    /// answers it once the cache has applied its revision. On the session's queue.
+    private func perform(_ write: Write, by author: Author, answering pending: PendingReply) {
+        let key: String
+        let sessionBound: Bool
+        let hasRequestId: Bool
+        switch write {
+        case .set(let name, _, _, let bound, let requestId):
+            (key, sessionBound, hasRequestId) = (name, bound, requestId != nil)
+        case .delete(let name, _, let requestId): (key, sessionBound, hasRequestId) = (name, false, requestId != nil)
+        }
+        do throws(EtcdError) {
+            let lease = sessionBound ? try sessionLease(of: author.session) : 0
+            let requestLease = hasRequestId ? try requestLeases.current(client) : 0
+            var current = cache.get(key)
+            for _ in 0..<Self.maximumAttempts {
+                let plan = ClusterWritePlan(
+                    write: write, author: author, current: current, layout: layout, lease: lease,
+                    requestLease: requestLease)
+                let result = try client.transaction(plan.transaction)
+                guard result.succeeded else {
+                    if let duplicate = ClusterWritePlan.duplicateReply(from: result) {
+                        return answerWhenApplied(duplicate.writtenVersion, .success(duplicate), pending)
+                    }
+                    current = ClusterWritePlan.current(from: result, key: key)
+                    continue
+                }
+                let reply = plan.reply(committedAt: result.header.revision)
+                // Also an answer without a change waits: `current` may come from etcd, ahead of the cache.
+                let revision = plan.outcome == .change ? result.header.revision : current?.version ?? 0
+                return answerWhenApplied(revision, reply, pending)
+            }
+            pending.fulfill(
+                .failure(WireError(code: .unavailable, message: "\"\(key)\" changed too often to write it; try again")))
+        } catch {
+            pending.fulfill(.failure(Self.unavailable(error)))
+        }
+    }
+
+    /// Fulfills `pending` with `reply` once the cache applied `revision`, or with
+    /// `unavailable` if the watch has not brought it within the request timeout.
+    private func answerWhenApplied(
+        _ revision: Int64, _ reply: Result<ReplyPayload, WireError>, _ pending: PendingReply
+    ) {
+        applied.whenApplied(revision) { pending.fulfill(reply) }
+        let timeout = DispatchTimeInterval.milliseconds(configuration.requestTimeoutMilliseconds)
+        workers.asyncAfter(deadline: .now() + timeout) {
+            pending.fulfill(
+                .failure(
+                    WireError(
+                        code: .unavailable,
+                        message: "etcd committed the write at revision \(revision), but this node has not applied it "
+                            + "yet; it cannot answer")))
+        }
+    }
+
+    /// The lease of `session`'s session-bound keys, granted and kept alive on first use.
+    private func sessionLease(of session: String) throws(EtcdError) -> Int64 {
+        if let keeper = sessions.withLock({ $0[session]?.keeper }) { return keeper.lease.id }
+        let lease = try client.grantLease(ttl: Int64(configuration.sessionTTLSeconds))
+        let keeper = EtcdLeaseKeeper(client: client, lease: lease) { [logger] error in
+            logger.error("cluster: session \(session)'s lease was lost (\(error.message)); its keys are gone")
+        }
+        let isKept = sessions.withLock { sessions in
+            guard sessions[session] != nil else { return false }
+            sessions[session]?.keeper = keeper
+            return true
+        }
+        if !isKept {
+            // The session ended meanwhile: nothing may stay bound to it.
+            keeper.stop()
+            try? client.revokeLease(lease.id)
+        }
+        return lease.id
+    }
+
+    /// The wire error for an etcd failure: the write may or may not have been applied.
+    private static func unavailable(_ error: EtcdError) -> WireError {
+        let outcome = error.mayHaveBeenApplied ? "may have been applied" : "was not applied"
+        return WireError(
+            code: .unavailable,
+            message: "etcd cannot be reached (\(error.message)); the write \(outcome): send it again with its requestId"
+        )
+    }
+
+    // MARK: The watch
+
+    /// The values under the prefix and the revision they were read at.
+    private static func read(_ client: EtcdClient, _ layout: ClusterKeyLayout) throws(EtcdError) -> (
+        [ValueEntry], Int64
+    ) {
+        let read = try client.range(layout.values)
+        let entries = read.keyValues.compactMap { stored -> ValueEntry? in
+            guard case .value(let key) = layout.kind(of: stored.key) else { return nil }
+            return ClusterEnvelope.decode(stored.value)?.entry(key: key, version: stored.modRevision)
+        }
+        return (entries, read.header.revision)
+    }
+
+    /// Starts the watch of the prefix after `revision`, unless the state is closed.
+    private func startWatch(after revision: Int64) {
+        let request = EtcdWatchRequest(range: layout.everything, startRevision: revision + 1)
+        let started = EtcdWatch(client: client, request: request) { [weak self] update in
+            self?.handle(update)
+        }
+        let isStarted = watch.withLock { watch in
+            guard !watch.isClosed else { return false }
+            watch.current = started
+            return true
+        }
+        if !isStarted { started.cancel() }
+    }
+
+    /// After the watch ended (compacted past, canceled): reads the state again,
+    /// until etcd answers or the state closes, puts it in the cache, watches from
+    /// there, and has the server close its observers so they resume or start over.
+    private func reload() {
+        let ended = watch.withLock { $0.current.take() }
+        ended?.cancel()
+        var pause = Duration.milliseconds(100)
+        while !watch.withLock({ $0.isClosed }) {
+            do throws(EtcdError) {
+                let (entries, revision) = try Self.read(client, layout)
+                cache.reset(to: entries, at: revision)
+                applied.advance(to: revision)
+                startWatch(after: revision)
+                logger.warning("cluster: reloaded \(entries.count) keys at revision \(revision); observers must resume")
+                viewLostHandler.withLock { $0 }?(revision)
+                return
+            } catch {
+                logger.warning("cluster: cannot reload the state from etcd (\(error.message)); trying again")
+                Thread.sleep(
+                    forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+                pause = min(pause * 2, .seconds(2))
+            }
+        }
+    }
+
+    /// Applies what the watch reports to the cache; on the watch's thread.
+    func handle(_ update: EtcdWatch.Update) {
+        switch update {
+        case .events(let events):
+            guard let last = events.last?.revision else { return }
+            cache.replicate(ClusterEventMapper.changes(from: events, layout: layout), through: last)
+            applied.advance(to: last)
+        case .progress(let revision):
+            cache.replicate([], through: revision)
+            applied.advance(to: revision)
+        case .created:
+            break
+        case .interrupted(let error):
+            logger.warning("cluster: the etcd watch broke (\(error.message)); resuming")
+        case .compacted(let compactRevision):
+            logger.error("cluster: the etcd watch was compacted past (at \(compactRevision)); reloading")
+            workers.async { [weak self] in self?.reload() }
+        case .canceled(let reason):
+            logger.error("cluster: etcd canceled the watch (\(reason)); reloading")
+            workers.async { [weak self] in self?.reload() }
+        }
+    }
+}

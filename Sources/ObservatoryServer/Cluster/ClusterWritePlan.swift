@@ -1,0 +1,147 @@
+import ObservatoryEtcd
+import ObservatoryWire
+
+/// One write as an etcd transaction, planned against what the node believes the
+/// key holds (`current`), so that etcd, not the node's view, decides it.
+///
+/// The transaction's one compare says the key is still as believed: absent, or
+/// last changed at `current.version`. If it holds, the success branch makes the
+/// write (or nothing, for a conflict, a missing key or an equal value) and the
+/// reply follows from the plan; if not, the failure branch reads the key, and the
+/// write is planned again against what etcd returned.
+///
+/// - `ifVersion` is a compare on `mod_revision` (versions are etcd revisions).
+/// - A set stores a `ClusterEnvelope` with the author, attached to the session's
+///   lease when session-bound, and removes the key's deletion marker.
+/// - A delete writes the deletion marker with its author and deletes the value,
+///   in one revision.
+struct ClusterWritePlan {
+    /// What the reply is when the compare held.
+    enum Outcome: Equatable {
+        /// The write changes the key: the reply takes the transaction's revision.
+        case change
+        /// The write changes nothing: this is the reply.
+        case answer(ReplyPayload)
+        /// The write fails with this error.
+        case failure(WireError)
+    }
+
+    /// The transaction to run.
+    let transaction: EtcdTransaction
+    /// The reply when the transaction succeeds.
+    let outcome: Outcome
+    private let write: Write
+
+    /// Plans `write` by `author` against `current` (`nil`: the key is believed
+    /// absent), under `layout`; a session-bound set attaches its value to `lease`.
+    ///
+    /// A write with a `requestId` also compares that no record of it exists, and
+    /// writes one (on `requestLease`) when it is applied; the failure branch then
+    /// reads the record too (`duplicateReply(from:)`).
+    init(
+        write: Write, author: Author, current: ValueEntry?, layout: ClusterKeyLayout, lease: Int64 = 0,
+        requestLease: Int64 = 0
+    ) {
+        self.write = write
+        let key: String
+        let requestId: String?
+        switch write {
+        case .set(let name, _, _, _, let id), .delete(let name, _, let id): (key, requestId) = (name, id)
+        }
+        let valueKey = layout.valueKey(key)
+        var compares: [EtcdCompare] = [
+            current.map { .unchanged(valueKey, since: $0.version) } ?? .absent(valueKey)
+        ]
+        var (operations, outcome) = Self.plan(write, author: author, current: current, layout: layout, lease: lease)
+        var failure: [EtcdOperation] = [.range(.key(valueKey))]
+        if let requestId {
+            let requestKey = layout.requestKey(requestId)
+            compares.append(.absent(requestKey))
+            failure.append(.range(.key(requestKey)))
+            let reply: ReplyPayload? =
+                switch outcome {
+                case .change: try? Self.reply(to: write, outcome: outcome, committedAt: 0).get()
+                case .answer(let payload): payload
+                case .failure: nil
+                }
+            if let reply, let record = ClusterRequestRecord.encode(reply, isChange: outcome == .change) {
+                operations.append(.put(key: requestKey, value: record, lease: requestLease))
+            }
+        }
+        transaction = EtcdTransaction(compares: compares, success: operations, failure: failure)
+        self.outcome = outcome
+    }
+
+    /// The reply to a write already applied under the same `requestId`, from a
+    /// failed transaction's read of its record; `nil` when there is none.
+    static func duplicateReply(from result: EtcdTransactionResult) -> ReplyPayload? {
+        guard result.responses.count > 1, case .range(let range) = result.responses[1],
+            let stored = range.keyValues.first
+        else { return nil }
+        return ClusterRequestRecord.duplicateReply(stored)
+    }
+
+    /// The reply once etcd committed the transaction at `revision`.
+    func reply(committedAt revision: Int64) -> Result<ReplyPayload, WireError> {
+        Self.reply(to: write, outcome: outcome, committedAt: revision)
+    }
+
+    private static func reply(to write: Write, outcome: Outcome, committedAt revision: Int64) -> Result<
+        ReplyPayload, WireError
+    > {
+        switch outcome {
+        case .failure(let error): return .failure(error)
+        case .answer(let payload): return .success(payload)
+        case .change:
+            switch write {
+            case .set(let key, _, _, _, _): return .success(.set(key: key, version: revision, changed: true))
+            case .delete(let key, _, _): return .success(.delete(key: key, version: revision))
+            }
+        }
+    }
+
+    /// What the key holds according to a failed transaction's read, to plan again with.
+    static func current(from result: EtcdTransactionResult, key: String) -> ValueEntry? {
+        guard case .range(let range)? = result.responses.first, let stored = range.keyValues.first else { return nil }
+        // A value that is not an envelope is taken as a value nobody known wrote.
+        let envelope =
+            ClusterEnvelope.decode(stored.value)
+            ?? ClusterEnvelope(value: .null, author: Author(name: "etcd", session: ""))
+        return envelope.entry(key: key, version: stored.modRevision)
+            ?? ValueEntry(key: key, value: .null, version: stored.modRevision, author: "etcd", session: "")
+    }
+
+    private static func plan(
+        _ write: Write, author: Author, current: ValueEntry?, layout: ClusterKeyLayout, lease: Int64
+    ) -> ([EtcdOperation], Outcome) {
+        let currentVersion = current?.version ?? 0
+        switch write {
+        case .set(let key, let value, let ifVersion, let sessionBound, _):
+            if let ifVersion, ifVersion != currentVersion {
+                return ([], .failure(.conflict(key: key, expected: ifVersion, current: currentVersion)))
+            }
+            if let current, current.value == value, current.ephemeral == sessionBound,
+                !sessionBound || current.session == author.session
+            {
+                return ([], .answer(.set(key: key, version: current.version, changed: false)))
+            }
+            let envelope = ClusterEnvelope(value: value, author: author, sessionBound: sessionBound)
+            let put = EtcdOperation.put(
+                key: layout.valueKey(key), value: envelope.encoded(), lease: sessionBound ? lease : 0)
+            return ([put, .deleteRange(.key(layout.deletionKey(key)))], .change)
+        case .delete(let key, let ifVersion, _):
+            guard current != nil else {
+                return ([], .failure(ifVersion == nil ? .notFound(key: key) : .conflictDeletingMissing(key: key)))
+            }
+            if let ifVersion, ifVersion != currentVersion {
+                return ([], .failure(.conflict(key: key, expected: ifVersion, current: currentVersion)))
+            }
+            let marker = ClusterEnvelope(value: nil, author: author)
+            let operations: [EtcdOperation] = [
+                .put(key: layout.deletionKey(key), value: marker.encoded()),
+                .deleteRange(.key(layout.valueKey(key))),
+            ]
+            return (operations, .change)
+        }
+    }
+}

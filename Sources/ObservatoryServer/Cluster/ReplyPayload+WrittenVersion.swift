@@ -1,0 +1,11 @@
+import ObservatoryWire
+
+extension ReplyPayload {
+    /// The version a write's reply names (0 for other replies).
+    var writtenVersion: Int64 {
+        switch self {
+        case .set(_, let version, _, _), .delete(_, let version, _): version
+        default: 0
+        }
+    }
+}

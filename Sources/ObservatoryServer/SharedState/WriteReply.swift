@@ -1,0 +1,14 @@
+import ObservatoryWire
+
+/// What the shared state answers to a write: the reply's fields at once (the
+/// local store), or a reply that follows (cluster mode, where etcd decides).
+///
+/// Either way the connection sends it only once `Acknowledgements` lets the
+/// write's revision go.
+enum WriteReply: Sendable {
+    /// The reply's fields, known now.
+    case ready(ReplyPayload)
+    /// The reply, filled in when the write is decided; the connection sends
+    /// nothing behind it until then.
+    case pending(PendingReply)
+}
