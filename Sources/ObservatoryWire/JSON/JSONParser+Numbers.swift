@@ -14,6 +14,7 @@ extension JSONParser {
     }
 
     /// Scans `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?` and moves past it.
+    @inline(__always)
     mutating func scanNumber() throws(JSONParseError) -> NumberText {
         let start = position
         let isNegative = bytes[position] == UInt8(ascii: "-")
@@ -48,6 +49,7 @@ extension JSONParser {
 
     /// The value of the number just scanned: integers in Int64 range stay exact;
     /// everything else becomes a finite Double.
+    @inline(__always)
     func numberValue(of number: NumberText) throws(JSONParseError) -> JSONValue {
         if number.isInteger, let integer = exactInteger(digits: number.integerDigits, isNegative: number.isNegative) {
             return .integer(integer)
@@ -57,6 +59,7 @@ extension JSONParser {
 
     /// Throws what ``numberValue(of:)`` throws for the number just scanned,
     /// converting it only when its size is in doubt.
+    @inline(__always)
     func checkRange(of number: NumberText) throws(JSONParseError) {
         // Without an exponent, a number of at most 308 integer digits is below
         // 10^308, so it is a finite double: no text to convert, nothing allocated.

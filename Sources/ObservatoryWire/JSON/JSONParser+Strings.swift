@@ -1,11 +1,54 @@
 // Strings: the scan for their end, escapes, and UTF-8 validation, shared by
 // every ``JSONValueMaker``, member names included.
 extension JSONParser {
+    /// Where a string's content is once ``scanString()`` has found its end.
+    enum StringContent {
+        /// In the input, with no escapes; `isASCII` when no byte is above 0x7F
+        /// (only then is it known to be UTF-8 without checking).
+        case inPlace(Range<Int>, isASCII: Bool)
+        /// In ``scratch``, its escapes decoded.
+        case unescaped
+    }
+
     /// Parses a string starting at its opening quote and hands `body` its content,
     /// unescaped and checked to be UTF-8. The content is the input's own bytes when
     /// the string has no escapes (unescaped runs are never copied), else the
     /// decoded ``scratch``; either way it lives only during the call.
     mutating func withStringContent<Result>(_ body: (UTF8Span) -> Result) throws(JSONParseError) -> Result {
+        let start = position + 1
+        switch try scanString() {
+        case .inPlace(let range, isASCII: true):
+            return body(UTF8Span(unchecked: UnsafeBufferPointer(rebasing: bytes[range]).span, isKnownASCII: true))
+        case .inPlace(let range, isASCII: false):
+            return try withValidated(UnsafeBufferPointer(rebasing: bytes[range]), offset: start, body)
+        case .unescaped:
+            return try scratch.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> Result in
+                try withValidated(buffer, offset: start, body)
+            }
+        }
+    }
+
+    /// Checks a string starting at its opening quote as ``withStringContent(_:)``
+    /// does, with the same errors, and moves past it. An ASCII string without
+    /// escapes, the usual kind, needs nothing after its closing quote is found.
+    mutating func skipString() throws(JSONParseError) {
+        let start = position + 1
+        switch try scanString() {
+        case .inPlace(_, isASCII: true):
+            return
+        case .inPlace(let range, isASCII: false):
+            try withValidated(UnsafeBufferPointer(rebasing: bytes[range]), offset: start) { _ in }
+        case .unescaped:
+            try scratch.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
+                try withValidated(buffer, offset: start) { _ in }
+            }
+        }
+    }
+
+    /// Finds the end of the string starting at ``position`` (its opening quote)
+    /// and moves past it, decoding it into ``scratch`` if it has escapes. UTF-8 is
+    /// not checked here: the caller does, after every other error, as before.
+    private mutating func scanString() throws(JSONParseError) -> StringContent {
         let start = position + 1
         var index = start
         var isASCII = true
@@ -15,20 +58,14 @@ extension JSONParser {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 position = index + 1
-                let content = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                if isASCII {
-                    return body(UTF8Span(unchecked: content.span, isKnownASCII: true))
-                }
-                return try withValidated(content, offset: start, body)
+                return .inPlace(start..<index, isASCII: isASCII)
             }
             if byte == UInt8(ascii: "\\") {
                 scratch.removeAll(keepingCapacity: true)
                 scratch.append(contentsOf: bytes[start..<index])
                 position = index
                 try parseEscapedString()
-                return try scratch.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> Result in
-                    try withValidated(buffer, offset: start, body)
-                }
+                return .unescaped
             }
             if byte < 0x20 {
                 position = index
@@ -42,35 +79,42 @@ extension JSONParser {
     }
 
     /// The index of the first byte from `index` on that a string scan must look
-    /// at: a quote, a backslash, a control character or a non-ASCII byte (or the
-    /// end). It tests eight bytes at a time, since most string bytes are plain.
+    /// at: a quote, a backslash, a control character or a non-ASCII byte (or,
+    /// within the last seven bytes, `index` itself). It tests eight bytes at a
+    /// time, since most string bytes are plain, and lands on the special byte
+    /// itself, so a short string costs one test rather than one per byte.
     private func endOfPlainASCII(from index: Int) -> Int {
         guard let base = bytes.baseAddress else { return index }
         var index = index
         while bytes.count - index >= 8 {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            if Self.mayHoldSpecialByte(word) { return index }
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let special = Self.specialBytes(in: word)
+            if special != 0 {
+                return index + special.trailingZeroBitCount / 8
+            }
             index += 8
         }
         return index
     }
 
-    /// Whether any byte of `word` is a quote, a backslash, below 0x20 or above
-    /// 0x7F. Never false when one is; it may be true when none is, which only
-    /// sends the scan to its byte-by-byte path.
-    private static func mayHoldSpecialByte(_ word: UInt64) -> Bool {
+    /// The high bit of each byte of `word` (the first input byte in the lowest
+    /// bits) that is a quote, a backslash, below 0x20 or above 0x7F. Exact up to
+    /// and including the lowest such byte; bytes above it may be marked wrongly,
+    /// which does not matter, since the scan stops at the lowest.
+    private static func specialBytes(in word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
-        // A byte of `value` is zero, or `value` has a byte below the limit
-        // (limit ≤ 0x80), when subtracting the limit from each byte borrows
-        // into a byte whose own high bit was clear.
-        func hasByteBelow(_ limit: UInt64, in value: UInt64) -> Bool {
-            (value &- ones &* limit) & ~value & highBits != 0
+        // A byte below the limit (limit ≤ 0x80) borrows when the limit is
+        // subtracted from it, and its high bit was clear: it is marked. Bytes
+        // below the lowest such byte see no borrow, so they are marked only if
+        // they are below the limit themselves.
+        func bytesBelow(_ limit: UInt64, in value: UInt64) -> UInt64 {
+            (value &- ones &* limit) & ~value & highBits
         }
-        return hasByteBelow(1, in: word ^ (ones &* UInt64(UInt8(ascii: "\""))))
-            || hasByteBelow(1, in: word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
-            || hasByteBelow(0x20, in: word)
-            || word & highBits != 0
+        return bytesBelow(1, in: word ^ (ones &* UInt64(UInt8(ascii: "\""))))
+            | bytesBelow(1, in: word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+            | bytesBelow(0x20, in: word)
+            | word & highBits
     }
 
     /// Continues a string from its first backslash to its closing quote, decoding into ``scratch``.

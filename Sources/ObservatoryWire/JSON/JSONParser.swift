@@ -94,7 +94,7 @@ struct JSONParser: ~Copyable {
         case UInt8(ascii: "["):
             return try parseArray(Maker.self)
         case UInt8(ascii: "\""):
-            return try withStringContent(Maker.string)
+            return try Maker.string(from: &self)
         case UInt8(ascii: "t"):
             try expectLiteral("true")
             return Maker.bool(true)
@@ -168,7 +168,7 @@ struct JSONParser: ~Copyable {
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                 throw errorAtCurrentByte("expected a string key in an object")
             }
-            let name = try withStringContent(Collector.name)
+            let name = try Collector.readName(from: &self)
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "expected \":\" after an object key")
             skipWhitespace()

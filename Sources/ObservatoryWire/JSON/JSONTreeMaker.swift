@@ -4,7 +4,9 @@ enum JSONTreeMaker: JSONValueMaker {
 
     static func bool(_ value: Bool) -> JSONValue { .bool(value) }
 
-    static func string(_ content: UTF8Span) -> JSONValue { .string(String(copying: content)) }
+    static func string(from parser: inout JSONParser) throws(JSONParseError) -> JSONValue {
+        try parser.withStringContent { .string(String(copying: $0)) }
+    }
 
     static func number(_ number: JSONParser.NumberText, in parser: borrowing JSONParser) throws(JSONParseError)
         -> JSONValue

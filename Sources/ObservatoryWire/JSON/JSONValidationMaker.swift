@@ -5,7 +5,9 @@ enum JSONValidationMaker: JSONValueMaker {
 
     static func bool(_ value: Bool) {}
 
-    static func string(_ content: UTF8Span) {}
+    static func string(from parser: inout JSONParser) throws(JSONParseError) {
+        try parser.skipString()
+    }
 
     static func number(_ number: JSONParser.NumberText, in parser: borrowing JSONParser) throws(JSONParseError) {
         try parser.checkRange(of: number)

@@ -16,8 +16,9 @@ protocol JSONValueMaker {
     static func null() -> Value
     /// `true` or `false`.
     static func bool(_ value: Bool) -> Value
-    /// A string, unescaped and checked to be UTF-8; the bytes live only during the call.
-    static func string(_ content: UTF8Span) -> Value
+    /// Reads the string at the parser's position (its opening quote), with
+    /// ``JSONParser/withStringContent(_:)`` or ``JSONParser/skipString()``.
+    static func string(from parser: inout JSONParser) throws(JSONParseError) -> Value
     /// A number whose grammar the parser has checked, and which it has just moved past.
     static func number(_ number: JSONParser.NumberText, in parser: borrowing JSONParser) throws(JSONParseError)
         -> Value

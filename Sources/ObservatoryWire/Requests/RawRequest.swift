@@ -55,9 +55,12 @@ public struct RawRequest: Sendable, Equatable {
         RawRequest, RequestRejection
     > {
         Request.readFields(of: frame, limits: limits, keepsValueBytes: true).flatMap { source in
-            Request.decodeFields(source) { (kind, fields) throws(WireError) in
+            Request.decodeFields(source) { (id, kind, fields) throws(WireError) in
                 guard kind == .set else {
-                    return .other(try Operation.decode(kind, from: fields, limits: limits, frameByteCount: frame.count))
+                    return RawRequest(
+                        id: id,
+                        operation: .other(
+                            try Operation.decode(kind, from: fields, limits: limits, frameByteCount: frame.count)))
                 }
                 let set = try Operation.decodeSet(
                     from: fields,
@@ -72,11 +75,12 @@ public struct RawRequest: Sendable, Equatable {
                             value.canonicalCount
                         }
                     })
-                return .set(
-                    key: set.key, value: set.value, ifVersion: set.ifVersion, ephemeral: set.ephemeral,
-                    requestId: set.requestId)
+                return RawRequest(
+                    id: id,
+                    operation: .set(
+                        key: set.key, value: set.value, ifVersion: set.ifVersion, ephemeral: set.ephemeral,
+                        requestId: set.requestId))
             }
-            .map { RawRequest(id: $0.id, operation: $0.operation) }
         }
     }
 }

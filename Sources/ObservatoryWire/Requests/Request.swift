@@ -47,20 +47,20 @@ public struct Request: Sendable, Equatable {
                 readFields(of: bytes, limits: limits, keepsValueBytes: false)
             }
         return fields.flatMap { fields in
-            decodeFields(fields) { (kind, reader) throws(WireError) in
-                try Operation.decode(kind, from: reader, limits: limits, frameByteCount: frame.count)
+            decodeFields(fields) { (id, kind, reader) throws(WireError) in
+                Request(
+                    id: id,
+                    operation: try Operation.decode(kind, from: reader, limits: limits, frameByteCount: frame.count))
             }
-            .map { Request(id: $0.id, operation: $0.operation) }
         }
     }
 
     /// Decodes a request from an already parsed object; see ``decode(frame:limits:)``.
     public static func decode(object: JSONObject, limits: RequestLimits = .default) -> Result<Request, RequestRejection>
     {
-        decodeFields(RequestFields(object)) { (kind, reader) throws(WireError) in
-            try Operation.decode(kind, from: reader, limits: limits, frameByteCount: nil)
+        decodeFields(RequestFields(object)) { (id, kind, reader) throws(WireError) in
+            Request(id: id, operation: try Operation.decode(kind, from: reader, limits: limits, frameByteCount: nil))
         }
-        .map { Request(id: $0.id, operation: $0.operation) }
     }
 
     /// Reads a frame's fields; a frame that is not a JSON object is `bad_frame`.
@@ -79,12 +79,12 @@ public struct Request: Sendable, Equatable {
         return .success(fields)
     }
 
-    /// Checks `id` and `op`, then has `decodeOperation` read the op's fields:
-    /// the steps and errors that every way of decoding a request shares.
+    /// Checks `id` and `op`, then has `decodeRequest` read the op's fields and
+    /// make the request: the steps and errors that every way of decoding a request shares.
     static func decodeFields<Decoded>(
         _ source: RequestFields,
-        decodeOperation: (OperationKind, FieldReader<RequestFields>) throws(WireError) -> Decoded
-    ) -> Result<(id: RequestID?, operation: Decoded), RequestRejection> {
+        decodeRequest: (RequestID?, OperationKind, FieldReader<RequestFields>) throws(WireError) -> Decoded
+    ) -> Result<Decoded, RequestRejection> {
         let fields = FieldReader(source, errorCode: .badRequest)
         let id: RequestID?
         switch source.value(of: .id) {
@@ -100,7 +100,7 @@ public struct Request: Sendable, Equatable {
             guard let kind = OperationKind(rawValue: name) else {
                 throw WireError.unknownOperation(name)
             }
-            return .success((id, try decodeOperation(kind, fields)))
+            return .success(try decodeRequest(id, kind, fields))
         } catch {
             return .failure(RequestRejection(id: id, error: error))
         }
