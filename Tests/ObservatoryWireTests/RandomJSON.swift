@@ -1,3 +1,5 @@
+import ObservatoryWire
+
 /// A small deterministic generator (SplitMix64), so that random tests fail the
 /// same way on every run.
 struct SeededGenerator: RandomNumberGenerator {
@@ -73,6 +75,63 @@ enum RandomJSON {
         case 1: bytes.insert(byte, at: index)
         case 2: bytes.remove(at: index)
         default: bytes.removeSubrange(index...)
+        }
+    }
+}
+
+extension RandomJSON {
+    /// The text of `value` in a random spelling of the same value: spaces,
+    /// numbers as `2.0` or `2e0`, escaped letters, members in another order,
+    /// a member sent twice with the first value dropped.
+    static func respell(_ value: JSONValue, using generator: inout some RandomNumberGenerator) -> String {
+        let space = Bool.random(using: &generator) ? "" : " "
+        switch value {
+        case .integer(let integer) where Int.random(in: 0..<3, using: &generator) == 0:
+            return Bool.random(using: &generator) ? "\(integer).0" : "\(integer)e0"
+        case .string(let string) where Bool.random(using: &generator):
+            let escaped = string.unicodeScalars.map { scalar in
+                scalar.isASCII && scalar.properties.isAlphabetic
+                    ? "\\u00" + String(scalar.value, radix: 16)
+                    : String(JSONValue.string(String(scalar)).description.dropFirst().dropLast())
+            }
+            return "\"" + escaped.joined() + "\""
+        case .array(let elements):
+            return "[" + elements.map { space + respell($0, using: &generator) }.joined(separator: ",") + "]"
+        case .object(let object):
+            var members = object.members.map {
+                "\(JSONValue.string($0.key))" + space + ":" + respell($0.value, using: &generator)
+            }
+            if !members.isEmpty, Bool.random(using: &generator) {
+                members.shuffle(using: &generator)
+            }
+            if let first = object.members.first, Bool.random(using: &generator) {
+                members.insert("\(JSONValue.string(first.key)):\"dropped\"", at: 0)
+            }
+            return "{" + space + members.joined(separator: ",") + "}"
+        default:
+            return value.description
+        }
+    }
+
+    /// `value` with one leaf replaced by something else, or itself when it has no leaf to change.
+    static func changed(_ value: JSONValue, using generator: inout some RandomNumberGenerator) -> JSONValue {
+        switch value {
+        case .array(var elements) where !elements.isEmpty:
+            let index = Int.random(in: 0..<elements.count, using: &generator)
+            elements[index] = changed(elements[index], using: &generator)
+            return .array(elements)
+        case .object(var object) where !object.isEmpty:
+            let member = object.members[Int.random(in: 0..<object.count, using: &generator)]
+            object[member.key] = changed(member.value, using: &generator)
+            return .object(object)
+        case .integer(let integer):
+            return .integer(integer &+ 1)
+        case .string(let string):
+            return .string(string + "x")
+        case .bool(let bool):
+            return .bool(!bool)
+        default:
+            return .string("changed")
         }
     }
 }

@@ -9,9 +9,8 @@
 ///
 /// Equality is PROTOCOL.md's equality of values, the same as ``JSONValue``'s:
 /// `1` equals `1.0`, `{"a":1,"b":2}` equals `{"b":2,"a":1}`, and `"\u00e9"`
-/// equals `"é"`. Equal bytes are equal without parsing; values of different
-/// JSON types are unequal without parsing; otherwise both are decoded and
-/// compared as trees.
+/// equals `"é"`. Equal bytes are equal without parsing; most other pairs are
+/// decided in one pass over both bytes; the rest are decoded and compared as trees.
 ///
 /// ```swift
 /// let sent = try EncodedJSON(validating: Array(#" {"r":255, "g":1.0} "#.utf8))
@@ -104,32 +103,24 @@ public struct EncodedJSON: Sendable {
 
 extension EncodedJSON: Equatable {
     /// Whether the two are the same JSON value, as ``JSONValue`` compares values.
+    ///
+    /// Equal bytes are equal at once. Otherwise one pass over both bytes
+    /// decides most pairs without building anything (``JSONQuickComparison``):
+    /// different types, numbers, arrays, ASCII strings, objects with their
+    /// members in the same order. Only the rest (members in another order,
+    /// escapes, non-ASCII strings with different bytes) are decoded and compared as trees.
     public static func == (lhs: EncodedJSON, rhs: EncodedJSON) -> Bool {
         if lhs.bytes == rhs.bytes {
             return true
         }
-        let kind = lhs.kind
-        // A literal has one spelling, so different bytes are a different value.
-        guard kind == rhs.kind, kind != .literal else {
-            return false
+        let verdict = lhs.bytes.withUnsafeBufferPointer { left in
+            rhs.bytes.withUnsafeBufferPointer { right in JSONQuickComparison.compare(left, right) }
         }
-        return lhs.decoded() == rhs.decoded()
-    }
-
-    /// The JSON type as the first byte tells it, so that values of different
-    /// types are told apart without parsing.
-    private var kind: Kind {
-        switch bytes.first {
-        case UInt8(ascii: "{"): return .object
-        case UInt8(ascii: "["): return .array
-        case UInt8(ascii: "\""): return .string
-        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): return .literal
-        default: return .number
+        switch verdict {
+        case .equal: return true
+        case .unequal: return false
+        case .undecided: return lhs.decoded() == rhs.decoded()
         }
-    }
-
-    private enum Kind {
-        case object, array, string, literal, number
     }
 }
 

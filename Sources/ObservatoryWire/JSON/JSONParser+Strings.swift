@@ -48,7 +48,7 @@ extension JSONParser {
     /// Finds the end of the string starting at ``position`` (its opening quote)
     /// and moves past it, decoding it into ``scratch`` if it has escapes. UTF-8 is
     /// not checked here: the caller does, after every other error, as before.
-    private mutating func scanString() throws(JSONParseError) -> StringContent {
+    mutating func scanString() throws(JSONParseError) -> StringContent {
         let start = position + 1
         var index = start
         var isASCII = true

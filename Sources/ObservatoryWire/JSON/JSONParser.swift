@@ -20,7 +20,7 @@ struct JSONParser: ~Copyable {
     /// Reused for strings that contain escapes, so each such string allocates once.
     var scratch: [UInt8] = []
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
     }
@@ -185,7 +185,7 @@ struct JSONParser: ~Copyable {
     // MARK: Helpers
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         // Compact JSON, what clients send, has no whitespace: one test and out.
         guard position < bytes.count, bytes[position] <= UInt8(ascii: " ") else { return }
         skipWhitespaceRun()
