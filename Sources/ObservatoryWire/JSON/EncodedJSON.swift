@@ -110,11 +110,10 @@ extension EncodedJSON: Equatable {
     /// members in the same order. Only the rest (members in another order,
     /// escapes, non-ASCII strings with different bytes) are decoded and compared as trees.
     public static func == (lhs: EncodedJSON, rhs: EncodedJSON) -> Bool {
-        if lhs.bytes == rhs.bytes {
-            return true
-        }
         let verdict = lhs.bytes.withUnsafeBufferPointer { left in
-            rhs.bytes.withUnsafeBufferPointer { right in JSONQuickComparison.compare(left, right) }
+            rhs.bytes.withUnsafeBufferPointer { right in
+                JSONQuickComparison.sameBytes(left, right) ? .equal : JSONQuickComparison.compare(left, right)
+            }
         }
         switch verdict {
         case .equal: return true

@@ -79,7 +79,10 @@ struct JSONQuickComparison: ~Copyable {
     private mutating func compareNumbers() throws(JSONParseError) -> Verdict {
         let leftNumber = try left.scanNumber()
         let rightNumber = try right.scanNumber()
-        if left.bytes[leftNumber.start..<left.position].elementsEqual(right.bytes[rightNumber.start..<right.position]) {
+        if Self.sameBytes(
+            UnsafeBufferPointer(rebasing: left.bytes[leftNumber.start..<left.position]),
+            UnsafeBufferPointer(rebasing: right.bytes[rightNumber.start..<right.position]))
+        {
             return .equal
         }
         let leftValue = try left.numberValue(of: leftNumber)
@@ -93,7 +96,9 @@ struct JSONQuickComparison: ~Copyable {
         else {
             return .undecided
         }
-        if left.bytes[leftRange].elementsEqual(right.bytes[rightRange]) {
+        if Self.sameBytes(
+            UnsafeBufferPointer(rebasing: left.bytes[leftRange]), UnsafeBufferPointer(rebasing: right.bytes[rightRange])
+        ) {
             return .equal
         }
         // Different ASCII is different text; different UTF-8 may still be
@@ -128,7 +133,9 @@ struct JSONQuickComparison: ~Copyable {
         while true {
             guard case .inPlace(let leftName, isASCII: _) = try left.scanString(),
                 case .inPlace(let rightName, isASCII: _) = try right.scanString(),
-                left.bytes[leftName].elementsEqual(right.bytes[rightName])
+                Self.sameBytes(
+                    UnsafeBufferPointer(rebasing: left.bytes[leftName]),
+                    UnsafeBufferPointer(rebasing: right.bytes[rightName]))
             else {
                 return .undecided
             }
@@ -198,11 +205,28 @@ struct JSONQuickComparison: ~Copyable {
             parser.position += 1
             parser.skipWhitespace()
             guard case .inPlace(let range, isASCII: _) = try parser.scanString() else { return true }
-            if parser.bytes[range].elementsEqual(name) { return true }
+            if sameBytes(UnsafeBufferPointer(rebasing: parser.bytes[range]), name) { return true }
             parser.skipWhitespace()
             parser.position += 1
             parser.skipWhitespace()
             try parser.skipValue()
         }
+    }
+
+    /// Whether two byte ranges hold the same bytes, compared eight at a time.
+    static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard left.count == right.count else { return false }
+        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+        var index = 0
+        while left.count - index >= 8 {
+            let leftWord = UnsafeRawPointer(leftBase + index).loadUnaligned(as: UInt64.self)
+            guard leftWord == UnsafeRawPointer(rightBase + index).loadUnaligned(as: UInt64.self) else { return false }
+            index += 8
+        }
+        while index < left.count {
+            guard left[index] == right[index] else { return false }
+            index += 1
+        }
+        return true
     }
 }
