@@ -105,7 +105,7 @@ extension EncodedJSON: Equatable {
     /// Whether the two are the same JSON value, as ``JSONValue`` compares values.
     ///
     /// Equal bytes are equal at once. Otherwise one pass over both bytes
-    /// decides most pairs without building anything (``JSONQuickComparison``):
+    /// decides most pairs without building anything:
     /// different types, numbers, arrays, ASCII strings, objects with their
     /// members in the same order. Only the rest (members in another order,
     /// escapes, non-ASCII strings with different bytes) are decoded and compared as trees.
