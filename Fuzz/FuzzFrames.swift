@@ -4,6 +4,8 @@
 // sources. The first input byte chooses how the rest is cut into reads, so the
 // splitter sees the same bytes in many chunkings. Any input must end in frames,
 // replies or typed errors: never a crash, a hang or a frame over the limit.
+// The decoder that keeps a set's value as bytes (RawRequest) must decode every
+// frame as the tree decoder (Request) does.
 
 private let maxFrameBytes = 4_096
 
@@ -38,10 +40,25 @@ public func fuzzFrames(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     return 0
 }
 
-/// Decodes a frame as the server does (a request) and as the client does (a
-/// reply or an event); a rejection must come with a reply to send.
+/// Decodes a frame as the server does (a request, both ways) and as the client
+/// does (a reply or an event); a rejection must come with a reply to send.
 private func decode(_ frame: [UInt8]) {
-    switch Request.decode(frame: frame, limits: RequestLimits(maxValueBytes: 1_024)) {
+    // Small enough that frames of the fuzzer's sizes are measured, not waved through.
+    let limits = RequestLimits(maxValueBytes: 1_024)
+    let decoded = Request.decode(frame: frame, limits: limits)
+    let decodedWithBytes = RawRequest.decode(frame: frame, limits: limits)
+    guard decodedWithBytes.map(\.decoded) == decoded else {
+        fatalError("Request and RawRequest decode \(String(decoding: frame, as: UTF8.self)) differently")
+    }
+    if case .success(let request) = decodedWithBytes, case .set(_, let value, _, _, _) = request.operation {
+        let whitespace: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
+        guard (try? EncodedJSON(validating: value.bytes)) != nil, let first = value.bytes.first,
+            let last = value.bytes.last, !whitespace.contains(first), !whitespace.contains(last)
+        else {
+            fatalError("a set's value bytes are not one value without whitespace around it: \(value)")
+        }
+    }
+    switch decoded {
     case .success(let request):
         _ = Reply.success(id: request.id, .unobserve).encodedLine()
     case .failure(let rejection):

@@ -247,4 +247,18 @@ import Testing
         #expect(error?.offset == 2)
         #expect(error?.description == #"unexpected byte at byte 2: expected "," or "]" in an array, found ";""#)
     }
+
+    @Test func specialBytesAreFoundAtEveryOffsetOfAWordScan() throws {
+        for offset in 0..<20 {
+            let plain = String(repeating: "p", count: offset)
+            let tail = String(repeating: "t", count: 9)
+            #expect(try json("[\"\(plain)\",1]") == [.string(plain), 1])
+            #expect(try json("\"\(plain)\\n\(tail)\"") == .string(plain + "\n" + tail))
+            #expect(try json("\"\(plain)é\(tail)\"") == .string(plain + "é" + tail))
+            let control = parseError(Array("\"\(plain)".utf8) + [0x1F] + Array("\(tail)\"".utf8))
+            #expect(control?.kind == .controlCharacterInString)
+            #expect(control?.offset == offset + 1)
+            #expect(parseError(Array("\"\(plain)".utf8) + [0xFF] + Array("\(tail)\"".utf8))?.kind == .invalidUTF8)
+        }
+    }
 }

@@ -39,34 +39,13 @@ public enum Event: Sendable, Equatable {
     public func encode(into buffer: inout [UInt8]) -> Range<Int> {
         switch self {
         case .update(let key, let old, let new, let version, let author, let session, let ephemeral):
-            JSONWriter.writeLiteral("{\"event\":\"update\",\"key\":", into: &buffer)
-            JSONWriter.write(key, into: &buffer)
-            let oldStart = buffer.count
-            if let old {
-                JSONWriter.writeLiteral(",\"old\":", into: &buffer)
-                JSONWriter.write(old, into: &buffer)
-            }
-            let oldMember = oldStart..<buffer.count
-            JSONWriter.writeLiteral(",\"new\":", into: &buffer)
-            JSONWriter.write(new, into: &buffer)
-            JSONWriter.writeChangeStamp(version: version, author: author, session: session, into: &buffer)
-            if ephemeral { JSONWriter.writeLiteral(",\"ephemeral\":true", into: &buffer) }
-            buffer.append(UInt8(ascii: "}"))
-            return oldMember
+            return JSONWriter.writeUpdateEvent(
+                key: key, old: old, new: new, version: version, author: author, session: session,
+                ephemeral: ephemeral, into: &buffer)
         case .delete(let key, let old, let version, let author, let session, let reason):
-            JSONWriter.writeLiteral("{\"event\":\"delete\",\"key\":", into: &buffer)
-            JSONWriter.write(key, into: &buffer)
-            let oldStart = buffer.count
-            JSONWriter.writeLiteral(",\"old\":", into: &buffer)
-            JSONWriter.write(old, into: &buffer)
-            let oldMember = oldStart..<buffer.count
-            JSONWriter.writeChangeStamp(version: version, author: author, session: session, into: &buffer)
-            if let reason {
-                JSONWriter.writeLiteral(",\"reason\":", into: &buffer)
-                JSONWriter.write(reason, into: &buffer)
-            }
-            buffer.append(UInt8(ascii: "}"))
-            return oldMember
+            return JSONWriter.writeDeleteEvent(
+                key: key, old: old, version: version, author: author, session: session, reason: reason,
+                into: &buffer)
         case .shutdown:
             let start = buffer.count
             JSONWriter.writeLiteral("{\"event\":\"shutdown\"}", into: &buffer)

@@ -5,6 +5,17 @@ protocol JSONMemberCollector {
     associatedtype Name
     /// Turns a member's name into a `Name`; the bytes live only during the call.
     static func name(_ bytes: UTF8Span) -> Name
-    /// Takes one member, in the order sent; a repeated name comes again.
-    mutating func add(_ value: JSONValue, named name: Name)
+    /// Reads a member's name at the parser's position (its opening quote); by
+    /// default its content goes to ``name(_:)``.
+    static func readName(from parser: inout JSONParser) throws(JSONParseError) -> Name
+    /// Reads one member's value at the parser's position, in the order sent (a
+    /// repeated name comes again), with ``JSONParser/parseValue(_:)`` as whatever
+    /// it needs or with ``JSONParser/skipValue()`` when it keeps nothing of it.
+    mutating func readValue(named name: Name, from parser: inout JSONParser) throws(JSONParseError)
+}
+
+extension JSONMemberCollector {
+    static func readName(from parser: inout JSONParser) throws(JSONParseError) -> Name {
+        try parser.withStringContent(name)
+    }
 }

@@ -51,7 +51,7 @@ extension JSONObjectBuilder: JSONMemberCollector {
         String(copying: bytes)
     }
 
-    mutating func add(_ value: JSONValue, named name: String) {
-        insert(key: name, value: value)
+    mutating func readValue(named name: String, from parser: inout JSONParser) throws(JSONParseError) {
+        insert(key: name, value: try parser.parseValue(JSONTreeMaker.self))
     }
 }

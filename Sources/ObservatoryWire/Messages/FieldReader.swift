@@ -22,10 +22,13 @@ struct FieldReader<Source: FieldSource> {
     /// The value of a field that must be present (it may be `null`).
     func requiredValue(_ field: Field) throws(WireError) -> JSONValue {
         guard let value = source.value(of: field) else {
-            throw failure(field, "is required (any JSON value)")
+            throw failure(field, Self.requiredValueProblem)
         }
         return value
     }
+
+    /// What is wrong with a required value field that is absent.
+    static var requiredValueProblem: String { "is required (any JSON value)" }
 
     /// The value of a field that may be absent or `null`.
     func optionalValue(_ field: Field) -> JSONValue? {

@@ -47,20 +47,10 @@ public enum ReplyPayload: Sendable, Equatable {
         case .delete(let key, let version, let duplicate):
             Self.writeKeyAndVersion(key, version, into: &buffer)
             if duplicate { JSONWriter.writeLiteral(",\"duplicate\":true", into: &buffer) }
-        case .observe(_, let revision, true):
-            JSONWriter.writeLiteral(",\"resumed\":true,\"revision\":", into: &buffer)
-            JSONWriter.write(revision, into: &buffer)
         case .observe(let values, let revision, let resumed):
-            if resumed == false { JSONWriter.writeLiteral(",\"resumed\":false", into: &buffer) }
-            JSONWriter.writeLiteral(",\"values\":[", into: &buffer)
-            for (index, entry) in values.enumerated() {
-                JSONWriter.writeLiteral(index == 0 ? "{" : ",{", into: &buffer)
-                entry.encodeFields(into: &buffer)
-                buffer.append(UInt8(ascii: "}"))
+            JSONWriter.writeObserveFields(values: values, revision: revision, resumed: resumed, into: &buffer) {
+                entry, buffer in entry.encodeFields(into: &buffer)
             }
-            buffer.append(UInt8(ascii: "]"))
-            JSONWriter.writeLiteral(",\"revision\":", into: &buffer)
-            JSONWriter.write(revision, into: &buffer)
         case .list(let keys, let more):
             JSONWriter.writeLiteral(",\"keys\":[", into: &buffer)
             for (index, pair) in keys.enumerated() {

@@ -30,12 +30,9 @@ public struct ValueEntry: Sendable, Hashable {
     /// Appends `"key":…,"value":…,"version":…,"author":…,"session":…` and
     /// `"ephemeral":true` for a session-bound key (no braces).
     func encodeFields(into buffer: inout [UInt8]) {
-        JSONWriter.writeLiteral("\"key\":", into: &buffer)
-        JSONWriter.write(key, into: &buffer)
-        JSONWriter.writeLiteral(",\"value\":", into: &buffer)
-        JSONWriter.write(value, into: &buffer)
-        JSONWriter.writeChangeStamp(version: version, author: author, session: session, into: &buffer)
-        if ephemeral { JSONWriter.writeLiteral(",\"ephemeral\":true", into: &buffer) }
+        JSONWriter.writeEntryFields(
+            key: key, value: value, version: version, author: author, session: session, ephemeral: ephemeral,
+            into: &buffer)
     }
 
     /// Reads the entry's fields from a server message.

@@ -56,13 +56,14 @@ extension Operation {
         case .get:
             return .get(key: try key(from: fields))
         case .set:
-            let key = try key(from: fields)
-            let value = try fields.requiredValue(.value)
-            let ifVersion = try fields.optionalInteger(.ifVersion, minimum: 0)
-            let ephemeral = try fields.optionalBool(.ephemeral) ?? false
-            let requestId = try requestId(from: fields)
-            try checkSize(of: value, limit: limits.maxValueBytes, frameByteCount: frameByteCount)
-            return .set(key: key, value: value, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId)
+            let set = try decodeSet(
+                from: fields, readValue: { () throws(WireError) in try fields.requiredValue(.value) },
+                checkSize: { (value) throws(WireError) in
+                    try checkSize(of: value, limit: limits.maxValueBytes, frameByteCount: frameByteCount)
+                })
+            return .set(
+                key: set.key, value: set.value, ifVersion: set.ifVersion, ephemeral: set.ephemeral,
+                requestId: set.requestId)
         case .delete:
             return .delete(
                 key: try key(from: fields), ifVersion: try fields.optionalInteger(.ifVersion, minimum: 0),
@@ -80,6 +81,24 @@ extension Operation {
         case .ping:
             return .ping
         }
+    }
+
+    /// Reads a `set`'s fields in the order that decides which error is reported
+    /// first: `key`, `value` (with `readValue`), `ifVersion`, `ephemeral`,
+    /// `requestId`, and last the value's size (with `checkSize`).
+    ///
+    /// Shared by ``Request`` (a ``JSONValue``) and ``RawRequest`` (an ``EncodedJSON``).
+    static func decodeSet<Value>(
+        from fields: FieldReader<RequestFields>, readValue: () throws(WireError) -> Value,
+        checkSize: (Value) throws(WireError) -> Void
+    ) throws(WireError) -> (key: String, value: Value, ifVersion: Int64?, ephemeral: Bool, requestId: String?) {
+        let key = try key(from: fields)
+        let value = try readValue()
+        let ifVersion = try fields.optionalInteger(.ifVersion, minimum: 0)
+        let ephemeral = try fields.optionalBool(.ephemeral) ?? false
+        let requestId = try requestId(from: fields)
+        try checkSize(value)
+        return (key, value, ifVersion, ephemeral, requestId)
     }
 
     /// The longest author name, in UTF-8 bytes.
@@ -151,10 +170,16 @@ extension Operation {
     private static let encodingGrowthBound = 8
 
     private static func checkSize(of value: JSONValue, limit: Int, frameByteCount: Int?) throws(WireError) {
+        try checkSize(limit: limit, frameByteCount: frameByteCount) { value.encoded().count }
+    }
+
+    /// Throws `value_too_large` when the value's compact encoding, as `size`
+    /// measures it, is over `limit`; frames too small to hold such a value skip measuring.
+    static func checkSize(limit: Int, frameByteCount: Int?, size measure: () -> Int) throws(WireError) {
         if let frameByteCount, frameByteCount <= limit / encodingGrowthBound {
             return
         }
-        let size = value.encoded().count
+        let size = measure()
         guard size <= limit else {
             throw WireError.valueTooLarge(size: size, limit: limit)
         }

@@ -39,33 +39,52 @@ public struct Request: Sendable, Equatable {
     > {
         // The same closure, written out for each branch: kept in a variable, it
         // was allocated at every call (350 instructions a request, in callgrind).
-        let parsed =
+        let fields =
             frame.withContiguousStorageIfAvailable { bytes in
-                Result { () throws(JSONParseError) in try RequestFields(parsing: bytes, maxDepth: limits.maxDepth) }
+                readFields(of: bytes, limits: limits, keepsValueBytes: false)
             }
             ?? Array(frame).withUnsafeBufferPointer { bytes in
-                Result { () throws(JSONParseError) in try RequestFields(parsing: bytes, maxDepth: limits.maxDepth) }
+                readFields(of: bytes, limits: limits, keepsValueBytes: false)
             }
-        switch parsed {
-        case .failure(let error):
-            return .failure(RequestRejection(id: nil, error: .badFrame(error.description)))
-        case .success(let fields):
-            if let value = fields.nonObject {
-                return .failure(RequestRejection(id: nil, error: .badFrame("got \(value.kindDescription)")))
+        return fields.flatMap { fields in
+            decodeFields(fields) { (id, kind, reader) throws(WireError) in
+                Request(
+                    id: id,
+                    operation: try Operation.decode(kind, from: reader, limits: limits, frameByteCount: frame.count))
             }
-            return decode(fields, limits: limits, frameByteCount: frame.count)
         }
     }
 
     /// Decodes a request from an already parsed object; see ``decode(frame:limits:)``.
     public static func decode(object: JSONObject, limits: RequestLimits = .default) -> Result<Request, RequestRejection>
     {
-        decode(RequestFields(object), limits: limits, frameByteCount: nil)
+        decodeFields(RequestFields(object)) { (id, kind, reader) throws(WireError) in
+            Request(id: id, operation: try Operation.decode(kind, from: reader, limits: limits, frameByteCount: nil))
+        }
     }
 
-    private static func decode(_ source: RequestFields, limits: RequestLimits, frameByteCount: Int?) -> Result<
-        Request, RequestRejection
-    > {
+    /// Reads a frame's fields; a frame that is not a JSON object is `bad_frame`.
+    static func readFields(of frame: UnsafeBufferPointer<UInt8>, limits: RequestLimits, keepsValueBytes: Bool)
+        -> Result<RequestFields, RequestRejection>
+    {
+        let fields: RequestFields
+        do {
+            fields = try RequestFields(parsing: frame, maxDepth: limits.maxDepth, keepsValueBytes: keepsValueBytes)
+        } catch {
+            return .failure(RequestRejection(id: nil, error: .badFrame(error.description)))
+        }
+        if let value = fields.nonObject {
+            return .failure(RequestRejection(id: nil, error: .badFrame("got \(value.kindDescription)")))
+        }
+        return .success(fields)
+    }
+
+    /// Checks `id` and `op`, then has `decodeRequest` read the op's fields and
+    /// make the request: the steps and errors that every way of decoding a request shares.
+    static func decodeFields<Decoded>(
+        _ source: RequestFields,
+        decodeRequest: (RequestID?, OperationKind, FieldReader<RequestFields>) throws(WireError) -> Decoded
+    ) -> Result<Decoded, RequestRejection> {
         let fields = FieldReader(source, errorCode: .badRequest)
         let id: RequestID?
         switch source.value(of: .id) {
@@ -81,8 +100,7 @@ public struct Request: Sendable, Equatable {
             guard let kind = OperationKind(rawValue: name) else {
                 throw WireError.unknownOperation(name)
             }
-            let operation = try Operation.decode(kind, from: fields, limits: limits, frameByteCount: frameByteCount)
-            return .success(Request(id: id, operation: operation))
+            return .success(try decodeRequest(id, kind, fields))
         } catch {
             return .failure(RequestRejection(id: id, error: error))
         }

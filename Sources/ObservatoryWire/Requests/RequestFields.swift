@@ -17,14 +17,28 @@ struct RequestFields {
     /// The frame, when it was not an object; its fields are then all absent.
     private(set) var nonObject: JSONValue?
 
+    /// Whether the `value` field is kept as the range of its bytes in the frame
+    /// (``valueBytes``) instead of as a tree.
+    private let keepsValueBytes: Bool
+    /// Where the last `value` field's bytes are in the frame, when ``keepsValueBytes``;
+    /// nil when there is none.
+    private(set) var valueBytes: Range<Int>?
+
     /// Reads the fields of a frame; a frame that is valid JSON but no object
     /// leaves its value in ``nonObject``.
-    init(parsing frame: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) {
+    ///
+    /// - Parameter keepsValueBytes: When true, the `value` field is only checked,
+    ///   and its place in `frame` is kept in ``valueBytes``; it has no tree then.
+    init(parsing frame: UnsafeBufferPointer<UInt8>, maxDepth: Int, keepsValueBytes: Bool = false)
+        throws(JSONParseError)
+    {
+        self.keepsValueBytes = keepsValueBytes
         nonObject = try JSONParser.parseMembers(of: frame, maxDepth: maxDepth, into: &self)
     }
 
     /// Reads the fields of an already parsed object.
     init(_ object: JSONObject) {
+        keepsValueBytes = false
         for member in object.members {
             var name = member.key
             if let field = name.withUTF8({ RequestField(name: $0) }) {
@@ -73,9 +87,18 @@ extension RequestFields: JSONMemberCollector {
         bytes.span.withUnsafeBufferPointer { RequestField(name: $0) }
     }
 
-    /// Members that are no request's fields are dropped.
-    mutating func add(_ value: JSONValue, named field: RequestField?) {
-        guard let field else { return }
-        store(value, for: field)
+    /// Members that are no request's fields are checked and dropped, without a tree.
+    mutating func readValue(named field: RequestField?, from parser: inout JSONParser) throws(JSONParseError) {
+        guard let field else {
+            try parser.skipValue()
+            return
+        }
+        if keepsValueBytes, field == .value {
+            let start = parser.position
+            try parser.skipValue()
+            valueBytes = start..<parser.position
+            return
+        }
+        store(try parser.parseValue(JSONTreeMaker.self), for: field)
     }
 }

@@ -1,0 +1,33 @@
+/// What a request asks for, as ``RawRequest`` decodes it: a `set` with its value
+/// as the bytes that were sent (``EncodedJSON``), or any other op as an ``Operation``.
+///
+/// Only `set` carries a value in a request, so only `set` differs from ``Operation``;
+/// a server that keeps values as bytes handles `set` here and hands every other
+/// op to the code that handles ``Operation``.
+public enum RawOperation: Sendable, Equatable {
+    /// Write a key; the fields of ``Operation/set(key:value:ifVersion:ephemeral:requestId:)``,
+    /// with the value checked and kept as sent.
+    case set(key: String, value: EncodedJSON, ifVersion: Int64?, ephemeral: Bool, requestId: String?)
+    /// Any op but `set` (never ``Operation/set(key:value:ifVersion:ephemeral:requestId:)``).
+    case other(Operation)
+
+    /// The op name of this operation.
+    public var kind: OperationKind {
+        switch self {
+        case .set: return .set
+        case .other(let operation): return operation.kind
+        }
+    }
+
+    /// The operation with its value decoded into a tree: what
+    /// ``Request/decode(frame:limits:)`` returns for the same frame.
+    public func decoded() -> Operation {
+        switch self {
+        case .set(let key, let value, let ifVersion, let ephemeral, let requestId):
+            return .set(
+                key: key, value: value.decoded(), ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId)
+        case .other(let operation):
+            return operation
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Testing
+
+@testable import ObservatoryWire
+
+/// ``RawRequest`` must decode every frame as ``Request`` does, except that a
+/// `set` value stays as the bytes that were sent.
+@Suite struct RawRequestTests {
+    /// What the tree decoder says, next to what the bytes decoder says with its value decoded.
+    private func outcomes(_ frame: [UInt8], limits: RequestLimits) -> (
+        tree: Result<Request, RequestRejection>, bytes: Result<Request, RequestRejection>
+    ) {
+        (Request.decode(frame: frame, limits: limits), RawRequest.decode(frame: frame, limits: limits).map(\.decoded))
+    }
+
+    static let frames: [String] = [
+        // Not requests.
+        "not json", "[1,2]", "42", "null", "", "{\"op\":\"ping\"", "{\"op\":\"ping\"} {}", "{}",
+        // ids and ops.
+        #"{"id":null,"op":"ping"}"#, #"{"id":1.5,"op":"ping"}"#, #"{"id":"a","op":5}"#, #"{"id":7,"op":"fly"}"#,
+        #"{"id":7}"#, #"{"op":"ping","id":"x","extra":[1,{"deep":true}]}"#, #"{"op":"ping","extra":[1,]}"#,
+        // set: every field, every error, in every order.
+        #"{"op":"set","key":"sky.color","value":{"r":255,"g":128,"b":0,"name":"orange"},"id":7}"#,
+        #"{"value":[1, 2.0, "\u00e9"],"op":"set","key":"k"}"#, #"{"op":"set","key":"k","value":null}"#,
+        #"{"op":"set","key":"k","value":1,"value":{"a":2}}"#, #"{"op":"set","key":"k"}"#,
+        #"{"op":"set","value":1}"#, #"{"op":"set","key":"a b","value":1}"#, #"{"op":"set","key":5,"value":1}"#,
+        #"{"op":"set","key":"k","value":1,"ifVersion":-1}"#, #"{"op":"set","key":"k","value":1,"ifVersion":2.0}"#,
+        #"{"op":"set","key":"k","value":1,"ephemeral":"yes"}"#, #"{"op":"set","key":"k","value":1,"requestId":""}"#,
+        #"{"op":"set","key":"k","value":{"a":10},"ifVersion":"x"}"#, #"{"op":"set","key":"k","value":{"a":10}}"#,
+        #"{"op":"set","key":"k","value":{ "a" :  1 }}"#, #"{"op":"set","key":"k","value":[1e15,1e15,1e15]}"#,
+        #"{"op":"set","key":"k","value":[1,]}"#, #"{"op":"set","key":"k","value":[[[[1]]]]}"#,
+        #"{"op":"set","key":"k","value":"\uD800"}"#, #"{"op":"set","key":"k","value":1e400}"#,
+        #"{"op":"set","key":"k","value":1,"ifVersion":3,"ephemeral":true,"requestId":"r1"}"#,
+        // Other ops keep their rules, and ignore a value.
+        #"{"op":"get","key":"k","value":[1,2]}"#, #"{"op":"get","key":"k","value":[1,}"#, #"{"op":"get"}"#,
+        #"{"op":"delete","key":"k","ifVersion":1,"requestId":"r"}"#,
+        #"{"op":"observe","prefix":"a.","fromRevision":3}"#,
+        #"{"op":"observe","key":"a","prefix":"b"}"#, #"{"op":"unobserve","key":"k"}"#,
+        #"{"op":"list","prefix":"","after":"a","limit":10}"#, #"{"op":"hello","name":"alice","protocol":1}"#,
+    ]
+
+    static let limits: [RequestLimits] = [
+        .default, RequestLimits(maxValueBytes: 7), RequestLimits(maxValueBytes: 50), RequestLimits(maxDepth: 3),
+    ]
+
+    @Test(arguments: frames, limits)
+    func bothDecodersAgreeOnEveryFrame(_ frame: String, _ limits: RequestLimits) {
+        let (tree, bytes) = outcomes(Array(frame.utf8), limits: limits)
+        #expect(bytes == tree)
+    }
+
+    @Test func randomSetFramesAndTheirMutationsAreDecodedAlike() {
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<2000 {
+            let value = RandomJSON.text(using: &generator)
+            let extra = Bool.random(using: &generator) ? #","ifVersion":1"# : #","id":"x""#
+            var frame = Array(#"{"op":"set","key":"k","value":\#(value)\#(extra)}"#.utf8)
+            if Bool.random(using: &generator) {
+                RandomJSON.mutate(&frame, using: &generator)
+            }
+            let limits = RequestLimits(
+                maxValueBytes: Int.random(in: 1...64, using: &generator),
+                maxDepth: Int.random(in: 1...6, using: &generator))
+            let (tree, bytes) = outcomes(frame, limits: limits)
+            #expect(bytes == tree, "\(text(frame))")
+        }
+    }
+
+    @Test func aSetValueIsKeptAsTheBytesThatWereSent() throws {
+        let frame = #"{"op":"set","key":"k","value": {"b" : 1.0, "a":"\u00e9"} ,"ifVersion":2}"#
+        let request = try RawRequest.decode(frame: Array(frame.utf8)).get()
+        guard case .set(let key, let value, let ifVersion, let ephemeral, let requestId) = request.operation else {
+            Issue.record("not a set: \(request)")
+            return
+        }
+        #expect(key == "k")
+        #expect(text(value.bytes) == #"{"b" : 1.0, "a":"\u00e9"}"#)
+        #expect(ifVersion == 2)
+        #expect(!ephemeral)
+        #expect(requestId == nil)
+    }
+
+    @Test func aRepeatedValueKeepsItsLastBytes() throws {
+        let request = try RawRequest.decode(frame: Array(#"{"op":"set","key":"k","value":1,"value":[2]}"#.utf8)).get()
+        guard case .set(_, let value, _, _, _) = request.operation else {
+            Issue.record("not a set: \(request)")
+            return
+        }
+        #expect(text(value.bytes) == "[2]")
+    }
+
+    @Test func otherOperationsComeAsTheirOperation() throws {
+        let request = try RawRequest.decode(frame: Array(#"{"id":3,"op":"get","key":"k"}"#.utf8)).get()
+        #expect(request == RawRequest(id: .integer(3), operation: .other(.get(key: "k"))))
+        #expect(request.operation.kind == .get)
+    }
+
+    @Test func theValueLimitCountsTheCompactEncodingAsTheTreeDecoderDoes() {
+        let limits = RequestLimits(maxValueBytes: 7)
+        let spaced = RawRequest.decode(
+            frame: Array(#"{"op":"set","key":"k","value":{ "a" :  1 }}"#.utf8), limits: limits)
+        #expect((try? spaced.get()) != nil)
+        let large = RawRequest.decode(
+            frame: Array(#"{"id":9,"op":"set","key":"k","value":{"a":10}}"#.utf8), limits: limits)
+        #expect(large == .failure(RequestRejection(id: .integer(9), error: .valueTooLarge(size: 8, limit: 7))))
+    }
+}
