@@ -262,11 +262,6 @@ public final class SharedStore: Sendable, SnapshotSource {
         }
     }
 
-    /// The keys starting with `prefix`, sorted by their bytes, with their versions.
-    public func list(prefix: String) -> [KeyVersion] {
-        list(prefix: prefix, after: nil, limit: .max).keys
-    }
-
     /// One page of `list`: the keys under `prefix` that come after `after` and
     /// that `isIncluded` lets through, at most `limit` of them, and whether more follow.
     ///
@@ -284,19 +279,6 @@ public final class SharedStore: Sendable, SnapshotSource {
         case .key(let key): get(key).map { [$0] } ?? []
         case .prefix(let prefix): guarded.withLock { $0.data.view }.entries(withPrefix: prefix)
         }
-    }
-
-    /// Takes the snapshot of `target` and, if `subscribe` is true, starts `observer`
-    /// receiving its later changes through `receive`, in one step; returns the
-    /// snapshot with the revision it was taken at.
-    public func observe(
-        _ target: Target,
-        by observer: some Observer,
-        subscribe: Bool,
-        receive: @escaping (StoreChange) -> Void
-    ) -> (values: [ValueEntry], revision: Int64) {
-        let observation = observe(target, by: observer, subscribe: { subscribe }, receive: receive)
-        return (observation.values, observation.revision)
     }
 
     /// What an `observe` found: a snapshot, or the changes to replay after a resume point.
