@@ -42,6 +42,16 @@ check(compose, "compose.yaml (default profile)", lambda profiles: not profiles)
 services = compose.get("services") or {}
 if "observatory" not in services:
     problems.append("compose.yaml: no observatory service")
+check(compose, "compose.yaml (cluster profile)", lambda profiles: "cluster" in profiles)
+members = sorted(name for name, spec in services.items() if name.startswith("etcd-") and "cluster" in (spec.get("profiles") or []))
+nodes = sorted(name for name, spec in services.items() if name.startswith("observatory-node-"))
+if len(members) != 3 or len(nodes) != 2:
+    problems.append(f"compose.yaml: the cluster profile has {len(members)} etcd members and {len(nodes)} daemons, not 3 and 2")
+for node in nodes:
+    command = " ".join(services[node].get("command") or [])
+    for member in members:
+        if f"http://{member}:2379" not in command:
+            problems.append(f"compose.yaml: {node} is not given {member}")
 auth = load("compose.auth.yaml")
 if "observatory-tokens" not in (auth.get("services", {}).get("observatory", {}).get("secrets") or []):
     problems.append("compose.auth.yaml: the observatory service does not receive the tokens secret")
@@ -50,4 +60,5 @@ if problems:
     for problem in problems:
         print("error:", problem, file=sys.stderr)
     sys.exit(1)
-print("compose: the default profile starts from a fresh clone; the auth override adds the tokens secret")
+print("compose: the default profile starts from a fresh clone; the auth override adds the tokens secret;"
+      " the cluster profile has 3 etcd members and 2 daemons given all three")
