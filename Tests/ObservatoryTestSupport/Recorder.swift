@@ -3,7 +3,7 @@ import ObservatoryClient
 import ObservatoryWire
 
 /// Records every message an observable sends, with its author, from any
-/// thread: the one recorder of the client's and the command-line tool's tests.
+/// thread: the one recorder of the test kit, for the client's and the command-line tool's tests.
 ///
 ///     let seen = Recorder<Update<Int>>()
 ///     seen.record(counter)

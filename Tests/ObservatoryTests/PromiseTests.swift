@@ -244,7 +244,7 @@ private func asyncNumber(_ number: Int) -> Promise<Int> {
 
     @Test func concurrentFulfilmentsDeliverExactlyOneValue() {
         let promise = Promise<Int>()
-        let received = Recorder<Int>()
+        let received = ConcurrentValues<Int>()
         promise.whenFulfilled { received.record($0) }
 
         let finished = finishes(within: 20) {

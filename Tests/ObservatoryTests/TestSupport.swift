@@ -13,8 +13,9 @@ final class TestObserver: Observer, Sendable {
 /// handler so that a weak reference can tell when the handler was released.
 final class Token: Sendable {}
 
-/// Collects values from handlers, whatever thread they run on.
-final class Recorder<Value: Sendable>: Sendable {
+/// Values appended from handlers, whatever thread they run on (not an observer:
+/// the test kit's `Recorder` is the one that observes).
+final class ConcurrentValues<Value: Sendable>: Sendable {
     private let storage = Locked<[Value]>([])
 
     func record(_ value: Value) {

@@ -56,8 +56,8 @@ private let sendsPerThread = 2_000
         let first = TestObserver()
         let second = TestObserver()
         let probe = OverlapProbe()
-        let firstLog = Recorder<Sent>()
-        let secondLog = Recorder<Sent>()
+        let firstLog = ConcurrentValues<Sent>()
+        let secondLog = ConcurrentValues<Sent>()
         first.observe(messenger) { sent in
             probe.enter()
             firstLog.record(sent)
@@ -93,7 +93,7 @@ private let sendsPerThread = 2_000
     @Test func concurrentSetsOfAVariableFormOneConsistentChainOfUpdates() {
         let number = Var(-1)
         let observer = TestObserver()
-        let updates = Recorder<Update<Int>>()
+        let updates = ConcurrentValues<Update<Int>>()
         observer.observe(number) { updates.record($0) }
 
         let finished = finishes(within: 30) {
@@ -119,8 +119,8 @@ private let sendsPerThread = 2_000
     @Test func sendFromAnotherThreadDoesNotWaitForARunningHandler() {
         let messenger = Messenger<Int>()
         let observer = TestObserver()
-        let received = Recorder<Int>()
-        let otherSendReturned = Recorder<Bool>()
+        let received = ConcurrentValues<Int>()
+        let otherSendReturned = ConcurrentValues<Bool>()
         observer.observe(messenger) { message in
             received.record(message)
             guard message == 1 else { return }
