@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ObservatoryClient", targets: ["ObservatoryClient"]),
         .library(name: "ObservatorySockets", targets: ["ObservatorySockets"]),
         .library(name: "ObservatoryLogging", targets: ["ObservatoryLogging"]),
+        .library(name: "ObservatoryHTTP", targets: ["ObservatoryHTTP"]),
         .executable(name: "observatoryd", targets: ["observatoryd"]),
         .executable(name: "observatory", targets: ["observatory"]),
         .executable(name: "observatory-bench", targets: ["observatory-bench"]),
@@ -27,6 +28,9 @@ let package = Package(
         .target(name: "ObservatoryWire"),
         // The one logger of the server, the daemon, the client and the CLI: a level and a sink.
         .target(name: "ObservatoryLogging"),
+        // HTTP/1.1 messages, chunked bodies, WebSocket frames and SHA-1 as pure
+        // values: for the daemon's web face and the etcd client; imports none of ours.
+        .target(name: "ObservatoryHTTP"),
         // Linux's <sys/epoll.h>, <sys/eventfd.h> and <sys/timerfd.h>, which the
         // toolchain's Glibc module leaves out; headers only.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
@@ -65,6 +69,7 @@ let package = Package(
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
         .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),
         .testTarget(name: "ObservatoryLoggingTests", dependencies: ["ObservatoryLogging"]),
+        .testTarget(name: "ObservatoryHTTPTests", dependencies: ["ObservatoryHTTP"]),
         .testTarget(
             name: "ObservatoryServerTests",
             dependencies: [

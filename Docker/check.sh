@@ -22,6 +22,9 @@ if ! command -v hadolint >/dev/null 2>&1; then
 fi
 hadolint --failure-threshold warning Docker/Dockerfile
 
+echo "== the compose file's default profile starts from a fresh clone"
+python3 Docker/check-compose.py
+
 echo "== the Dockerfile's build command, natively"
 build="swift build -c release --static-swift-stdlib --scratch-path $scratch"
 $build --product observatoryd
@@ -55,4 +58,4 @@ set +e
 status=$?
 set -e
 [ "$status" -eq 3 ] || fail "the health check exited $status, not 3, with no daemon"
-echo "== Docker checks passed (not checked here: docker build, docker run, compose; no engine runs on this machine)"
+echo "== Docker checks passed (not checked here: docker build, docker run, docker compose up; no engine runs on this machine)"

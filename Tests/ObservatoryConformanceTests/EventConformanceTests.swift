@@ -314,7 +314,12 @@ import Testing
                 }
             }
             #expect(writerStarted.wait(timeout: .now() + 5) == .success)
-            usleep(2_000)
+            // The observer joins while the writer is at work: once its first batch is in.
+            let probe = try server.connect()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline,
+                (try probe.call(["op": "get", "key": "hammer"]))["value"]?.integer ?? 0 == 0
+            {}
             let observer = try server.connect()
             let snapshot = try observer.call(["op": "observe", "key": "hammer"])
             let entry = try #require(snapshot["values"]?.array?.first, "\(snapshot)")

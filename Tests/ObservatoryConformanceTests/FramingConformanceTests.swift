@@ -83,6 +83,8 @@ import Testing
                 + "{\"op\":\"get\",\"key\":\"split.é\",\"id\":\"again\"}\r\n"
             for byte in Array(line.utf8) {
                 try client.send(bytes: [byte])
+                // Deliberate pacing: a pause per byte, so the bytes reach the server in
+                // separate reads rather than coalesced into one segment.
                 usleep(100)
             }
             let set = try client.nextFrame()
@@ -106,6 +108,7 @@ import Testing
             while offset < bytes.count {
                 let end = min(bytes.count, offset + size)
                 try client.send(bytes: Array(bytes[offset..<end]))
+                // Deliberate pacing, so the chunks reach the server in separate reads.
                 usleep(200)
                 offset = end
                 size = size % 37 + 7
@@ -173,9 +176,10 @@ import Testing
         }) { server in
             let client = try server.connect()
             try client.send(raw: "{\"op\":\"set\",\"key\":\"k\",\"value\":\"" + String(repeating: "a", count: 2_000))
-            usleep(50_000)
+            // The server has answered the oversized frame before more requests follow it;
+            // they land unread in a socket the server is closing.
+            #expect(client.waitUntilReadable(timeout: .seconds(10)), "no answer to the oversized frame")
             try? client.send(raw: String(repeating: "{\"op\":\"ping\"}\n", count: 500), timeout: .milliseconds(200))
-            usleep(50_000)
             let frames = try client.framesUntilClosed()
             let ending = client.wasReset ? "a reset" : "an orderly close"
             #expect(frames.first?.errorCode == "frame_too_large", "\(frames.count) frames, then \(ending)")

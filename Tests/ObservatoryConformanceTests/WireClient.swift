@@ -246,6 +246,14 @@ final class WireClient {
         }
     }
 
+    /// Whether bytes from the server (or its close) are waiting to be read within
+    /// `timeout`; reads nothing.
+    func waitUntilReadable(timeout: Duration = defaultTimeout) -> Bool {
+        guard pending.isEmpty, !received.contains(UInt8(ascii: "\n")) else { return true }
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, Self.milliseconds(timeout)) > 0
+    }
+
     private func readFrame(until deadline: ContinuousClock.Instant, waitingFor what: String) throws -> Frame {
         while true {
             if let line = takeLine() {

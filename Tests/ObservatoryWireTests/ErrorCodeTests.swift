@@ -8,7 +8,7 @@ import Testing
             (.badRequest, "bad_request"), (.invalidKey, "invalid_key"), (.valueTooLarge, "value_too_large"),
             (.notFound, "not_found"), (.conflict, "conflict"), (.unauthenticated, "unauthenticated"),
             (.forbidden, "forbidden"), (.limitExceeded, "limit_exceeded"), (.slowConsumer, "slow_consumer"),
-            (.shuttingDown, "shutting_down"), (.internalError, "internal"),
+            (.shuttingDown, "shutting_down"), (.unavailable, "unavailable"), (.internalError, "internal"),
         ]
         for (code, spelling) in expected {
             #expect(code.rawValue == spelling)

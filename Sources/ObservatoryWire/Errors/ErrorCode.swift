@@ -41,6 +41,10 @@ public struct ErrorCode: Sendable, Hashable, CustomStringConvertible {
     public static let slowConsumer = ErrorCode(rawValue: "slow_consumer")
     /// The server is shutting down and accepts no new requests.
     public static let shuttingDown = ErrorCode(rawValue: "shutting_down")
+    /// Cluster mode: the shared state cannot be reached (no quorum, or the node
+    /// lost the continuity of its view). A write answered so may or may not have
+    /// been applied: send it again with its `requestId`.
+    public static let unavailable = ErrorCode(rawValue: "unavailable")
     /// The server failed in a way that is not the client's fault.
     public static let internalError = ErrorCode(rawValue: "internal")
 }

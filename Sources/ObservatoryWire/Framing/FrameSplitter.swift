@@ -21,7 +21,7 @@
 ///   line that already is, throws `frame_too_large` as soon as it is seen. The
 ///   splitter then drops its buffer and keeps throwing, because the stream has
 ///   lost its framing (the server closes the connection).
-/// - Memory: if ``next()`` is drained after each ``append(_:)``, the splitter holds
+/// - Memory: if ``next()`` is drained after each `append(_:)`, the splitter holds
 ///   at most one frame's limit plus one append's worth of bytes. After a large
 ///   frame its buffer shrinks back, so an idle connection that once sent a
 ///   megabyte does not keep a megabyte; ``releaseBuffer()`` frees it at close.
