@@ -40,7 +40,9 @@ let package = Package(
         // The store, sessions, limits, storage and the event loops.
         .target(
             name: "ObservatoryServer",
-            dependencies: ["ObservatoryLogging", "Observatory", "ObservatoryWire", "ObservatorySockets"]),
+            dependencies: [
+                "ObservatoryLogging", "Observatory", "ObservatoryWire", "ObservatorySockets", "ObservatoryHTTP",
+            ]),
         // Connection, mirrors of remote values as local Vars, reconnect.
         .target(
             name: "ObservatoryClient",
@@ -74,6 +76,7 @@ let package = Package(
             name: "ObservatoryServerTests",
             dependencies: [
                 "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets", "ObservatoryLogging",
+                "ObservatoryHTTP",
             ]),
         // Black-box checks of the server against PROTOCOL.md, over raw TCP with
         // Foundation's JSON, as a client in another language would see it.

@@ -26,7 +26,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
     let output: ConnectionOutput
     /// The session id, for logs.
     let sessionID: String
-    private let session: Session
+    let session: Session
     private let settings: ConnectionSettings
     private let inputBudget: InputBudget
     private let logger: Logger
@@ -35,7 +35,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
     /// Its acknowledged revision, read at every flush without a call through the protocol.
     private let acknowledged: AcknowledgedRevision
     private let onClose: @Sendable (Connection) -> Void
-    private var machine: ConnectionMachine
+    private(set) var machine: ConnectionMachine
     private var token = -1
     private var registeredInterest: Poller.Interest = []
     /// Waiting in the loop's list of connections to flush at the end of the turn.
@@ -47,6 +47,16 @@ final class Connection: LoopHandler, @unchecked Sendable {
     private var isHoldingInput = false
     /// The deadline a loop timer is set for, so that one is set per deadline.
     private var armedDeadline: UInt64?
+    /// Holds the first bytes until they tell HTTP from the line protocol; `nil` once known.
+    var sniffer: ProtocolSniffer? = ProtocolSniffer()
+    /// The web face's machine, when the client speaks HTTP.
+    var web: HTTPConnectionMachine?
+    /// A stream's keep-alive comment is scheduled.
+    var isStreamKeptAlive = false
+    let sessions: SessionEnvironment
+
+    /// How often an event stream gets a comment, so that proxies keep it open.
+    static let streamKeepAliveNanoseconds: UInt64 = 15_000_000_000
 
     /// How many reads of the loop's buffer one readiness report allows: enough
     /// for throughput, few enough that one client cannot hold the loop.
@@ -63,6 +73,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
         self.loop = loop
         self.settings = settings
         self.inputBudget = inputBudget
+        self.sessions = sessions
         logger = sessions.logger
         self.onClose = onClose
         acknowledgements = sessions.state.acknowledgements
@@ -125,7 +136,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
         let acknowledgement = storageAcknowledgement()
         var isSocketFull = false
         for _ in 0..<Self.sendsPerTurn {
-            let bytes = output.withQueue { $0.nextBytes(acknowledging: acknowledgement) }
+            let bytes = nextBytesToSend(acknowledgement)
             guard !bytes.isEmpty else { break }
             let sent: Int
             do {
@@ -134,7 +145,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
                 carryOut(machine.failed("\(error)"))
                 return
             }
-            output.withQueue { $0.markSent(sent) }
+            markSent(sent)
             if sent < bytes.count {
                 isSocketFull = true
                 output.flushDeferredToSocket()
@@ -150,6 +161,10 @@ final class Connection: LoopHandler, @unchecked Sendable {
             }
         }
         carryOut(machine.sent(outcome, at: EventLoop.now()))
+        if web?.closesWhenSent == true && machine.phase == .open {
+            carryOut(machine.endOfInput(at: EventLoop.now()))
+        }
+        keepStreamAlive()
         updateInterest()
     }
 
@@ -183,11 +198,16 @@ final class Connection: LoopHandler, @unchecked Sendable {
             case .wouldBlock:
                 return
             case .closed:
+                if case .lineProtocol(let first)? = sniffer?.inputEnded() {
+                    sniffer = nil
+                    session.receive(first)
+                }
+                web?.inputEnded()
                 carryOut(machine.endOfInput(at: EventLoop.now()))
                 return
             case .bytes(let count):
-                session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                carryOut(machine.answered(output.answerFrames(of: session), at: EventLoop.now()))
+                receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                carryOut(machine.answered(answerReceived(), at: EventLoop.now()))
                 reportHeldInput()
                 // A read that did not fill the buffer took everything the kernel had:
                 // another would only say "would block", a system call per request
@@ -206,7 +226,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
     /// Reports the bytes of unfinished frames held to the server's `InputBudget`,
     /// which may stop this connection's reading until it resumes it.
     private func reportHeldInput() {
-        let held = session.bufferedByteCount
+        let held = session.bufferedByteCount + (sniffer?.bufferedByteCount ?? 0) + (web?.retainedByteCount ?? 0)
         guard held > 0 || isHoldingInput else { return }
         isHoldingInput = held > 0
         let mustPause = inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
@@ -238,7 +258,7 @@ final class Connection: LoopHandler, @unchecked Sendable {
                         message: "no successful hello within \(timeout) ms; the connection is closed")))
         }
         if actions.answerBuffered {
-            carryOut(machine.answered(output.answerFrames(of: session), at: EventLoop.now()))
+            carryOut(machine.answered(answerReceived(), at: EventLoop.now()))
         }
         if actions.send { markForFlush(answered: true) }
         if actions.finish { finishSession(lingering: !actions.close) }
@@ -280,7 +300,8 @@ final class Connection: LoopHandler, @unchecked Sendable {
     private func sendOutcome(isSocketFull: Bool) -> ConnectionMachine.SendOutcome {
         output.withQueue { queue in
             ConnectionMachine.SendOutcome(
-                isDrained: queue.isEmpty, isSocketFull: isSocketFull, isSlowConsumer: queue.isFailed,
+                isDrained: queue.isEmpty && (web?.pendingWire.isEmpty ?? true), isSocketFull: isSocketFull,
+                isSlowConsumer: queue.isFailed,
                 sentByteCount: queue.sentByteCount)
         }
     }
