@@ -19,9 +19,11 @@ extension Connection {
             sniffer = nil
             web = HTTPConnectionMachine(epoch: sessions.state.epoch, maxFrameBytes: sessions.limits.maxFrameBytes)
             web?.receive(first)
+            count(as: .http)
         case .lineProtocol(let first):
             sniffer = nil
             session.receive(first)
+            count(as: .tcp)
         }
     }
 
@@ -29,8 +31,10 @@ extension Connection {
     /// machine turned HTTP requests into frames.
     func answerReceived() -> Session.Action {
         guard web != nil else { return output.answerFrames(of: session) }
-        let context = WebContext(isServing: !sessions.isShuttingDown) { [] }
+        let context = WebContext(isServing: !sessions.isShuttingDown, metrics: metricsPage)
         let step = web?.process(context) ?? HTTPConnectionMachine.Step()
+        if web?.isWebSocket == true { count(as: .websocket) }
+        if web?.isEventStream == true { count(as: .sse) }
         if !step.sessionBytes.isEmpty { session.receive(step.sessionBytes) }
         let action = output.answerFrames(of: session)
         if action == .close || web?.wantsToClose == true { return .close }
@@ -78,5 +82,24 @@ extension Connection {
             flush()
             scheduleStreamComment()
         }
+    }
+}
+
+extension Connection {
+    /// Counts this connection under `transport` in `/metrics`, instead of the one before.
+    func count(as transport: ServerMetrics.Transport) {
+        guard transport != countedTransport else { return }
+        if let counted = countedTransport { sessions.metrics.connections[counted]?.add(-1) }
+        sessions.metrics.connections[transport]?.add(1)
+        countedTransport = transport
+    }
+
+    /// A closing connection leaves the gauges; its events join the closed ones' total.
+    func countClosed(events: Int, slowConsumer: Bool) {
+        let metrics = sessions.metrics
+        if let counted = countedTransport { metrics.connections[counted]?.add(-1) }
+        countedTransport = nil
+        metrics.eventsOfClosedConnections.add(events)
+        if slowConsumer { metrics.slowConsumerCloses.add() }
     }
 }

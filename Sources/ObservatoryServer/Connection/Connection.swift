@@ -54,6 +54,10 @@ final class Connection: LoopHandler, @unchecked Sendable {
     /// A stream's keep-alive comment is scheduled.
     var isStreamKeptAlive = false
     let sessions: SessionEnvironment
+    /// Makes the `/metrics` page.
+    let metricsPage: @Sendable () -> [UInt8]
+    /// The transport this connection counts under in `/metrics`, once known.
+    var countedTransport: ServerMetrics.Transport?
 
     /// How often an event stream gets a comment, so that proxies keep it open.
     static let streamKeepAliveNanoseconds: UInt64 = 15_000_000_000
@@ -67,8 +71,10 @@ final class Connection: LoopHandler, @unchecked Sendable {
     /// Creates the connection and its session; `start()` registers it with its loop.
     init(
         socket: StreamSocket, loop: EventLoop, sessions: SessionEnvironment, settings: ConnectionSettings,
-        inputBudget: InputBudget, onClose: @escaping @Sendable (Connection) -> Void
+        inputBudget: InputBudget, metricsPage: @escaping @Sendable () -> [UInt8] = { [] },
+        onClose: @escaping @Sendable (Connection) -> Void
     ) {
+        self.metricsPage = metricsPage
         self.socket = socket
         self.loop = loop
         self.settings = settings
@@ -276,6 +282,8 @@ final class Connection: LoopHandler, @unchecked Sendable {
     /// side is shut, so the client reads end-of-file after the last bytes.
     private func finishSession(lingering: Bool) {
         session.close()
+        let (events, isSlowConsumer) = output.withQueue { ($0.eventCount, $0.isFailed) }
+        countClosed(events: events, slowConsumer: isSlowConsumer)
         output.withQueue { $0.discardAll() }
         inputBudget.remove(ObjectIdentifier(self))
         if lingering { socket.shutdownWrite() }

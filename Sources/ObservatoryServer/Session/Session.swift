@@ -144,6 +144,7 @@ final class Session: Observer {
         isClosing = true
         splitter.releaseBuffer()
         let ended = state.endSession(identity.session)
+        environment.metrics.changes.add(ended.deleted)
         if let failure = ended.failure {
             environment.logger.error(
                 "session \(identity.session): its session-bound keys could not all be deleted (\(failure.message)); "
@@ -165,13 +166,20 @@ final class Session: Observer {
         switch Request.decode(frame: frame, limits: environment.limits.request) {
         case .failure(let rejection):
             if Self.namesHello(frame) { isClosing = true }
+            if case .failure(_, let error) = rejection.reply { environment.metrics.countError(error.code) }
             return rejection.reply
         case .success(let decoded):
             request = decoded
         }
+        let metrics = environment.metrics
+        metrics.countRequest(request.operation.kind)
         do throws(WireError) {
-            return .success(id: request.id, try perform(request.operation))
+            let payload = try perform(request.operation)
+            if case .set(_, _, true, false) = payload { metrics.changes.add() }
+            if case .delete(_, _, false) = payload { metrics.changes.add() }
+            return .success(id: request.id, payload)
         } catch {
+            metrics.countError(error.code)
             if request.operation.kind == .hello { isClosing = true }
             return .failure(id: request.id, error)
         }
@@ -275,8 +283,10 @@ final class Session: Observer {
         }
         guard resumePoint != nil else { return .observe(values: observation.values, revision: observation.revision) }
         guard let changes = observation.replay else {
+            environment.metrics.resumesReset.add()
             return .observe(values: observation.values, revision: observation.revision, resumed: false)
         }
+        environment.metrics.resumesReplayed.add()
         answer.replay = Replay(changes: changes, route: route)
         return .observe(values: [], revision: observation.revision, resumed: true)
     }
