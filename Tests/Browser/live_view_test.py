@@ -98,7 +98,7 @@ async def run(build):
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug")
+    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug"))
     asyncio.run(run(build))
     return 0
 
