@@ -321,9 +321,24 @@ struct HTTPConnectionMachine {
         closesWhenSent = true
     }
 
+    /// Appends one unmasked text frame around `line`, its header written here
+    /// rather than through a `WebSocketFrame`: this runs once per event per
+    /// observer, and copying the payload into a frame first would double its cost.
     private mutating func appendWebSocketText(_ line: ArraySlice<UInt8>) {
         guard webSocket?.state == .open else { return }
-        WebSocketFrameEncoder.append(WebSocketFrame(opcode: .text, payload: Array(line)), to: &wire)
+        let count = line.count
+        wire.append(0x81) // FIN and the text opcode
+        if count < 126 {
+            wire.append(UInt8(count))
+        } else if count <= 0xFFFF {
+            wire.append(126)
+            wire.append(UInt8(count >> 8))
+            wire.append(UInt8(count & 0xFF))
+        } else {
+            wire.append(127)
+            for shift in stride(from: 56, through: 0, by: -8) { wire.append(UInt8((count >> shift) & 0xFF)) }
+        }
+        wire.append(contentsOf: line)
     }
 
     private mutating func appendStreamBytes(_ bytes: [UInt8], chunked: Bool) {
