@@ -43,6 +43,7 @@ let package = Package(
             name: "ObservatoryServer",
             dependencies: [
                 "ObservatoryLogging", "Observatory", "ObservatoryWire", "ObservatorySockets", "ObservatoryEtcd",
+                "ObservatoryHTTP",
             ]),
         // Connection, mirrors of remote values as local Vars, reconnect.
         .target(
@@ -80,7 +81,7 @@ let package = Package(
             name: "ObservatoryServerTests",
             dependencies: [
                 "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets", "ObservatoryLogging",
-                "ObservatoryTestSupport",
+                "ObservatoryTestSupport", "ObservatoryHTTP",
             ]),
         // Black-box checks of the server against PROTOCOL.md, over raw TCP with
         // Foundation's JSON, as a client in another language would see it.

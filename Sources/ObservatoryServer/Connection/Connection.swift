@@ -34,7 +34,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     let output: ConnectionOutput
     /// The session id, for logs.
     let sessionID: String
-    private let session: Session
+    let session: Session
     private let settings: ConnectionSettings
     private let inputBudget: InputBudget
     private let logger: Logger
@@ -43,7 +43,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// Its acknowledged revision, read at every flush without a call through the protocol.
     private let acknowledged: AcknowledgedRevision
     private let onClose: @Sendable (Connection) -> Void
-    private var machine: ConnectionMachine
+    private(set) var machine: ConnectionMachine
     private var token = -1
     private var registeredInterest: Poller.Interest = []
     /// Waiting in the loop's list of connections to flush at the end of the turn.
@@ -57,6 +57,20 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     private var isHoldingInput = false
     /// The deadline a loop timer is set for, so that one is set per deadline.
     private var armedDeadline: UInt64?
+    /// Holds the first bytes until they tell HTTP from the line protocol; `nil` once known.
+    var sniffer: ProtocolSniffer? = ProtocolSniffer()
+    /// The web face's machine, when the client speaks HTTP.
+    var web: HTTPConnectionMachine?
+    /// A stream's keep-alive comment is scheduled.
+    var isStreamKeptAlive = false
+    let sessions: SessionEnvironment
+    /// Makes the `/metrics` page.
+    let metricsPage: @Sendable () -> [UInt8]
+    /// The transport this connection counts under in `/metrics`, once known.
+    var countedTransport: ServerMetrics.Transport?
+
+    /// How often an event stream gets a comment, so that proxies keep it open.
+    static let streamKeepAliveNanoseconds: UInt64 = 15_000_000_000
 
     /// How many reads of the loop's buffer one readiness report allows: enough
     /// for throughput, few enough that one client cannot hold the loop.
@@ -67,12 +81,15 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// Creates the connection and its session; `start()` registers it with its loop.
     init(
         socket: StreamSocket, loop: EventLoop, sessions: SessionEnvironment, settings: ConnectionSettings,
-        inputBudget: InputBudget, onClose: @escaping @Sendable (Connection) -> Void
+        inputBudget: InputBudget, metricsPage: @escaping @Sendable () -> [UInt8] = { [] },
+        onClose: @escaping @Sendable (Connection) -> Void
     ) {
+        self.metricsPage = metricsPage
         self.socket = socket
         self.loop = loop
         self.settings = settings
         self.inputBudget = inputBudget
+        self.sessions = sessions
         logger = sessions.logger
         self.onClose = onClose
         acknowledgements = sessions.state.acknowledgements
@@ -132,7 +149,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         let acknowledgement = storageAcknowledgement()
         var isSocketFull = false
         for _ in 0..<Self.sendsPerTurn {
-            let bytes = output.withQueue { $0.nextBytes(acknowledging: acknowledgement) }
+            let bytes = nextBytesToSend(acknowledgement)
             guard !bytes.isEmpty else { break }
             let sent: Int
             do {
@@ -141,7 +158,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
                 carryOut(machine.failed("\(error)"))
                 return
             }
-            output.withQueue { $0.markSent(sent) }
+            markSent(sent)
             if sent < bytes.count {
                 isSocketFull = true
                 output.flushDeferredToSocket()
@@ -159,6 +176,10 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
             }
         }
         carryOut(machine.sent(outcome, at: EventLoop.now()))
+        if web?.closesWhenSent == true && machine.phase == .open {
+            carryOut(machine.endOfInput(at: EventLoop.now()))
+        }
+        keepStreamAlive()
         updateInterest()
     }
 
@@ -207,11 +228,16 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
             case .wouldBlock:
                 return
             case .closed:
+                if case .lineProtocol(let first)? = sniffer?.inputEnded() {
+                    sniffer = nil
+                    session.receive(first)
+                }
+                web?.inputEnded()
                 carryOut(machine.endOfInput(at: EventLoop.now()))
                 return
             case .bytes(let count):
-                session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                carryOut(machine.answered(output.answerFrames(of: session), at: EventLoop.now()))
+                receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                carryOut(machine.answered(answerReceived(), at: EventLoop.now()))
                 reportHeldInput()
                 // A read that did not fill the buffer took everything the kernel had:
                 // another would only say "would block", a system call per request
@@ -230,7 +256,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// Reports the bytes of unfinished frames held to the server's `InputBudget`,
     /// which may stop this connection's reading until it resumes it.
     private func reportHeldInput() {
-        let held = session.bufferedByteCount
+        let held = session.bufferedByteCount + (sniffer?.bufferedByteCount ?? 0) + (web?.retainedByteCount ?? 0)
         guard held > 0 || isHoldingInput else { return }
         isHoldingInput = held > 0
         let mustPause = inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
@@ -262,7 +288,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
                         message: "no successful hello within \(timeout) ms; the connection is closed")))
         }
         if actions.answerBuffered {
-            carryOut(machine.answered(output.answerFrames(of: session), at: EventLoop.now()))
+            carryOut(machine.answered(answerReceived(), at: EventLoop.now()))
         }
         if actions.send { markForFlush(answered: true) }
         if actions.finish { finishSession(lingering: !actions.close) }
@@ -280,6 +306,8 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// side is shut, so the client reads end-of-file after the last bytes.
     private func finishSession(lingering: Bool) {
         session.close()
+        let (events, isSlowConsumer) = output.withQueue { ($0.eventCount, $0.isFailed) }
+        countClosed(events: events, slowConsumer: isSlowConsumer)
         output.withQueue { $0.discardAll() }
         inputBudget.remove(ObjectIdentifier(self))
         if lingering { socket.shutdownWrite() }
@@ -304,7 +332,8 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     private func sendOutcome(isSocketFull: Bool) -> ConnectionMachine.SendOutcome {
         output.withQueue { queue in
             ConnectionMachine.SendOutcome(
-                isDrained: queue.isEmpty, isSocketFull: isSocketFull, isSlowConsumer: queue.isFailed,
+                isDrained: queue.isEmpty && (web?.pendingWire.isEmpty ?? true), isSocketFull: isSocketFull,
+                isSlowConsumer: queue.isFailed,
                 sentByteCount: queue.sentByteCount)
         }
     }

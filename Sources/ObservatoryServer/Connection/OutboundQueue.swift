@@ -117,6 +117,8 @@ struct OutboundQueue {
     private(set) var isFailed = false
     /// Bytes sent so far, to tell a client that still reads from one that stopped.
     private(set) var sentByteCount = 0
+    /// Events handed to the queue, for `/metrics` (a plain count: the queue's lock guards it).
+    private(set) var eventCount = 0
     /// The revision the head of the queue waits for storage to acknowledge, after a
     /// refill that stopped there.
     private(set) var waitingForRevision: Int64?
@@ -176,6 +178,7 @@ struct OutboundQueue {
     ///   now; an event within it may go straight into the write buffer.
     mutating func appendEvent(_ change: StoreChange, acknowledgedRevision: Int64 = .max) -> EventOutcome {
         guard !isFailed else { return .slowConsumer }
+        eventCount &+= 1
         if isHolding {
             heldEvents.append(change)
             return .queued
@@ -214,6 +217,7 @@ struct OutboundQueue {
     /// right behind the `observe` reply just queued, ahead of the held ones.
     mutating func appendReplayed(_ change: StoreChange) -> EventOutcome {
         guard !isFailed else { return .slowConsumer }
+        eventCount &+= 1
         return enqueue(change)
     }
 

@@ -133,6 +133,11 @@ public final class Server: Sendable {
         state.withLock { $0.connections.count }
     }
 
+    /// The open connections, for a scrape of `/metrics`.
+    func connectionsNow() -> [Connection] {
+        state.withLock { Array($0.connections.values) }
+    }
+
     /// Binds, listens and starts accepting connections.
     ///
     /// - Throws: `SocketError` if the address cannot be bound (in use, not local, ...).
@@ -176,7 +181,8 @@ public final class Server: Sendable {
             let loop = loops[state.nextLoop % loops.count]
             state.nextLoop &+= 1
             let connection = Connection(
-                socket: socket, loop: loop, sessions: sessions, settings: connectionSettings, inputBudget: inputBudget
+                socket: socket, loop: loop, sessions: sessions, settings: connectionSettings, inputBudget: inputBudget,
+                metricsPage: { [weak self] in self?.metricsPage() ?? [] }
             ) { [self] closed in
                 remove(closed)
             }

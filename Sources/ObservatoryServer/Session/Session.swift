@@ -169,6 +169,7 @@ final class Session: Observer {
         isClosing = true
         splitter.releaseBuffer()
         let ended = state.endSession(identity.session)
+        environment.metrics.changes.add(ended.deleted)
         if let failure = ended.failure {
             environment.logger.error(
                 "session \(identity.session): its session-bound keys could not all be deleted (\(failure.message)); "
@@ -190,18 +191,28 @@ final class Session: Observer {
         switch Request.decode(frame: frame, limits: environment.limits.request) {
         case .failure(let rejection):
             if Self.namesHello(frame) { isClosing = true }
+            if case .failure(_, let error) = rejection.reply { environment.metrics.countError(error.code) }
             return .reply(rejection.reply)
         case .success(let decoded):
             request = decoded
         }
+        let metrics = environment.metrics
+        metrics.countRequest(request.operation.kind)
         do throws(WireError) {
             switch try perform(request.operation) {
-            case .ready(let payload): return .reply(.success(id: request.id, payload))
+            case .ready(let payload):
+                metrics.countChange(payload)
+                return .reply(.success(id: request.id, payload))
             case .pending(let pending):
+                // A write a cluster answers later: counted once etcd has decided it.
+                pending.whenFulfilled {
+                    if case .success(let payload) = pending.result { metrics.countChange(payload) }
+                }
                 awaitedWrite = pending
                 return .pendingWrite(pending, id: request.id)
             }
         } catch {
+            metrics.countError(error.code)
             if request.operation.kind == .hello { isClosing = true }
             return .reply(.failure(id: request.id, error))
         }
@@ -306,8 +317,10 @@ final class Session: Observer {
         }
         guard resumePoint != nil else { return .observe(values: observation.values, revision: observation.revision) }
         guard let changes = observation.replay else {
+            environment.metrics.resumesReset.add()
             return .observe(values: observation.values, revision: observation.revision, resumed: false)
         }
+        environment.metrics.resumesReplayed.add()
         answer.replay = Replay(changes: changes, route: route)
         return .observe(values: [], revision: observation.revision, resumed: true)
     }

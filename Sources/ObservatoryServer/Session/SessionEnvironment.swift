@@ -32,6 +32,8 @@ final class SessionEnvironment: Sendable {
     let sessionNumbers: SessionNumbers
     let limits: Limits
     let logger: Logger
+    /// The counters of `/metrics`.
+    let metrics = ServerMetrics()
     private let shuttingDown = Atomic<Bool>(false)
 
     init(

@@ -102,6 +102,13 @@ public final class Storage: Acknowledgements {
     let wakeSyncer = DispatchSemaphore(value: 0)
     let syncerStopped = DispatchSemaphore(value: 0)
     let compactions = DispatchGroup()
+    /// How long each fsync took, for `/metrics`.
+    let fsyncDurations = Histogram(bounds: Histogram.durationBounds)
+
+    /// The bytes of the current change log, for `/metrics`.
+    var logByteCount: Int {
+        state.withLock { $0.logSize }
+    }
 
     /// Opens the data directory: locks it, reads it back, and starts a new log.
     ///
@@ -322,6 +329,7 @@ public final class Storage: Acknowledgements {
         }
         guard let work else { return }
         var failure: StorageError?
+        let started = DispatchTime.now().uptimeNanoseconds
         for file in work.files where failure == nil {
             do {
                 try options.files.synchronize(file.descriptor, path: file.path)
@@ -329,6 +337,7 @@ public final class Storage: Acknowledgements {
                 failure = error
             }
         }
+        fsyncDurations.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         let wake = state.withLock { state -> [Waiter] in
             if let failure {
                 if !state.durability.isFailed { logFailure(failure) }

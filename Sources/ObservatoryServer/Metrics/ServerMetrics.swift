@@ -1,0 +1,70 @@
+import ObservatoryWire
+
+/// The server's counters for `/metrics` (PROTOCOL.md, "HTTP on the same port").
+///
+/// Everything here is a relaxed atomic (`MetricCounter`) changed where the thing
+/// happens; no label carries a key or a client's name, only fixed sets of values
+/// (transports, ops, error codes, resume outcomes). What is cheaper to read than
+/// to count (queued bytes, keys, the revision) is read at scrape time instead, and
+/// so are the events each connection's queue counted under its own lock.
+final class ServerMetrics: Sendable {
+    /// What carries a session.
+    enum Transport: String, CaseIterable, Sendable {
+        /// The line protocol over TCP.
+        case tcp
+        /// The line protocol over a WebSocket.
+        case websocket
+        /// An event stream.
+        case sse
+        /// HTTP requests (REST, the page, health, metrics).
+        case http
+    }
+
+    /// The open connections per transport.
+    let connections: [Transport: MetricCounter] = Dictionary(
+        uniqueKeysWithValues: Transport.allCases.map { ($0, MetricCounter()) })
+    /// Requests answered per op, in `OperationKind.allCases` order.
+    let requests: [MetricCounter] = OperationKind.allCases.map { _ in MetricCounter() }
+    /// Error replies per code (the codes of PROTOCOL.md; others count as `internal`).
+    let errors: [String: MetricCounter] = Dictionary(
+        uniqueKeysWithValues: ServerMetrics.errorCodes.map { ($0, MetricCounter()) })
+    /// Changes made through sessions (writes that changed something, and session-bound keys ended).
+    let changes = MetricCounter()
+    /// Events queued by connections that have closed (open ones are read at scrape time).
+    let eventsOfClosedConnections = MetricCounter()
+    /// Connections closed as slow consumers.
+    let slowConsumerCloses = MetricCounter()
+    /// `observe` requests with `fromRevision` that replayed.
+    let resumesReplayed = MetricCounter()
+    /// `observe` requests with `fromRevision` that got a snapshot instead.
+    let resumesReset = MetricCounter()
+
+    /// The error codes of PROTOCOL.md: the only values the `code` label takes.
+    static let errorCodes = [
+        "bad_frame", "frame_too_large", "unknown_op", "bad_request", "invalid_key", "value_too_large", "not_found",
+        "conflict", "unauthenticated", "forbidden", "limit_exceeded", "slow_consumer", "shutting_down", "unavailable",
+        "internal",
+    ]
+
+    /// Creates zeroed counters.
+    init() {}
+
+    /// Counts a request of `kind`.
+    func countRequest(_ kind: OperationKind) {
+        if let index = OperationKind.allCases.firstIndex(of: kind) { requests[index].add() }
+    }
+
+    /// Counts the change a write's reply reports: a set that changed the value,
+    /// a delete; not an equal set or a duplicate of an earlier write.
+    func countChange(_ payload: ReplyPayload) {
+        switch payload {
+        case .set(_, _, true, false), .delete(_, _, false): changes.add()
+        default: break
+        }
+    }
+
+    /// Counts an error reply.
+    func countError(_ code: ErrorCode) {
+        (errors[code.rawValue] ?? errors["internal"])?.add()
+    }
+}

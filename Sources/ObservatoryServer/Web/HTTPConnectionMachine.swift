@@ -1,0 +1,364 @@
+import ObservatoryHTTP
+import ObservatoryWire
+
+/// One HTTP connection of the web face as a pure machine: received bytes in;
+/// frames for the connection's `Session` and bytes for the socket out.
+///
+/// Every operation on keys goes through the session as a line-protocol frame
+/// (`SessionLine`), so REST, Server-Sent Events and WebSocket clients get the
+/// checks, limits, acknowledgements and events of a TCP client. The machine
+/// remembers what each request still owes (`WebExpectation`), and turns the
+/// session's replies and events, as they leave the connection's queue, into
+/// responses, stream events or WebSocket messages (`produce(from:)`).
+///
+/// The socket shell (`Connection`) feeds bytes with `receive(_:)`, hands the
+/// frames `process(_:)` returns to the session, moves the queue's bytes through
+/// `produce(from:)` when `wire` is empty, sends `wire`, and closes once
+/// `closesWhenSent` holds and everything is sent.
+///
+/// Memory: the decoder holds at most one request head and one body (16 KiB and
+/// `maxFrameBytes`); at most `maxOutstanding` requests wait for their responses,
+/// after which the machine asks not to be read; `wire` holds one queue chunk.
+struct HTTPConnectionMachine {
+    /// What `process(_:)` found for the shell to do.
+    struct Step: Equatable {
+        /// Frames for the session, LF-terminated.
+        var sessionBytes: [UInt8] = []
+        /// Too many responses are owed: stop reading until the output drains.
+        var pausesReading = false
+    }
+
+    /// What the output is made of now.
+    enum OutputMode: Equatable {
+        /// HTTP responses, one per request.
+        case http
+        /// WebSocket text messages, one per reply or event.
+        case webSocket
+        /// Server-Sent Events of one stream.
+        case eventStream(chunked: Bool)
+        /// Nothing more: the connection closes once `wire` is sent.
+        case finished
+    }
+
+    /// How many requests may wait for their responses before reading stops.
+    static let maxOutstanding = 16
+    /// The WebSocket close code for a session that ended itself (a failed `hello`).
+    static let sessionEndedCode = WebSocketCloseCode.policyViolation
+
+    /// The name of the server's history, for the `id:` of stream events.
+    let epoch: String
+    /// The most bytes a body or WebSocket message may have.
+    let maxFrameBytes: Int
+
+    var decoder: HTTPRequestDecoder
+    /// The head and body of the request being received.
+    var request: (head: HTTPRequestHead, body: [UInt8])?
+    /// After an upgrade: the WebSocket, fed everything received.
+    var webSocket: WebSocketConnection?
+    /// After `GET /events`, the client's bytes are dropped.
+    var ignoresInput = false
+    /// No further request is decoded (the last one asked to close, or failed).
+    var stopsDecoding = false
+    var expectations: [WebExpectation] = []
+    /// Frames for the session found outside `process` (WebSocket messages).
+    var pendingSessionBytes: [UInt8] = []
+    /// The token of the `hello` sent for this connection, once one was sent.
+    var helloToken: String??
+    var nextRequestID: Int64 = 1
+    private(set) var outputMode = OutputMode.http
+    /// Bytes to send, and how many of them are sent.
+    private(set) var wire: [UInt8] = []
+    private var wireOffset = 0
+    /// The connection ends once `wire` is sent.
+    private(set) var closesWhenSent = false
+    /// The closing bytes of a stream or a WebSocket were added.
+    private var isFinished = false
+
+    /// A machine for a connection of a server whose history is `epoch`.
+    init(epoch: String, maxFrameBytes: Int) {
+        self.epoch = epoch
+        self.maxFrameBytes = maxFrameBytes
+        decoder = HTTPRequestDecoder(maxBodyBytes: maxFrameBytes)
+    }
+
+    /// The bytes held for unfinished requests and messages, for the input budget.
+    var retainedByteCount: Int {
+        decoder.retainedByteCount + (webSocket?.retainedByteCount ?? 0)
+    }
+
+    /// The bytes still to send.
+    var pendingWire: ArraySlice<UInt8> {
+        wire[wireOffset...]
+    }
+
+    /// Whether this connection became a WebSocket.
+    var isWebSocket: Bool { webSocket != nil }
+
+    /// Whether this connection became an event stream.
+    var isEventStream: Bool { ignoresInput }
+
+    // MARK: Input
+
+    /// Takes received bytes.
+    mutating func receive(_ bytes: UnsafeRawBufferPointer) {
+        if ignoresInput { return }
+        if webSocket != nil {
+            receiveWebSocket(Array(bytes))
+        } else {
+            decoder.append(bytes)
+        }
+    }
+
+    /// Takes received bytes from an array.
+    mutating func receive(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { receive($0) }
+    }
+
+    /// Decodes the requests received so far and answers what needs no session;
+    /// returns the frames for the session.
+    mutating func process(_ context: WebContext) -> Step {
+        var step = Step()
+        while webSocket == nil && !ignoresInput && !stopsDecoding {
+            if expectations.count >= Self.maxOutstanding {
+                step.pausesReading = true
+                break
+            }
+            let part: HTTPRequestPart?
+            do {
+                part = try decoder.next()
+            } catch {
+                reject(error)
+                break
+            }
+            guard let part else { break }
+            switch part {
+            case .head(let head):
+                request = (head, [])
+                if head.expectsContinue {
+                    expectations.append(.response(HTTPResponseHead.continueBytes, closes: false))
+                }
+            case .body(let bytes):
+                request?.body.append(contentsOf: bytes)
+            case .end:
+                if let (head, body) = request {
+                    request = nil
+                    handle(head, body: body, context)
+                }
+            }
+        }
+        step.sessionBytes = pendingSessionBytes
+        pendingSessionBytes = []
+        return step
+    }
+
+    /// The client closed its sending side.
+    mutating func inputEnded() {
+        if webSocket != nil {
+            _ = webSocket?.inputEnded()
+        }
+        decoder.finish()
+    }
+
+    private mutating func receiveWebSocket(_ bytes: [UInt8]) {
+        guard var socket = webSocket else { return }
+        var actions = socket.receive(bytes)
+        var index = 0
+        while index < actions.count {
+            switch actions[index] {
+            case .deliver(.text(let text)):
+                pendingSessionBytes.append(contentsOf: SessionLine.message(text))
+            case .deliver(.binary):
+                actions.append(contentsOf: socket.close(.unsupportedData, reason: "text messages only"))
+                closesWhenSent = true
+            case .deliver:
+                break
+            case .send(let bytes):
+                appendWire(bytes)
+            case .closeConnection:
+                closesWhenSent = true
+            }
+            index += 1
+        }
+        webSocket = socket
+    }
+
+    /// Answers a request that broke HTTP's rules (or the limits) and stops.
+    mutating func reject(_ error: HTTPError) {
+        let status = error.status ?? .badRequest
+        let code = status == .contentTooLarge ? "frame_too_large" : "bad_request"
+        respond(WebResponse.error(status, code: code, message: error.message, keepAlive: false))
+    }
+
+    /// Queues a response made without the session, in request order.
+    mutating func respond(_ response: HTTPResponse) {
+        let closes = response.headers.listContains("close", for: "Connection")
+        if closes { stopsDecoding = true }
+        expectations.append(.response(response.encoded(), closes: closes))
+    }
+
+    // MARK: Output
+
+    /// Turns bytes taken from the connection's queue (whole LF-terminated frames)
+    /// into bytes to send, with the responses that were waiting for them.
+    mutating func produce(from queued: ArraySlice<UInt8>) {
+        emitReadyResponses()
+        var rest = queued
+        while let newline = rest.firstIndex(of: 10) {
+            handleOutgoing(rest[rest.startIndex..<newline])
+            rest = rest[(newline + 1)...]
+            emitReadyResponses()
+        }
+    }
+
+    /// Records that the socket took `count` bytes of `pendingWire`.
+    mutating func markSent(_ count: Int) {
+        wireOffset += count
+        if wireOffset == wire.count {
+            wire.removeAll(keepingCapacity: wire.capacity <= 1 << 17)
+            wireOffset = 0
+        }
+    }
+
+    /// The connection is closing with everything queued sent: ends a stream with
+    /// its last chunk and a WebSocket with a close frame (1001 when the server
+    /// shuts down), once.
+    mutating func finish(shuttingDown: Bool) {
+        guard !isFinished else { return }
+        isFinished = true
+        switch outputMode {
+        case .eventStream(let chunked):
+            if chunked { appendWire(ChunkedBodyEncoder.lastChunk) }
+        case .webSocket:
+            let code: WebSocketCloseCode = shuttingDown ? .goingAway : Self.sessionEndedCode
+            for case .send(let bytes) in webSocket?.close(code) ?? [] { appendWire(bytes) }
+        case .http, .finished:
+            break
+        }
+        outputMode = .finished
+    }
+
+    /// A comment that keeps proxies from closing an idle stream; false when this is no stream.
+    mutating func keepStreamAlive() -> Bool {
+        guard case .eventStream(let chunked) = outputMode else { return false }
+        appendStreamBytes(ServerSentEvent.comment("keep-alive"), chunked: chunked)
+        return true
+    }
+
+    private mutating func emitReadyResponses() {
+        while let first = expectations.first, !first.awaitsReply {
+            expectations.removeFirst()
+            switch first {
+            case .response(let bytes, let closes):
+                guard outputMode == .http else { continue }
+                appendWire(bytes)
+                if closes { finishHTTP() }
+            case .upgrade(let bytes):
+                appendWire(bytes)
+                outputMode = .webSocket
+            case .hello, .rest, .eventStream:
+                break
+            }
+        }
+    }
+
+    private mutating func handleOutgoing(_ line: ArraySlice<UInt8>) {
+        switch outputMode {
+        case .finished:
+            return
+        case .webSocket:
+            if expectations.first == .hello {
+                expectations.removeFirst()
+                guard WebResponse.failureCode(of: line) != nil else { return }
+                appendWebSocketText(line)
+                finish(shuttingDown: false)
+                closesWhenSent = true
+                return
+            }
+            appendWebSocketText(line)
+        case .eventStream(let chunked):
+            appendStreamBytes(StreamEvent.encode(line: line, epoch: epoch), chunked: chunked)
+        case .http:
+            // Events on a connection without observations: only `shutdown`, which
+            // HTTP says with the connection's close.
+            guard let first = expectations.first, first.awaitsReply, !line.starts(with: Array(#"{"event""#.utf8))
+            else { return }
+            expectations.removeFirst()
+            answer(first, with: line)
+        }
+    }
+
+    private mutating func answer(_ expectation: WebExpectation, with line: ArraySlice<UInt8>) {
+        let failure = WebResponse.failureCode(of: line)
+        switch expectation {
+        case .hello:
+            guard failure != nil else { return }
+            emit(WebResponse.rest(replyLine: line, keepAlive: false))
+        case .rest(let keepAlive):
+            emit(WebResponse.rest(replyLine: line, keepAlive: keepAlive && failure != "frame_too_large"))
+        case .eventStream(let resuming, let chunked):
+            guard failure == nil else {
+                emit(WebResponse.rest(replyLine: line, keepAlive: false))
+                return
+            }
+            appendWire(StreamEvent.head(chunked: chunked))
+            outputMode = .eventStream(chunked: chunked)
+            appendStreamBytes(StreamEvent.start(reply: line, resuming: resuming), chunked: chunked)
+        case .response, .upgrade:
+            break
+        }
+    }
+
+    private mutating func emit(_ response: HTTPResponse) {
+        appendWire(response.encoded())
+        if !response.head.keepAlive { finishHTTP() }
+    }
+
+    /// Nothing after this response: the connection closes once it is sent.
+    private mutating func finishHTTP() {
+        outputMode = .finished
+        expectations = []
+        stopsDecoding = true
+        closesWhenSent = true
+    }
+
+    /// Appends one unmasked text frame around `line`, its header written here
+    /// rather than through a `WebSocketFrame`: this runs once per event per
+    /// observer, and copying the payload into a frame first would double its cost.
+    private mutating func appendWebSocketText(_ line: ArraySlice<UInt8>) {
+        guard webSocket?.state == .open else { return }
+        let count = line.count
+        wire.append(0x81) // FIN and the text opcode
+        if count < 126 {
+            wire.append(UInt8(count))
+        } else if count <= 0xFFFF {
+            wire.append(126)
+            wire.append(UInt8(count >> 8))
+            wire.append(UInt8(count & 0xFF))
+        } else {
+            wire.append(127)
+            for shift in stride(from: 56, through: 0, by: -8) { wire.append(UInt8((count >> shift) & 0xFF)) }
+        }
+        wire.append(contentsOf: line)
+    }
+
+    private mutating func appendStreamBytes(_ bytes: [UInt8], chunked: Bool) {
+        guard !bytes.isEmpty else { return }
+        if chunked {
+            ChunkedBodyEncoder.appendChunk(bytes, to: &wire)
+        } else {
+            appendWire(bytes)
+        }
+    }
+
+    private mutating func appendWire(_ bytes: [UInt8]) {
+        wire.append(contentsOf: bytes)
+    }
+}
+
+extension HTTPConnectionMachine {
+    /// Whether the connection has nothing more to read: a request asked to close
+    /// or broke the rules, or a WebSocket closed. Streams and WebSockets read on.
+    var wantsToClose: Bool {
+        closesWhenSent || (stopsDecoding && webSocket == nil && !ignoresInput)
+    }
+}

@@ -1,0 +1,73 @@
+import ObservatoryHTTP
+
+/// What an HTTP request on the daemon's port asks for, decided from its method
+/// and target alone (PROTOCOL.md, "HTTP on the same port").
+///
+/// Keys are taken from the raw path and percent-decoded on their own, because
+/// decoding the whole path first would turn `%2F` into a `/` that then looks
+/// like a path separator.
+enum WebRoute: Equatable {
+    /// `GET /`: the live page.
+    case livePage
+    /// `GET /observatory.js`: the ES module.
+    case script
+    /// `GET /healthz`.
+    case health
+    /// `GET /metrics`.
+    case metrics
+    /// `GET /ws`: the WebSocket upgrade.
+    case webSocket
+    /// `GET /events`: Server-Sent Events of a key or a prefix.
+    case events
+    /// `GET /v1/keys/KEY`.
+    case getKey(String)
+    /// `PUT /v1/keys/KEY`.
+    case setKey(String)
+    /// `DELETE /v1/keys/KEY`.
+    case deleteKey(String)
+    /// `GET /v1/keys`: a page of the keys under a prefix.
+    case listKeys
+    /// A known path with a method it does not serve: 405 with `Allow`.
+    case methodNotAllowed(allow: String)
+    /// No such path: 404.
+    case notFound
+
+    /// The path that carries keys; a key follows it after one more `/`.
+    static let keysPath = "/v1/keys"
+
+    /// The route of `method` on `target`; throws when a key is not valid percent-encoding.
+    init(method: String, target: HTTPTarget) throws(HTTPError) {
+        let path = target.rawPath
+        if path.hasPrefix(Self.keysPath + "/") {
+            let key = try HTTPTarget.percentDecoded(path.dropFirst(Self.keysPath.count + 1), plusAsSpace: false)
+            switch method {
+            case "GET": self = .getKey(key)
+            case "PUT": self = .setKey(key)
+            case "DELETE": self = .deleteKey(key)
+            default: self = .methodNotAllowed(allow: "GET, PUT, DELETE")
+            }
+            return
+        }
+        let route: WebRoute? =
+            switch path {
+            case "/": .livePage
+            case "/observatory.js": .script
+            case "/healthz": .health
+            case "/metrics": .metrics
+            case "/ws": .webSocket
+            case "/events": .events
+            case Self.keysPath: .listKeys
+            default: nil
+            }
+        guard let route else {
+            self = .notFound
+            return
+        }
+        self = method == "GET" ? route : .methodNotAllowed(allow: "GET")
+    }
+
+    /// Whether a token may come as `?token=` (where browsers cannot set headers).
+    var acceptsTokenInQuery: Bool {
+        self == .webSocket || self == .events
+    }
+}
