@@ -3,7 +3,8 @@
 # missing, builds observatoryd and observatory, and runs Tests/Browser/live_view_test.py
 # (the live page follows CLI changes, survives a daemon restart, and is screenshotted to
 # docs/live-view.png); then parses /metrics with Prometheus's own parser when
-# prometheus_client is installed. Exit status 77 means skipped, never passed.
+# prometheus_client is installed (both are installed when missing). Exit status 77 means
+# skipped, never passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,9 +13,11 @@ if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null;
         apt-get update -qq && apt-get install -y -qq chromium >/dev/null
     fi
 fi
-if ! python3 -c 'import websockets' 2>/dev/null; then
-    pip install -q websockets 2>/dev/null || pip install -q --break-system-packages websockets
-fi
+for module in websockets prometheus_client; do
+    if ! python3 -c "import $module" 2>/dev/null; then
+        pip install -q "$module" 2>/dev/null || pip install -q --break-system-packages "$module" || true
+    fi
+done
 
 swift build --product observatoryd
 swift build --product observatory
