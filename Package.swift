@@ -28,7 +28,7 @@ let package = Package(
         // The wire protocol of PROTOCOL.md as pure values: no sockets.
         .target(name: "ObservatoryWire"),
         // The one logger of the server, the daemon, the client and the CLI: a level and a sink.
-        .target(name: "ObservatoryLogging"),
+        .target(name: "ObservatoryLogging", dependencies: ["Observatory"]),
         // HTTP/1.1 messages, chunked bodies, WebSocket frames and SHA-1 as pure
         // values: for the daemon's web face and the etcd client; imports none of ours.
         .target(name: "ObservatoryHTTP"),
@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "ObservatoryCommandLine", dependencies: ["ObservatoryClient", "ObservatoryWire", "Observatory"]),
         // The etcd v3 client over etcd's JSON gateway: KV, transactions, leases,
         // watches. Nothing Observatory-specific; cluster mode builds on it.
-        .target(name: "ObservatoryEtcd", dependencies: ["ObservatoryHTTP", "ObservatorySockets"]),
+        .target(name: "ObservatoryEtcd", dependencies: ["Observatory", "ObservatoryHTTP", "ObservatorySockets"]),
         .executableTarget(name: "observatoryd", dependencies: ["ObservatoryDaemon"]),
         .executableTarget(name: "observatory", dependencies: ["ObservatoryCommandLine"]),
         // The README's walkthrough: mirrors `sky.color` and prints its changes.
@@ -75,7 +75,7 @@ let package = Package(
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
         .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),
-        .testTarget(name: "ObservatoryLoggingTests", dependencies: ["ObservatoryLogging"]),
+        .testTarget(name: "ObservatoryLoggingTests", dependencies: ["ObservatoryLogging", "Observatory"]),
         .testTarget(name: "ObservatoryHTTPTests", dependencies: ["ObservatoryHTTP"]),
         .testTarget(
             name: "ObservatoryServerTests",
@@ -123,6 +123,6 @@ let package = Package(
         // (skipped when etcd is not installed: .ci/install-etcd.sh installs it).
         .testTarget(
             name: "ObservatoryEtcdTests",
-            dependencies: ["ObservatoryEtcd", "ObservatorySockets", "ObservatoryTestSupport"]),
+            dependencies: ["ObservatoryEtcd", "ObservatorySockets", "ObservatoryTestSupport", "Observatory"]),
     ]
 )

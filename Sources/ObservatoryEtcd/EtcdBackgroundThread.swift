@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
+import Observatory
 
 /// A thread that runs one loop, can be woken from a pause and stopped, and is
 /// joined when stopped: what the lease keeper and the watch share.
 ///
-/// Thread safety: the flags live in a `Mutex`; waiting happens on semaphores,
+/// Thread safety: the flags live in a `Locked` box (a pthread mutex ThreadSanitizer understands); waiting happens on semaphores,
 /// never with the lock held.
 final class EtcdBackgroundThread: Sendable {
     private struct State: Sendable {
@@ -13,7 +13,7 @@ final class EtcdBackgroundThread: Sendable {
         var thread: pthread_t?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 

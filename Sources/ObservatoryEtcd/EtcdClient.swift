@@ -19,7 +19,7 @@
 /// ```
 ///
 /// Thread safety: any number of threads may call it at once; each request
-/// takes its own connection from the pool (a `Mutex` held only to take or
+/// takes its own connection from the pool (a `Locked` box held only to take or
 /// return one), so requests run in parallel and none waits for another.
 public final class EtcdClient: Sendable {
     /// Whether a request may be sent again after it may have reached a member.

@@ -1,4 +1,4 @@
-import Synchronization
+import Observatory
 
 /// The idle keep-alive connections to each member, and which member to try first.
 ///
@@ -6,7 +6,7 @@ import Synchronization
 /// connection serves one request at a time and any number of requests run in
 /// parallel; a connection whose response ended cleanly comes back for the next.
 ///
-/// Thread safety: the state is in a `Mutex`, held only to take, return or swap
+/// Thread safety: the state is in a `Locked` box (a pthread mutex ThreadSanitizer understands), held only to take, return or swap
 /// values; connecting and closing happen outside it.
 final class EtcdConnectionPool: Sendable {
     private struct State: Sendable {
@@ -18,13 +18,13 @@ final class EtcdConnectionPool: Sendable {
     /// The members, in the order the client was given them.
     let endpoints: [EtcdEndpoint]
     private let maximumIdlePerEndpoint: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates an empty pool for `endpoints`, keeping at most `maximumIdlePerEndpoint` idle connections to each.
     init(endpoints: [EtcdEndpoint], maximumIdlePerEndpoint: Int) {
         self.endpoints = endpoints
         self.maximumIdlePerEndpoint = maximumIdlePerEndpoint
-        state = Mutex(State(idle: Array(repeating: [], count: endpoints.count)))
+        state = Locked(State(idle: Array(repeating: [], count: endpoints.count)))
     }
 
     /// The endpoint indices in the order to try them: the preferred one first,

@@ -1,4 +1,4 @@
-import Synchronization
+import Observatory
 
 /// Keeps a lease alive on a background thread, renewing it every third of its
 /// time to live, and reports through a callback when it is lost.
@@ -19,12 +19,12 @@ import Synchronization
 ///
 /// Thread safety: `stop()` may be called from any thread, also from the loss
 /// callback. The callback runs on the keeper's thread, with no lock held.
-/// The renewal count is in a `Mutex`, held only to read or add to it.
+/// The renewal count is in a `Locked` box (a pthread mutex ThreadSanitizer understands), held only to read or add to it.
 public final class EtcdLeaseKeeper: Sendable {
     /// The lease kept alive.
     public let lease: EtcdLease
-    private let thread = Mutex<EtcdBackgroundThread?>(nil)
-    private let renewals = Mutex(0)
+    private let thread = Locked<EtcdBackgroundThread?>(nil)
+    private let renewals = Locked(0)
 
     /// Starts keeping `lease` alive through `client`.
     ///

@@ -1,6 +1,6 @@
+import Observatory
 import ObservatoryHTTP
 import ObservatorySockets
-import Synchronization
 
 /// Watches a range of keys: one streaming HTTP connection, read by a thread of
 /// its own, whose changes reach a callback in revision order.
@@ -29,7 +29,7 @@ import Synchronization
 ///
 /// Thread safety: `cancel()` may be called from any thread, also from the
 /// callback. The callback runs on the watch's thread, one update at a time,
-/// with no lock held. The socket in use is kept in a `Mutex` only so that
+/// with no lock held. The socket in use is kept in a `Locked` box (a pthread mutex ThreadSanitizer understands) only so that
 /// `cancel()` can shut it down.
 public final class EtcdWatch: Sendable {
     /// What the watch tells its consumer.
@@ -54,8 +54,8 @@ public final class EtcdWatch: Sendable {
 
     /// What is watched, from which revision.
     public let request: EtcdWatchRequest
-    private let socket = Mutex<StreamSocket?>(nil)
-    private let thread: Mutex<EtcdBackgroundThread?> = Mutex(nil)
+    private let socket = Locked<StreamSocket?>(nil)
+    private let thread: Locked<EtcdBackgroundThread?> = Locked(nil)
 
     /// Starts watching; `onUpdate` is called on the watch's thread for every update.
     public init(client: EtcdClient, request: EtcdWatchRequest, onUpdate: @escaping @Sendable (Update) -> Void) {

@@ -1,10 +1,10 @@
-import Synchronization
+import Observatory
 
 /// A sink that keeps every record in memory, so tests can assert what was logged.
 ///
-/// Thread-safe: the records live behind a `Mutex`.
+/// Thread-safe: the records live behind a `Locked` box (a pthread mutex ThreadSanitizer understands).
 public final class RecordingLogSink: LogSink {
-    private let storage = Mutex<[LogRecord]>([])
+    private let storage = Locked<[LogRecord]>([])
 
     /// Creates an empty recording sink.
     public init() {}

@@ -1,7 +1,7 @@
 import Foundation
+import Observatory
 import ObservatoryEtcd
 import ObservatoryTestSupport
-import Synchronization
 import Testing
 
 /// The client against real etcd members: reads, writes, transactions, parallel requests.
@@ -11,7 +11,7 @@ struct EtcdClientTests {
 
     /// Runs `body` on `count` threads at once and returns their results in index order.
     private func onThreads<Result: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> Result) -> [Result] {
-        let results = Mutex<[Result?]>(Array(repeating: nil, count: count))
+        let results = Locked<[Result?]>(Array(repeating: nil, count: count))
         let group = DispatchGroup()
         for index in 0..<count {
             group.enter()

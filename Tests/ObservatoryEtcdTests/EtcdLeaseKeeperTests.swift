@@ -1,6 +1,6 @@
+import Observatory
 import ObservatoryEtcd
 import ObservatoryTestSupport
-import Synchronization
 import Testing
 
 /// The lease keeper against a real member: renewals, loss, prompt stop.
@@ -11,7 +11,7 @@ struct EtcdLeaseKeeperTests {
             let client = try EtcdClient(urls: cluster.endpoints)
             let lease = try client.grantLease(ttl: 2)
             try client.put(Array("session".utf8), Array("alive".utf8), lease: lease.id)
-            let losses = Mutex<[EtcdError]>([])
+            let losses = Locked<[EtcdError]>([])
             let keeper = EtcdLeaseKeeper(client: client, lease: lease) { error in losses.withLock { $0.append(error) } }
             defer { keeper.stop() }
             // Renewals every ~0.67 s: five take over three seconds, past the 2 s time to live.
@@ -25,7 +25,7 @@ struct EtcdLeaseKeeperTests {
         try await EtcdCluster.withCluster(members: 1) { cluster in
             let client = try EtcdClient(urls: cluster.endpoints)
             let lease = try client.grantLease(ttl: 3)
-            let losses = Mutex<[EtcdError]>([])
+            let losses = Locked<[EtcdError]>([])
             let keeper = EtcdLeaseKeeper(client: client, lease: lease, interval: .milliseconds(100)) { error in
                 losses.withLock { $0.append(error) }
             }
@@ -42,7 +42,7 @@ struct EtcdLeaseKeeperTests {
             // A request timeout longer than the lease: the keeper must not wait it out.
             let client = try EtcdClient(urls: cluster.endpoints, requestTimeout: .seconds(10))
             let lease = try client.grantLease(ttl: 2)
-            let losses = Mutex<[EtcdError]>([])
+            let losses = Locked<[EtcdError]>([])
             let keeper = EtcdLeaseKeeper(client: client, lease: lease) { error in losses.withLock { $0.append(error) } }
             defer { keeper.stop() }
             cluster.kill(0)

@@ -1,12 +1,12 @@
 import Foundation
+import Observatory
 import ObservatorySockets
-import Synchronization
 
 /// A stand-in for an etcd member on a free loopback port, for the transport's
 /// tests: it answers every request with the same raw HTTP response, or never
 /// answers at all, and counts connections and requests.
 ///
-/// Thread safety: the counters and the stop flag are in a `Mutex`; its threads
+/// Thread safety: the counters and the stop flag are in a `Locked` box (a pthread mutex ThreadSanitizer understands); its threads
 /// poll with short timeouts and never wait with it held.
 final class FakeMember: Sendable {
     /// What the member does with each request.
@@ -28,7 +28,7 @@ final class FakeMember: Sendable {
 
     private let listener: ListeningSocket
     private let behavior: Behavior
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let threads = DispatchGroup()
 
     /// The member's URL.

@@ -1,12 +1,12 @@
+import Observatory
 import ObservatoryEtcd
-import Synchronization
 
 /// Records what a watch delivers, for tests to wait on and inspect.
 ///
-/// Thread safety: the updates are in a `Mutex`, appended by the watch's thread
+/// Thread safety: the updates are in a `Locked` box (a pthread mutex ThreadSanitizer understands), appended by the watch's thread
 /// and read by the test's.
 final class WatchRecorder: Sendable {
-    private let updates = Mutex<[EtcdWatch.Update]>([])
+    private let updates = Locked<[EtcdWatch.Update]>([])
 
     /// The callback to give the watch.
     var record: @Sendable (EtcdWatch.Update) -> Void {

@@ -1,6 +1,6 @@
 import Foundation
+import Observatory
 import ObservatoryLogging
-import Synchronization
 import Testing
 
 @Suite struct LoggerTests {
@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func aClosureReceivesEveryRecordAtOrAboveTheLevel() {
-        let collected = Mutex<[String]>([])
+        let collected = Locked<[String]>([])
         let logger = Logger(level: .info) { record in
             collected.withLock { $0.append("\(record.level.rawValue): \(record.message)") }
         }
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func droppedLinesAreNeverBuilt() {
-        let built = Mutex(false)
+        let built = Locked(false)
         let logger = Logger(level: .error) { _ in }
         logger.log(
             .debug,
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func theSilentLoggerBuildsNoLineBelowError() {
-        let built = Mutex(false)
+        let built = Locked(false)
         Logger.silent.debug(
             {
                 built.withLock { $0 = true }

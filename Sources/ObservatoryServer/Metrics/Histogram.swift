@@ -1,9 +1,9 @@
-import Synchronization
+import Observatory
 
 /// Counts observations (such as fsync durations, in seconds) into fixed
 /// buckets, with their sum: what a Prometheus histogram reports.
 ///
-/// Thread-safe: the counts live behind a `Mutex`, taken for an addition or a
+/// Thread-safe: the counts live behind a `Locked` box (a pthread mutex ThreadSanitizer understands), taken for an addition or a
 /// copy and never across a call out. Observations come from the storage
 /// thread, reads from a scrape.
 final class Histogram: Sendable {
@@ -21,12 +21,12 @@ final class Histogram: Sendable {
         var count: UInt64
     }
 
-    private let state: Mutex<Snapshot>
+    private let state: Locked<Snapshot>
 
     /// Creates an empty histogram with the given upper bounds, sorted.
     init(bounds: [Double]) {
         let sorted = bounds.sorted()
-        state = Mutex(Snapshot(bounds: sorted, counts: Array(repeating: 0, count: sorted.count), sum: 0, count: 0))
+        state = Locked(Snapshot(bounds: sorted, counts: Array(repeating: 0, count: sorted.count), sum: 0, count: 0))
     }
 
     /// Bounds for durations of a disk flush: 100 µs to 10 s.
