@@ -6,6 +6,9 @@
 /// behind shows as latency instead of hiding it (no coordinated omission).
 /// Deliveries are counted while the writer writes; after that, a drain of at most
 /// `drainSeconds` collects the events still in flight for the latency figures.
+///
+/// Its twelve stored properties are the plan, the clock marks and the counters
+/// that one run of the driver's loop updates together.
 struct FanOutWorkload: Workload {
     /// What to run.
     struct Plan {

@@ -1,5 +1,8 @@
 /// Each connection sets a random key, waits for the reply, and sets the next:
 /// the request/response rate and latency of single writes (pipeline depth 1).
+///
+/// Its thirteen stored properties are the plan, the clock marks and the counters
+/// that one run of the driver's loop updates together.
 struct RequestResponseWorkload: Workload {
     /// Keys are drawn from this many, as the reference load generator does.
     private static let keySpace: UInt64 = 100_000

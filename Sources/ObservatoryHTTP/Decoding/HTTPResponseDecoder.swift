@@ -25,6 +25,10 @@
 /// belongs to another protocol and ``takeUpgradedBytes()`` hands over what was read.
 ///
 /// Any failure is thrown again on every later call: the connection has lost its framing.
+///
+/// Its eleven stored properties are the limits, the input buffer, the head
+/// scanner, the body framing state and the per-response flags (HEAD, upgrade)
+/// that one decoding step reads together.
 public struct HTTPResponseDecoder: Sendable {
     /// The default bound on a status line and headers: 16 KiB.
     public static let defaultMaxHeadBytes = 16 << 10

@@ -22,6 +22,11 @@ import ObservatoryWire
 /// - A write whose reply the shared state gives later (`PendingReply`) holds its
 ///   place: nothing behind it goes out until it is fulfilled
 ///   (`waitingForPendingReply` says which one the head waits for).
+///
+/// Its sixteen stored properties (the items, their byte and event counts, the
+/// coalescing index, the direct-write buffer, the acknowledgement and pending-reply
+/// cursors) all change together on every append and send, on the hot path of
+/// every delivery, so they stay in one value instead of behind several.
 struct OutboundQueue {
     /// How far storage lets replies to writes and events go, for one refill.
     struct Acknowledgement: Sendable {

@@ -26,9 +26,13 @@ import Synchronization
 /// ## Threads
 /// Everything except `execute`, `scheduleFlush` and `stop` is confined to the
 /// loop's own thread: registered handlers, timers and the handlers waiting for
-/// their end-of-turn flush. /// Those three are safe from any thread: they hand work over through the
+/// their end-of-turn flush. Those three are safe from any thread: they hand work over through the
 /// `Locked` inbox (a pthread mutex, which the thread sanitizer understands) and
 /// wake the loop.
+///
+/// Its thirteen stored properties are the parts of one epoll loop, each used on
+/// every turn: the poller, the handler table and its tokens, the timer heap, the
+/// lists of handlers to flush, the inbox, the thread's identity and the read buffer.
 final class EventLoop: @unchecked Sendable {
     /// What other threads hand to the loop.
     private struct Inbox {

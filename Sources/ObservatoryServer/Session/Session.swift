@@ -24,6 +24,11 @@ import ObservatoryWire
 /// per request.
 ///
 /// Not thread-safe: its connection calls it from one thread at a time.
+///
+/// Its fifteen stored properties are the splitter, the author and rights, the
+/// per-request settings it keeps at hand (read once instead of through its
+/// environment on every request: measured with callgrind) and the state of the
+/// batch being answered; they change together within one frame's answer.
 final class Session: Observer {
     /// What the connection should do after a batch of answers.
     enum Action: Equatable {

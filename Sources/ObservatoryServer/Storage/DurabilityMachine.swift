@@ -18,6 +18,10 @@ import ObservatoryWire
 /// makes storage refuse changes until a snapshot rewrites everything. Under
 /// `always`, the changes that were waiting for an fsync are then lost to their
 /// writers: they are answered with an error (`isLost`), never acknowledged.
+///
+/// Its eleven stored properties (the written, synced and acknowledged revisions,
+/// the stall, the failure, the lost ranges and the policy) are the inputs of one
+/// decision and change in one step, which is what keeps them consistent.
 struct DurabilityMachine: Equatable {
     /// What the shell does after an input.
     struct Actions: Equatable {

@@ -2,6 +2,10 @@ import ObservatoryWire
 
 /// What a data directory holds once read: the store's entries and counters, and
 /// an account of every file, for the start-up log and `observatoryd --check`.
+///
+/// Its seventeen stored properties are what recovery reads back in one pass over
+/// the files (entries, keys, counters, the history, the applied writes, the file
+/// reports and warnings); it is a plain record handed from recovery to the store.
 struct RecoveredState: Sendable {
     /// What one data file held.
     struct FileReport: Sendable, Equatable {

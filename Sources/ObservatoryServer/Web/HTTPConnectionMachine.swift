@@ -19,6 +19,11 @@ import ObservatoryWire
 /// Memory: the decoder holds at most one request head and one body (16 KiB and
 /// `maxFrameBytes`); at most `maxOutstanding` requests wait for their responses,
 /// after which the machine asks not to be read; `wire` holds one queue chunk.
+///
+/// Its eighteen stored properties are one connection's web state across its
+/// lives (HTTP exchanges, then possibly a WebSocket or an event stream): the
+/// decoder, the responses owed, the mode of the output and each mode's own state;
+/// a connection changes mode in place, so they live in one machine.
 struct HTTPConnectionMachine {
     /// What `process(_:)` found for the shell to do.
     struct Step: Equatable {
