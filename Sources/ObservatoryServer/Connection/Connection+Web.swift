@@ -1,27 +1,41 @@
 import ObservatoryHTTP
 
 extension Connection {
+    /// What a connection's client speaks.
+    enum Dialect {
+        /// The first line has not been seen whole yet.
+        case undecided
+        /// PROTOCOL.md's line protocol.
+        case lineProtocol
+        /// HTTP/1.1 (and what it upgrades to).
+        case http
+    }
+
     /// Hands received bytes to what the client speaks: the session for the line
     /// protocol, the web face's machine for HTTP, or the sniffer until it knows.
     func receive(_ bytes: UnsafeRawBufferPointer) {
-        if web != nil {
-            web?.receive(bytes)
-            return
-        }
-        guard sniffer != nil else {
+        switch dialect {
+        case .lineProtocol:
             session.receive(bytes)
             return
+        case .http:
+            web?.receive(bytes)
+            return
+        case .undecided:
+            break
         }
         switch sniffer?.append(bytes) ?? .undecided {
         case .undecided:
             break
         case .http(let first):
             sniffer = nil
+            dialect = .http
             web = HTTPConnectionMachine(epoch: sessions.state.epoch, maxFrameBytes: sessions.limits.maxFrameBytes)
             web?.receive(first)
             count(as: .http)
         case .lineProtocol(let first):
             sniffer = nil
+            dialect = .lineProtocol
             session.receive(first)
             count(as: .tcp)
         }
@@ -30,7 +44,7 @@ extension Connection {
     /// Answers what was received: the session's frames, after the web face's
     /// machine turned HTTP requests into frames.
     func answerReceived() -> Session.Action {
-        guard web != nil else { return output.answerFrames(of: session) }
+        guard dialect == .http else { return output.answerFrames(of: session) }
         let context = WebContext(isServing: !sessions.isShuttingDown, metrics: metricsPage)
         let step = web?.process(context) ?? HTTPConnectionMachine.Step()
         if web?.isWebSocket == true { count(as: .websocket) }
@@ -45,7 +59,7 @@ extension Connection {
     /// web face's bytes made from the queue's frames (a stream's or a WebSocket's
     /// last bytes once a closing connection has sent everything else).
     func nextBytesToSend(_ acknowledgement: OutboundQueue.Acknowledgement) -> ArraySlice<UInt8> {
-        guard web != nil else { return output.withQueue { $0.nextBytes(acknowledging: acknowledgement) } }
+        guard dialect == .http else { return output.withQueue { $0.nextBytes(acknowledging: acknowledgement) } }
         if web?.pendingWire.isEmpty == true {
             let (queued, isEmpty) = output.withQueue { queue in
                 let bytes = queue.nextBytes(acknowledging: acknowledgement)
@@ -62,7 +76,7 @@ extension Connection {
 
     /// Records that the socket took `count` bytes of `nextBytesToSend`.
     func markSent(_ count: Int) {
-        if web != nil {
+        if dialect == .http {
             web?.markSent(count)
         } else {
             output.withQueue { $0.markSent(count) }
@@ -71,7 +85,7 @@ extension Connection {
 
     /// Schedules an event stream's keep-alive comment, once the connection is one.
     func keepStreamAlive() {
-        guard !isStreamKeptAlive, web?.isEventStream == true else { return }
+        guard dialect == .http, !isStreamKeptAlive, web?.isEventStream == true else { return }
         isStreamKeptAlive = true
         scheduleStreamComment()
     }

@@ -126,8 +126,11 @@ struct ConnectionMachine: Equatable {
     var nextDeadline: UInt64? {
         switch phase {
         case .open:
-            let idle = timing.idle.map { lastReceivedAt + $0 }
-            return [authenticationDeadline, idle, shutdownClosesAt].compactMap { $0 }.min()
+            // Without an array: this runs after every answered read.
+            var earliest = authenticationDeadline
+            if let idle = timing.idle { earliest = min(earliest ?? .max, lastReceivedAt + idle) }
+            if let closes = shutdownClosesAt { earliest = min(earliest ?? .max, closes) }
+            return earliest
         case .closing(let deadline, _), .lingering(let deadline):
             return deadline
         case .closed:
