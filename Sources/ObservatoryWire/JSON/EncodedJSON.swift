@@ -1,7 +1,7 @@
 /// One JSON value kept as the validated bytes it was sent in, for a server that
 /// stores and forwards values without building ``JSONValue`` trees.
 ///
-/// The bytes are exactly one value by the rules of ``JSONValue/parse(_:maxDepth:)``,
+/// The bytes are exactly one value by the rules of `JSONValue.parse(_:maxDepth:)`,
 /// as they were received: whitespace around the value is dropped, everything
 /// inside it is kept (member order, escapes, `1.0`, spaces). PROTOCOL.md allows
 /// that: a value "is stored and returned as it was sent". So writing it into a
@@ -27,13 +27,13 @@ public struct EncodedJSON: Sendable {
         bytes = validatedBytes
     }
 
-    /// Checks that `bytes` are one JSON value, exactly as ``JSONValue/parse(_:maxDepth:)``
+    /// Checks that `bytes` are one JSON value, exactly as `JSONValue.parse(_:maxDepth:)`
     /// does, without building it, and keeps the value's bytes.
     ///
     /// - Parameters:
     ///   - bytes: The UTF-8 text; whitespace around the value is dropped.
     ///   - maxDepth: How deep arrays and objects may nest.
-    /// - Throws: The ``JSONParseError`` that ``JSONValue/parse(_:maxDepth:)`` throws
+    /// - Throws: The ``JSONParseError`` that `JSONValue.parse(_:maxDepth:)` throws
     ///   for the same bytes.
     public init(validating bytes: some Collection<UInt8>, maxDepth: Int = JSONValue.defaultMaxDepth)
         throws(JSONParseError)

@@ -1,6 +1,6 @@
 /// A strict RFC 8259 parser over contiguous bytes.
 ///
-/// Internal: ``JSONValue/parse(_:maxDepth:)`` and ``EncodedJSON/init(validating:maxDepth:)``
+/// Internal: `JSONValue.parse(_:maxDepth:)` and ``EncodedJSON/init(validating:maxDepth:)``
 /// are the public entries. It works on raw bytes (no Foundation) because the
 /// server parses every frame with it. Recursion depth is bounded by `maxDepth`,
 /// so hostile nesting throws instead of overflowing the stack.

@@ -1,4 +1,4 @@
-/// Makes ``JSONValue`` trees: what ``JSONValue/parse(_:maxDepth:)`` returns.
+/// Makes ``JSONValue`` trees: what `JSONValue.parse(_:maxDepth:)` returns.
 enum JSONTreeMaker: JSONValueMaker {
     static func null() -> JSONValue { .null }
 
