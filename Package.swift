@@ -74,7 +74,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
-        .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire"]),
+        .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire", "ObservatoryTestSupport"]),
         .testTarget(name: "ObservatoryLoggingTests", dependencies: ["ObservatoryLogging", "Observatory"]),
         .testTarget(name: "ObservatoryHTTPTests", dependencies: ["ObservatoryHTTP"]),
         .testTarget(

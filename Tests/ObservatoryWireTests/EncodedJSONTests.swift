@@ -1,3 +1,4 @@
+import ObservatoryTestSupport
 import Testing
 
 @testable import ObservatoryWire

@@ -20,11 +20,11 @@ import ObservatoryWire
 /// reach the connection only through `loop.execute` and `loop.scheduleFlush`.
 ///
 /// ## Stored properties
-/// More than ten: the shell's collaborators (socket, loop, output, session,
-/// settings, input budget, logger, acknowledgements, close callback) and its
-/// loop-confined bookkeeping (machine, epoll token and interest, flush mark,
-/// awaited revision, held input, armed deadline). Each is read on the hot path
-/// by this class alone; grouping them in structs would only add a level of names.
+/// More than ten: the shell's collaborators (socket, loop, output, session, settings,
+/// input budget, logger, acknowledgements, close callback), its loop-confined
+/// bookkeeping (machine, token, interest, flush mark, awaited revision and reply, held
+/// input, armed deadline) and the web face's (sniffer, web machine, dialect, stream
+/// keep-alive, metrics). Only this class reads them; structs would add only names.
 final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// The client's socket.
     let socket: StreamSocket
@@ -52,8 +52,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     private var awaitedRevision: Int64?
     /// The pending write reply the connection will be called back for, so it waits on it once.
     private var awaitedReply: PendingReply?
-    /// Whether the `InputBudget` counts bytes for this connection (else an empty
-    /// buffer needs no report: the common case costs no lock).
+    /// Whether the `InputBudget` counts this connection's bytes (else no report, no lock).
     private var isHoldingInput = false
     /// The deadline a loop timer is set for, so that one is set per deadline.
     private var armedDeadline: UInt64?
@@ -61,9 +60,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     var sniffer: ProtocolSniffer? = ProtocolSniffer()
     /// The web face's machine, when the client speaks HTTP.
     var web: HTTPConnectionMachine?
-    /// What the client speaks, once its first line told: every read and send
-    /// checks this small value instead of the sniffer and the web machine, whose
-    /// optionals cost an exclusivity check each (measured with callgrind).
+    /// What the client speaks: reads and sends check it, not two optionals (callgrind).
     var dialect = Dialect.undecided
     /// A stream's keep-alive comment is scheduled.
     var isStreamKeptAlive = false

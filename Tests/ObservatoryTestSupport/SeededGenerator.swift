@@ -1,13 +1,15 @@
 /// A small deterministic random number generator (SplitMix64), so that
-/// randomized tests are repeatable.
-struct SeededGenerator: RandomNumberGenerator {
+/// randomized tests are repeatable: the one generator of the test kit.
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    /// A generator whose numbers follow from `seed` alone.
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    /// The next number of the sequence.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
