@@ -32,8 +32,8 @@ let package = Package(
         // HTTP/1.1 messages, chunked bodies, WebSocket frames and SHA-1 as pure
         // values: for the daemon's web face and the etcd client; imports none of ours.
         .target(name: "ObservatoryHTTP"),
-        // Linux's <sys/epoll.h>, <sys/eventfd.h> and <sys/timerfd.h>, which the
-        // toolchain's Glibc module leaves out; headers only.
+        // Linux's <sys/epoll.h>, <sys/eventfd.h>, <sys/timerfd.h> and <malloc.h>,
+        // which the toolchain's Glibc module leaves out; headers only.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // The one socket layer: TCP sockets, addresses, errors and epoll, for the
         // server, the client, the tests and the benchmark.
@@ -43,7 +43,7 @@ let package = Package(
             name: "ObservatoryServer",
             dependencies: [
                 "ObservatoryLogging", "Observatory", "ObservatoryWire", "ObservatorySockets", "ObservatoryEtcd",
-                "ObservatoryHTTP",
+                "ObservatoryHTTP", "CEpoll",
             ]),
         // Connection, mirrors of remote values as local Vars, reconnect.
         .target(

@@ -60,6 +60,8 @@ public enum Daemon {
         // Before the server starts its threads: a SIGTERM from now on waits for the handler.
         let signals = ShutdownSignals()
         logFileLimit(FileDescriptorLimit.raiseToMaximum(), logger: logger)
+        // Before anything large is allocated: freed buffers and values go back to the system.
+        SystemMemory.returnFreedMemory()
         let server: Server
         do {
             server = try Server(configuration: configuration, logger: logger)

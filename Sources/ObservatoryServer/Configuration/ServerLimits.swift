@@ -11,6 +11,11 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
     public var maxValueBytes = 524_288
     /// Keys in the store at most; creating one more gets `limit_exceeded`.
     public var maxKeys = 1_000_000
+    /// Bytes the store's entries may take in memory at most (keys, values as held,
+    /// authors and sessions; see docs/configuration.md for how they are counted). A
+    /// write that would pass it gets `limit_exceeded`, as Redis's `maxmemory` with
+    /// `noeviction`; deletes and writes that shrink a value always go through.
+    public var maxStoreBytes = 1 << 30
     /// Distinct keys and prefixes one connection may observe; more gets `limit_exceeded`.
     public var maxObservationsPerConnection = 1_024
     /// Unsent bytes queued for one connection before its events are coalesced,
@@ -27,6 +32,10 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
     /// one that missed more gets a snapshot (`resumed: false`). At least 10,000, as
     /// PROTOCOL.md asks. Each costs its event's size in memory.
     public var historyChanges = 100_000
+    /// Bytes of recent changes (their events as sent) kept for resuming at most,
+    /// besides `historyChanges`: whichever is reached first forgets the oldest.
+    /// PROTOCOL.md asks for at least the last 64 MiB of them when changes are large.
+    public var historyBytes = 64 << 20
     /// `requestId`s of the last 10 minutes remembered at most; past it the oldest
     /// are forgotten early (and a retry of those writes would apply again).
     public var maxRequestIds = 1_000_000
@@ -35,9 +44,9 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
     public init() {}
 
     static let settingNames = [
-        "maxConnections", "maxFrameBytes", "maxValueBytes", "maxKeys",
+        "maxConnections", "maxFrameBytes", "maxValueBytes", "maxKeys", "maxStoreBytes",
         "maxObservationsPerConnection", "maxQueuedBytes", "maxListKeys", "maxBufferedInputBytes",
-        "historyChanges", "maxRequestIds",
+        "historyChanges", "historyBytes", "maxRequestIds",
     ]
 
     /// Reads the `limits` object strictly, keeping defaults for absent fields.
@@ -48,6 +57,7 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
         maxFrameBytes = try settings.read("maxFrameBytes", as: Int.self, expected: integer) ?? maxFrameBytes
         maxValueBytes = try settings.read("maxValueBytes", as: Int.self, expected: integer) ?? maxValueBytes
         maxKeys = try settings.read("maxKeys", as: Int.self, expected: integer) ?? maxKeys
+        maxStoreBytes = try settings.read("maxStoreBytes", as: Int.self, expected: integer) ?? maxStoreBytes
         maxObservationsPerConnection =
             try settings.read("maxObservationsPerConnection", as: Int.self, expected: integer)
             ?? maxObservationsPerConnection
@@ -56,6 +66,7 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
         maxBufferedInputBytes =
             try settings.read("maxBufferedInputBytes", as: Int.self, expected: integer) ?? maxBufferedInputBytes
         historyChanges = try settings.read("historyChanges", as: Int.self, expected: integer) ?? historyChanges
+        historyBytes = try settings.read("historyBytes", as: Int.self, expected: integer) ?? historyBytes
         maxRequestIds = try settings.read("maxRequestIds", as: Int.self, expected: integer) ?? maxRequestIds
     }
 
@@ -65,11 +76,13 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
         try Self.check("limits.maxFrameBytes", maxFrameBytes, 64...1_073_741_824)
         try Self.check("limits.maxValueBytes", maxValueBytes, 1...maxFrameBytes)
         try Self.check("limits.maxKeys", maxKeys, 1...Int(Int32.max))
+        try Self.check("limits.maxStoreBytes", maxStoreBytes, (1 << 20)...(1 << 50))
         try Self.check("limits.maxObservationsPerConnection", maxObservationsPerConnection, 1...1_000_000)
         try Self.check("limits.maxQueuedBytes", maxQueuedBytes, 1_024...Int(Int32.max))
         try Self.check("limits.maxListKeys", maxListKeys, 1...1_000_000)
         try Self.check("limits.maxBufferedInputBytes", maxBufferedInputBytes, 65_536...(1 << 40))
         try Self.check("limits.historyChanges", historyChanges, 10_000...100_000_000)
+        try Self.check("limits.historyBytes", historyBytes, (64 << 20)...(1 << 40))
         try Self.check("limits.maxRequestIds", maxRequestIds, 1_000...100_000_000)
     }
 

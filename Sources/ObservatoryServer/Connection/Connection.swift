@@ -258,7 +258,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// Reports the bytes of unfinished frames held to the server's `InputBudget`,
     /// which may stop this connection's reading until it resumes it.
     private func reportHeldInput() {
-        var held = session.bufferedByteCount
+        var held = session.unfinishedInputByteCount
         if dialect != .lineProtocol { held += (sniffer?.bufferedByteCount ?? 0) + (web?.retainedByteCount ?? 0) }
         guard held > 0 || isHoldingInput else { return }
         isHoldingInput = held > 0

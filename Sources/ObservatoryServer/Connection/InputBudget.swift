@@ -31,6 +31,14 @@ final class InputBudget: Sendable {
         self.limit = limit
     }
 
+    /// A budget for a server whose unfinished input may take `maxBytes` of memory
+    /// in all: it pauses readers at 15/16 of it, leaving the rest for what is read
+    /// before a connection is paused (one read of the loop's buffer each) and for
+    /// the allocator's slack while buffers grow.
+    convenience init(maxBytes: Int) {
+        self.init(limit: maxBytes - maxBytes / 16)
+    }
+
     /// The bytes held by all connections.
     var total: Int {
         state.withLock { $0.total }

@@ -85,7 +85,7 @@ public final class Server: Sendable {
             store = try SharedStore.open(configuration: configuration, logger: logger, storageOptions: storageOptions)
             sessions = SessionEnvironment(configuration: configuration, store: store, logger: logger)
         }
-        inputBudget = InputBudget(limit: configuration.limits.maxBufferedInputBytes)
+        inputBudget = InputBudget(maxBytes: configuration.limits.maxBufferedInputBytes)
         connectionSettings = ConnectionSettings(configuration)
         let count =
             configuration.ioThreads > 0

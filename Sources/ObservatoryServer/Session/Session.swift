@@ -163,9 +163,11 @@ final class Session: Observer {
         requiresToken && !hasToken
     }
 
-    /// Bytes received and not answered yet.
-    var bufferedByteCount: Int {
-        splitter.bufferedByteCount
+    /// The memory unfinished input holds: the input buffer's capacity (what was
+    /// allocated, which can be twice what was received) while a frame is
+    /// unfinished, else nothing (an idle buffer is small, see `FrameSplitter`).
+    var unfinishedInputByteCount: Int {
+        splitter.bufferedByteCount > 0 ? splitter.retainedByteCount : 0
     }
 
     /// Ends every observation, deletes the keys bound to this session, and frees

@@ -3,21 +3,30 @@ import ObservatoryWire
 /// The most recent changes, in revision order, so that an `observe` with
 /// `fromRevision` can replay what a client missed (PROTOCOL.md, "Resume").
 ///
-/// A ring of at most `capacity` changes, each kept exactly as it was first sent
-/// (the `StoreChange` with its encoded frame). `floor` is the revision below which
-/// changes are no longer held: every change after `floor` up to `newest` is here,
-/// none missing, so a resume from any revision in `floor...newest` is exact.
+/// At most `capacity` changes and at most `byteLimit` bytes of them (as
+/// `Footprint` counts a change: its event as sent), each kept exactly as it was
+/// first sent (the `StoreChange` with its encoded frame); the oldest are forgotten
+/// first. Both caps matter: a count alone lets a client that sets large values
+/// again and again fill memory long before the count is reached. The newest change
+/// is always kept, whatever its size.
+///
+/// `floor` is the revision below which changes are no longer held: every change
+/// after `floor` up to `newest` is here, none missing, so a resume from any
+/// revision in `floor...newest` is exact.
 ///
 /// A plain value; `SharedStore` keeps it behind its lock and appends every change
 /// it makes, in the same step as the change.
 struct ChangeHistory: Sendable {
-    /// The most changes held; older ones are forgotten first.
+    /// The most changes held.
     let capacity: Int
-    private var ring: [StoreChange?]
-    /// Where the oldest held change sits in `ring`.
+    /// The most bytes of changes held (`Footprint.of(change:)` each).
+    private(set) var byteLimit: Int
+    /// The held changes from `start` on; the slots before it were forgotten and
+    /// are dropped in bulk, so forgetting one costs O(1) amortized.
+    private var changes: [StoreChange] = []
     private var start = 0
-    /// The number of changes held.
-    private(set) var count = 0
+    /// The bytes of the changes held.
+    private(set) var bytes = 0
     /// Changes after this revision are all held.
     private(set) var floor: Int64
     /// The revision of the newest change, or `floor` when none is held.
@@ -25,32 +34,36 @@ struct ChangeHistory: Sendable {
 
     /// An empty history that starts after `revision`: a resume from an older
     /// revision cannot be served, since those changes were never held.
-    init(capacity: Int, after revision: Int64) {
+    init(capacity: Int, byteLimit: Int = ServerLimits().historyBytes, after revision: Int64) {
         self.capacity = max(1, capacity)
-        ring = []
+        self.byteLimit = max(0, byteLimit)
         floor = revision
         newest = revision
     }
 
-    /// Adds the next change. A change that does not follow `newest` (which the
-    /// store never makes) starts the history over after it, so no gap is ever
-    /// passed off as complete.
+    /// The number of changes held.
+    var count: Int {
+        changes.count - start
+    }
+
+    /// Adds the next change, forgetting the oldest ones beyond the caps. A change
+    /// that does not follow `newest` (which the store never makes) starts the
+    /// history over after it, so no gap is ever passed off as complete.
     mutating func append(_ change: StoreChange) {
         guard change.version == newest + 1 else {
-            self = ChangeHistory(capacity: capacity, after: change.version - 1)
+            self = ChangeHistory(capacity: capacity, byteLimit: byteLimit, after: change.version - 1)
             return append(change)
         }
         newest = change.version
-        if ring.count < capacity {
-            ring.append(change)
-            count += 1
-            return
-        }
-        // Full: the oldest change makes room, and the floor moves up to it.
-        let oldest = ring[start]
-        floor = oldest?.version ?? floor
-        ring[start] = change
-        start = (start + 1) % capacity
+        changes.append(change)
+        bytes += Footprint.of(change: change)
+        forgetBeyondCaps()
+    }
+
+    /// Lowers or raises the byte cap, forgetting the oldest changes beyond it.
+    mutating func limitBytes(to byteLimit: Int) {
+        self.byteLimit = max(0, byteLimit)
+        forgetBeyondCaps()
     }
 
     /// The changes of `target` after `revision`, oldest first, or `nil` when some
@@ -58,17 +71,27 @@ struct ChangeHistory: Sendable {
     func changes(of target: Target, after revision: Int64) -> [StoreChange]? {
         guard revision >= floor, revision <= newest else { return nil }
         let skipped = Int(revision - floor)
-        var result: [StoreChange] = []
-        for offset in skipped..<count {
-            guard let change = ring[(start + offset) % ring.count] else { continue }
-            if Self.matches(change.key, target) { result.append(change) }
-        }
-        return result
+        return changes[(start + skipped)...].filter { Self.matches($0.key, target) }
     }
 
     /// Every change held, oldest first (for snapshots).
     var all: [StoreChange] {
-        (0..<count).compactMap { ring[(start + $0) % ring.count] }
+        Array(changes[start...])
+    }
+
+    private mutating func forgetBeyondCaps() {
+        while count > capacity || (bytes > byteLimit && count > 1) {
+            let oldest = changes[start]
+            bytes -= Footprint.of(change: oldest)
+            floor = oldest.version
+            start += 1
+        }
+        // Drop the forgotten slots once they are half the array, so that its
+        // memory and the copies it costs stay in proportion to what is held.
+        if start > 64 && start * 2 >= changes.count {
+            changes.removeFirst(start)
+            start = 0
+        }
     }
 
     private static func matches(_ key: String, _ target: Target) -> Bool {

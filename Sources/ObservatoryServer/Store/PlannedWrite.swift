@@ -19,6 +19,8 @@ struct PlannedWrite {
     /// What the write replaces: only what `apply` needs, not the old entry, which
     /// would cost a copy of its strings and value per write.
     let replaced: Replaced
+    /// How the store's bytes (`Footprint`) change when it is applied.
+    let byteChange: Int
 
     /// What a planned change replaces.
     enum Replaced {
@@ -38,12 +40,14 @@ struct PlannedWrite {
 
     /// A write that changes nothing and remembers nothing: a duplicate's answer.
     init(answer payload: ReplyPayload) {
-        self.init(change: nil, applied: nil, payload: payload, entry: nil, replaced: .nothing)
+        self.init(change: nil, applied: nil, payload: payload, entry: nil, replaced: .nothing, byteChange: 0)
     }
 
     init(
-        change: StoreChange?, applied: AppliedWrite?, payload: ReplyPayload, entry: ValueEntry?, replaced: Replaced
+        change: StoreChange?, applied: AppliedWrite?, payload: ReplyPayload, entry: ValueEntry?, replaced: Replaced,
+        byteChange: Int
     ) {
+        self.byteChange = byteChange
         self.change = change
         self.applied = applied
         self.payload = payload

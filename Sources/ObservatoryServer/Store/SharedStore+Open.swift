@@ -24,15 +24,15 @@ extension SharedStore {
         options.maxRequestIds = limits.maxRequestIds
         guard options.fsync != .none else {
             let store = SharedStore(
-                maxKeys: limits.maxKeys, historyChanges: limits.historyChanges, maxRequestIds: limits.maxRequestIds)
+                maxKeys: limits.maxKeys, maxStoreBytes: limits.maxStoreBytes, historyChanges: limits.historyChanges,
+                historyBytes: limits.historyBytes, maxRequestIds: limits.maxRequestIds)
             logger.info("storage: none, everything is kept in memory (epoch \(store.epoch))")
             return store
         }
         let started = DispatchTime.now().uptimeNanoseconds
         let (storage, recovered) = try Storage.open(
             directory: configuration.dataDirectory, options: options, logger: logger)
-        let store = SharedStore(
-            maxKeys: limits.maxKeys, historyChanges: limits.historyChanges, storage: storage, recovered: recovered)
+        let store = SharedStore(limits: limits, storage: storage, recovered: recovered)
         logRecovery(recovered, options: options, directory: configuration.dataDirectory, since: started, logger: logger)
         store.endSessionsOfEarlierProcess(logger: logger)
         return store

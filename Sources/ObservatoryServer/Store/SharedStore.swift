@@ -46,29 +46,36 @@ public final class SharedStore: Sendable, SnapshotSource {
     ///
     /// - Parameters:
     ///   - maxKeys: the most keys it holds.
+    ///   - maxStoreBytes: the most bytes its entries take (`limits.maxStoreBytes`).
     ///   - historyChanges: how many recent changes it keeps for resuming observers.
+    ///   - historyBytes: how many bytes of recent changes it keeps at most.
     ///   - maxRequestIds: how many `requestId`s of the last 10 minutes it remembers at most.
     public init(
-        maxKeys: Int, historyChanges: Int = ServerLimits().historyChanges,
+        maxKeys: Int, maxStoreBytes: Int = ServerLimits().maxStoreBytes,
+        historyChanges: Int = ServerLimits().historyChanges, historyBytes: Int = ServerLimits().historyBytes,
         maxRequestIds: Int = ServerLimits().maxRequestIds
     ) {
         guarded = Locked(
             Guarded(
-                data: StoreState(maxKeys: maxKeys, appliedWrites: AppliedWrites(capacity: maxRequestIds)),
-                history: ChangeHistory(capacity: historyChanges, after: 0)))
+                data: StoreState(
+                    maxKeys: maxKeys, maxBytes: maxStoreBytes, appliedWrites: AppliedWrites(capacity: maxRequestIds)),
+                history: ChangeHistory(capacity: historyChanges, byteLimit: historyBytes, after: 0)))
         storage = nil
         acknowledgements = ImmediateAcknowledgements()
         epoch = RecoveredState.newEpoch()
     }
 
     /// Creates a store holding what `recovered` read back, whose changes go to `storage`.
-    init(maxKeys: Int, historyChanges: Int, storage: Storage, recovered: RecoveredState) {
+    init(limits: ServerLimits, storage: Storage, recovered: RecoveredState) {
+        var history = recovered.history(capacity: limits.historyChanges)
+        history.limitBytes(to: limits.historyBytes)
         guarded = Locked(
             Guarded(
                 data: StoreState(
-                    maxKeys: maxKeys, entries: recovered.entries, keys: recovered.keyIndex(),
-                    revision: recovered.revision, appliedWrites: recovered.appliedWrites),
-                history: recovered.history(capacity: historyChanges)))
+                    maxKeys: limits.maxKeys, maxBytes: limits.maxStoreBytes, entries: recovered.entries,
+                    keys: recovered.keyIndex(), revision: recovered.revision,
+                    appliedWrites: recovered.appliedWrites),
+                history: history))
         self.storage = storage
         acknowledgements = storage
         epoch = recovered.epoch
@@ -95,7 +102,8 @@ public final class SharedStore: Sendable, SnapshotSource {
         let data = StoreState.replica(of: entries, at: revision)
         guarded.withLock { guarded in
             guarded.data = data
-            guarded.history = ChangeHistory(capacity: guarded.history.capacity, after: revision)
+            guarded.history = ChangeHistory(
+                capacity: guarded.history.capacity, byteLimit: guarded.history.byteLimit, after: revision)
         }
     }
 
@@ -112,6 +120,12 @@ public final class SharedStore: Sendable, SnapshotSource {
             }
             guarded.data.advanceRevision(to: revision)
         }
+    }
+
+    /// The bytes the entries take in memory and those of the recent changes kept for
+    /// resuming, as counted against `limits.maxStoreBytes` and `limits.historyBytes`.
+    public var bytes: (store: Int, history: Int) {
+        guarded.withLock { ($0.data.bytes, $0.history.bytes) }
     }
 
     /// The entry of `key`, if it exists.

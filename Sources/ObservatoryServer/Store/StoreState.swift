@@ -1,8 +1,8 @@
 import ObservatoryWire
 
 /// The store's data and its rules, as a plain value: entries by key, the global
-/// revision, compare-and-set, the key limit, session-bound keys and the writes
-/// remembered by `requestId`.
+/// revision, compare-and-set, the key and byte limits, session-bound keys and the
+/// writes remembered by `requestId`.
 ///
 /// A write is two steps: `planSet`, `planDelete` or `planSessionEnd` check it and
 /// return a `PlannedWrite` (with the records storage must hold) without changing
@@ -19,13 +19,19 @@ struct StoreState {
     private(set) var sessionBoundKeys: [String: Set<StoreKey>] = [:]
     /// The writes with a `requestId` that a retry must not apply again.
     private(set) var appliedWrites: AppliedWrites
+    /// The bytes the entries take in memory, as `Footprint` counts them.
+    private(set) var bytes = 0
     let maxKeys: Int
+    /// The most `bytes` a write may bring the store to (PROTOCOL.md "Memory").
+    let maxBytes: Int
 
     init(
-        maxKeys: Int, entries: EntryTable = EntryTable(), keys: OrderedKeyIndex = OrderedKeyIndex(),
-        revision: Int64 = 0, appliedWrites: AppliedWrites = AppliedWrites(capacity: 1_000_000)
+        maxKeys: Int, maxBytes: Int = ServerLimits().maxStoreBytes, entries: EntryTable = EntryTable(),
+        keys: OrderedKeyIndex = OrderedKeyIndex(), revision: Int64 = 0,
+        appliedWrites: AppliedWrites = AppliedWrites(capacity: 1_000_000)
     ) {
         self.maxKeys = maxKeys
+        self.maxBytes = maxBytes
         self.entries = entries
         self.keys = keys
         self.revision = revision
@@ -33,6 +39,7 @@ struct StoreState {
         // swift-format-ignore: ReplaceForEachWithForLoop
         // (EntryTable is not a Sequence; its forEach walks its slots in place.)
         entries.forEach { entry in
+            bytes += Footprint.of(entry: entry)
             if entry.ephemeral { sessionBoundKeys[entry.session, default: []].insert(StoreKey(entry.key)) }
         }
     }
@@ -64,7 +71,7 @@ struct StoreState {
             return PlannedWrite(
                 change: nil, applied: remembered(requestId, reply, now: now),
                 payload: .set(key: key, version: existing.version, changed: false), entry: nil,
-                replaced: .nothing)
+                replaced: .nothing, byteChange: 0)
         }
         if existing == nil && entries.count >= maxKeys {
             throw WireError(
@@ -72,16 +79,29 @@ struct StoreState {
                 message: "the store holds its maximum of \(maxKeys) keys; delete keys or raise limits.maxKeys")
         }
         let version = revision + 1
-        let change = StoreChange.update(
-            key: key, old: existing?.value, new: value, version: version, by: author, sessionBound: sessionBound)
-        let reply = AppliedWrite.Reply.set(key: key, version: version, changed: true)
         let entry = ValueEntry(
             key: key, value: value, version: version, author: author.name, session: author.session,
             ephemeral: sessionBound)
+        let byteChange = Footprint.of(entry: entry) - (existing.map(Footprint.of(entry:)) ?? 0)
+        try checkBytes(adding: byteChange)
+        let change = StoreChange.update(
+            key: key, old: existing?.value, new: value, version: version, by: author, sessionBound: sessionBound)
+        let reply = AppliedWrite.Reply.set(key: key, version: version, changed: true)
         return PlannedWrite(
             change: change, applied: remembered(requestId, reply, now: now),
             payload: .set(key: key, version: version, changed: true), entry: entry,
-            replaced: PlannedWrite.Replaced(existing))
+            replaced: PlannedWrite.Replaced(existing), byteChange: byteChange)
+    }
+
+    /// Throws `limit_exceeded` when growing the store by `byteChange` would pass
+    /// `maxBytes`. A write that shrinks the store always goes through, so that a
+    /// full store can be made smaller without deleting keys.
+    private func checkBytes(adding byteChange: Int) throws(WireError) {
+        guard byteChange > 0, bytes + byteChange > maxBytes else { return }
+        throw WireError(
+            code: .limitExceeded,
+            message: "the store holds \(bytes) of its maximum of \(maxBytes) bytes and this write needs "
+                + "\(byteChange) more; delete keys, store smaller values or raise limits.maxStoreBytes")
     }
 
     /// Plans removing `key`.
@@ -106,7 +126,7 @@ struct StoreState {
         return PlannedWrite(
             change: change, applied: remembered(requestId, reply, now: now),
             payload: .delete(key: key, version: change.version), entry: nil,
-            replaced: PlannedWrite.Replaced(existing))
+            replaced: PlannedWrite.Replaced(existing), byteChange: -Footprint.of(entry: existing))
     }
 
     /// Plans deleting the keys bound to `session`, each as a change by its owner
@@ -124,7 +144,7 @@ struct StoreState {
             planned.append(
                 PlannedWrite(
                     change: change, applied: nil, payload: .delete(key: key.text, version: version),
-                    entry: nil, replaced: PlannedWrite.Replaced(existing)))
+                    entry: nil, replaced: PlannedWrite.Replaced(existing), byteChange: -Footprint.of(entry: existing)))
         }
         return planned
     }
@@ -140,6 +160,7 @@ struct StoreState {
         }
         guard let change = planned.change else { return (nil, planned.payload) }
         revision = change.version
+        bytes += planned.byteChange
         replace(change.key, planned.replaced, with: planned.entry)
         return (change, planned.payload)
     }
@@ -158,7 +179,8 @@ struct StoreState {
                 by: Author(name: entry.author, session: entry.session), sessionBound: entry.ephemeral)
             return PlannedWrite(
                 change: change, applied: nil, payload: .set(key: entry.key, version: entry.version, changed: true),
-                entry: entry, replaced: PlannedWrite.Replaced(existing))
+                entry: entry, replaced: PlannedWrite.Replaced(existing),
+                byteChange: Footprint.of(entry: entry) - (existing.map(Footprint.of(entry:)) ?? 0))
         case .delete(let key, let version, let author):
             guard let existing else { return nil }
             let owner = Author(name: existing.author, session: existing.session)
@@ -167,14 +189,14 @@ struct StoreState {
                 key: key, old: existing.value, version: version, by: author ?? owner, reason: reason)
             return PlannedWrite(
                 change: change, applied: nil, payload: .delete(key: key, version: version), entry: nil,
-                replaced: PlannedWrite.Replaced(existing))
+                replaced: PlannedWrite.Replaced(existing), byteChange: -Footprint.of(entry: existing))
         }
     }
 
     /// The state of a cluster node's cache holding `entries`, read from etcd at
     /// `revision`, with no limit of its own on keys (etcd decides every write).
     static func replica(of entries: [ValueEntry], at revision: Int64) -> StoreState {
-        var data = StoreState(maxKeys: .max, appliedWrites: AppliedWrites(capacity: 1))
+        var data = StoreState(maxKeys: .max, maxBytes: .max, appliedWrites: AppliedWrites(capacity: 1))
         for entry in entries.sorted(by: { $0.version < $1.version }) {
             if let planned = data.planReplicated(.set(entry)) { data.apply(planned) }
         }

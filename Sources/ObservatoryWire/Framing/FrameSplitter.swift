@@ -69,6 +69,11 @@ public struct FrameSplitter: Sendable {
     /// grown for a large frame is given back afterwards.
     static let retainedCapacity = 64 << 10
 
+    /// The most buffer capacity kept while no bytes are held: enough for the
+    /// pipelined requests of one read, so a busy connection does not allocate anew
+    /// per read, and small enough that idle connections hold little.
+    static let idleCapacity = 16 << 10
+
     /// Drops every byte held and frees the buffer (the connection is closing).
     public mutating func releaseBuffer() {
         buffer = []
@@ -79,13 +84,26 @@ public struct FrameSplitter: Sendable {
     /// Adds received bytes. Bytes appended after a failure are dropped.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
         guard failure == nil else { return }
+        reserve(adding: bytes.underestimatedCount)
         buffer.append(contentsOf: bytes)
     }
 
     /// Adds received bytes straight from a read buffer.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard failure == nil else { return }
+        reserve(adding: bytes.count)
         buffer.append(contentsOf: bytes)
+    }
+
+    /// Grows a buffer that outgrows `retainedCapacity` straight to room for a
+    /// whole frame at the limit, instead of doubling through every size on the
+    /// way: one allocation, large enough that the allocator maps it on its own and
+    /// unmaps it when it is freed, where the doubling would leave a trail of freed
+    /// blocks in the heap that the process keeps (see `SystemMemory` in the server).
+    private mutating func reserve(adding count: Int) {
+        let needed = buffer.count + count
+        guard needed > buffer.capacity, needed > Self.retainedCapacity else { return }
+        buffer.reserveCapacity(max(needed * 2, maxFrameBytes + Self.retainedCapacity))
     }
 
     /// The next complete, non-empty frame without its line ending, or `nil` when
@@ -144,7 +162,11 @@ public struct FrameSplitter: Sendable {
     private mutating func compact() {
         guard frameStart > 0, frameStart * 2 >= buffer.count else { return }
         let remaining = buffer.count - frameStart
-        if buffer.capacity > Self.retainedCapacity && remaining <= Self.retainedCapacity / 2 {
+        if remaining == 0 && buffer.capacity > Self.idleCapacity {
+            // Nothing left: an idle connection keeps no large buffer, since
+            // thousands of idle connections would hold it all uncounted.
+            buffer = []
+        } else if buffer.capacity > Self.retainedCapacity && remaining <= Self.retainedCapacity / 2 {
             // Shrink after a large frame: copy what is left into a small buffer.
             buffer = Array(buffer[frameStart...])
         } else if remaining == 0 {

@@ -96,16 +96,43 @@ enum JSONWriter {
         var mutableString = string
         mutableString.withUTF8 { utf8 in
             var runStart = 0
-            for index in utf8.indices {
+            var index = 0
+            while index < utf8.count {
+                // Eight bytes at a time while none needs escaping: long values are
+                // mostly such runs, and this is where encoding an event spends its time.
+                if index + 8 <= utf8.count, !mayNeedEscape(utf8, at: index) {
+                    index += 8
+                    continue
+                }
                 let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                buffer.append(contentsOf: utf8[runStart..<index])
-                writeEscape(of: byte, into: &buffer)
-                runStart = index + 1
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    writeEscape(of: byte, into: &buffer)
+                    runStart = index + 1
+                }
+                index += 1
             }
-            buffer.append(contentsOf: utf8[runStart...])
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes at `index` is a control character, `"` or
+    /// `\\`, tested on one 64-bit word: a byte below 0x20 borrows into its high
+    /// bit when 0x20 is subtracted, and a byte equal to `"` or `\\` becomes zero
+    /// when xored with it, which the same borrow test finds. Bytes of 0x80 and up
+    /// (UTF-8 sequences) never match, since their own high bit masks the borrow.
+    private static func mayNeedEscape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = (quotes &- ones) & ~quotes
+        let backslash = (backslashes &- ones) & ~backslashes
+        return (control | quote | backslash) & highBits != 0
     }
 
     private static func writeEscape(of byte: UInt8, into buffer: inout [UInt8]) {
