@@ -21,6 +21,14 @@ import Testing
         #expect(text(switching.encoded()) == "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n")
     }
 
+    @Test func aResponseToHeadHasTheLengthOfTheBodyButNotTheBody() {
+        let response = HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], body: bytes("hello"))
+        #expect(
+            text(response.encodedForHeadRequest())
+                == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\n")
+        #expect(text(HTTPResponse(status: .noContent).encodedForHeadRequest()) == "HTTP/1.1 204 No Content\r\n\r\n")
+    }
+
     @Test func theStatusesOfProtocolMdHaveTheirReasonPhrases() {
         let expected = [
             400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",

@@ -26,24 +26,21 @@ public struct ChunkedBodyDecoder: Sendable {
         case end
     }
 
-    private var buffer = InputBuffer()
-    private var state: ChunkedBodyState
-    private var failure: HTTPError?
+    private var core: DecoderCore<ChunkedBodyState>
 
     /// Creates a decoder with the given limits.
     public init(limits: ChunkedBodyLimits = ChunkedBodyLimits()) {
-        state = ChunkedBodyState(limits: limits)
+        core = DecoderCore(machine: ChunkedBodyState(limits: limits))
     }
 
     /// The bytes held that were not handed out yet, such as a pipelined next message after the end.
     public var bufferedByteCount: Int {
-        buffer.readableCount
+        core.bufferedByteCount
     }
 
     /// Adds received bytes; bytes after a failure are dropped.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
-        guard failure == nil else { return }
-        buffer.append(bytes)
+        core.append(bytes)
     }
 
     /// The next piece of the body, or `nil` when more bytes are needed (or after the end).
@@ -51,13 +48,16 @@ public struct ChunkedBodyDecoder: Sendable {
     /// - Throws: ``HTTPError`` with code `invalidChunk`, `bodyTooLarge` or `headTooLarge`
     ///   (trailers); then on every later call.
     public mutating func next() throws(HTTPError) -> Part? {
-        if let failure { throw failure }
-        do {
-            return try state.next(from: &buffer)
-        } catch {
-            failure = error
-            buffer.release()
-            throw error
-        }
+        try core.next()
+    }
+}
+
+extension ChunkedBodyState: DecodingMachine {
+    /// The next piece of the body; the end of input is the caller's to judge, as a
+    /// standalone chunked body is never cut short by a close it could see.
+    mutating func next(from buffer: inout InputBuffer, inputFinished: Bool) throws(HTTPError) -> ChunkedBodyDecoder
+        .Part?
+    {
+        try next(from: &buffer)
     }
 }

@@ -45,3 +45,30 @@ struct HeadScanner: Sendable {
         searchedCount = 0
     }
 }
+
+extension HeadScanner {
+    /// The next whole head in `buffer`, parsed and consumed; `nil` while more bytes are
+    /// needed. What the request and response decoders do with a head's bytes.
+    ///
+    /// - Parameters:
+    ///   - message: `request` or `response`, and `firstLineName` its first line's name, for the errors.
+    ///   - inputFinished: whether the peer closed: a head cut short is then `unexpectedEnd`.
+    mutating func takeHead<FirstLine>(
+        from buffer: inout InputBuffer, maxLength: Int, inputFinished: Bool, message: String, firstLineName: String,
+        firstLine parseFirstLine: (UnsafeBufferPointer<UInt8>) throws(HTTPError) -> FirstLine
+    ) throws(HTTPError) -> (FirstLine, HTTPHeaders)? {
+        switch scan(buffer, maxLength: maxLength) {
+        case .incomplete:
+            if inputFinished && buffer.readableCount > 0 { throw .unexpectedEnd("inside a \(message) head") }
+            return nil
+        case .tooLarge:
+            throw .headTooLarge(limit: maxLength, what: "\(firstLineName) and headers")
+        case .complete(let length):
+            let head = try HeadParser.parse(
+                buffer, length: length, lineFeedOffsets: lineFeedOffsets, firstLine: parseFirstLine)
+            buffer.consume(length)
+            reset()
+            return head
+        }
+    }
+}

@@ -38,16 +38,27 @@ public struct HTTPResponse: Sendable, Hashable {
     ///
     /// A status that forbids a body (1xx, 204, 304) is sent without one, whatever ``body`` holds.
     public func encoded() -> [UInt8] {
+        encoded(sendingBody: true)
+    }
+
+    /// The response as a `HEAD` request gets it (RFC 9110 §9.3.2): the status line and
+    /// headers of ``encoded()``, `Content-Length` included, so that the client learns
+    /// what a `GET` would send, and no body.
+    public func encodedForHeadRequest() -> [UInt8] {
+        encoded(sendingBody: false)
+    }
+
+    private func encoded(sendingBody: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(128 + head.headers.count * 32 + body.count)
-        head.appendStatusLineAndHeaders(to: &bytes)
         let hasBody = !head.status.forbidsBody
+        bytes.reserveCapacity(128 + head.headers.count * 32 + (hasBody && sendingBody ? body.count : 0))
+        head.appendStatusLineAndHeaders(to: &bytes)
         if hasBody && !HeadWriter.declaresBodyFraming(head.headers) {
             HeadWriter.appendLiteral("Content-Length: \(body.count)", to: &bytes)
             HeadWriter.appendLineEnd(to: &bytes)
         }
         HeadWriter.appendLineEnd(to: &bytes)
-        if hasBody { bytes.append(contentsOf: body) }
+        if hasBody && sendingBody { bytes.append(contentsOf: body) }
         return bytes
     }
 }

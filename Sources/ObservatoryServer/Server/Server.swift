@@ -34,7 +34,14 @@ public final class Server: Sendable {
         var listener: Listener?
         var connections: [ObjectIdentifier: Connection] = [:]
         var nextLoop = 0
+        /// Refused connections still waiting to show their dialect or to hang up.
+        var refusing = 0
     }
+
+    /// The most refused connections answered in their own dialect at once; more
+    /// are answered in the line protocol at once, so that a flood over the limit
+    /// holds at most this many sockets and first lines (16 KiB each).
+    static let maxRefusing = 16
 
     /// The server's name and version, as `hello` replies name it and
     /// `observatoryd --version` prints it.
@@ -201,17 +208,35 @@ public final class Server: Sendable {
         }
     }
 
-    /// Answers a connection over the limit with `limit_exceeded` (best effort, it must
-    /// hold up the accepting loop) and closes it.
+    /// Answers a connection over the limit (or during shutdown) in the dialect its
+    /// client speaks, then closes it (`ConnectionRefusal`): an HTTP client gets 503
+    /// with `Retry-After`, a line-protocol client `limit_exceeded` with id null.
+    /// Sniffing happens on the accepting loop, bounded in time by the machine and
+    /// in number by `maxRefusing`; beyond that the line protocol's answer goes at once.
     private func refuse(_ socket: StreamSocket, limit: Int) {
-        let error =
-            sessions.isShuttingDown
-            ? WireError(code: .shuttingDown, message: "the server is shutting down")
-            : WireError(code: .limitExceeded, message: "the server has its maximum of \(limit) connections")
-        let frame = Reply.failure(id: nil, error).encodedLine()
+        var refusal = ConnectionRefusal.overLimit(limit, now: EventLoop.now())
+        if sessions.isShuttingDown {
+            refusal = ConnectionRefusal(
+                error: WireError(code: .shuttingDown, message: "the server is shutting down"), now: EventLoop.now())
+        }
+        logger.warning("refused a connection: \(refusal.error.message)")
+        let loop = loops[0]
+        let admitted = state.withLock { state in
+            guard loop.isCurrent, state.refusing < Self.maxRefusing else { return false }
+            state.refusing += 1
+            return true
+        }
+        if admitted {
+            let refused = RefusedConnection(socket: socket, loop: loop, refusal: refusal) { [self] in
+                state.withLock { $0.refusing -= 1 }
+            }
+            if refused.start() { return }
+            state.withLock { $0.refusing -= 1 }
+        }
+        // Best effort: the answer must not hold up the accepting loop.
+        let frame = Reply.failure(id: nil, refusal.error).encodedLine()
         _ = try? frame.withUnsafeBytes { try socket.send($0) }
         socket.close()
-        logger.warning("refused a connection: \(error.message)")
     }
 
     private func remove(_ connection: Connection) {

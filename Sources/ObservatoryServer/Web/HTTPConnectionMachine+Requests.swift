@@ -176,13 +176,13 @@ extension HTTPConnectionMachine {
         }
         helloToken = .some(token)
         pendingSessionBytes.append(contentsOf: SessionLine.hello(token: token, name: name, id: takeRequestID()))
-        expectations.append(.hello)
+        expectations.append(.hello(omitsBody: answersHeadRequest))
         return true
     }
 
     private mutating func submit(_ operation: String, _ fields: [(String, JSONValue)], keepAlive: Bool) {
         pendingSessionBytes.append(contentsOf: SessionLine.request(operation, id: takeRequestID(), fields))
-        expectations.append(.rest(keepAlive: keepAlive))
+        expectations.append(.rest(keepAlive: keepAlive, omitsBody: answersHeadRequest))
     }
 
     private mutating func takeRequestID() -> Int64 {

@@ -20,7 +20,7 @@ import ObservatoryWire
 /// `maxFrameBytes`); at most `maxOutstanding` requests wait for their responses,
 /// after which the machine asks not to be read; `wire` holds one queue chunk.
 ///
-/// Its eighteen stored properties are one connection's web state across its
+/// Its nineteen stored properties are one connection's web state across its
 /// lives (HTTP exchanges, then possibly a WebSocket or an event stream): the
 /// decoder, the responses owed, the mode of the output and each mode's own state;
 /// a connection changes mode in place, so they live in one machine.
@@ -67,6 +67,8 @@ struct HTTPConnectionMachine {
     var expectations: [WebExpectation] = []
     /// Frames for the session found outside `process` (WebSocket messages).
     var pendingSessionBytes: [UInt8] = []
+    /// The request being answered is `HEAD`: its responses go without their bodies.
+    var answersHeadRequest = false
     /// The token of the `hello` sent for this connection, once one was sent.
     var helloToken: String??
     var nextRequestID: Int64 = 1
@@ -132,6 +134,8 @@ struct HTTPConnectionMachine {
             do {
                 part = try decoder.next()
             } catch {
+                // A fault inside a HEAD request's body is still answered as HEAD.
+                answersHeadRequest = request?.head.method == "HEAD"
                 reject(error)
                 break
             }
@@ -147,7 +151,9 @@ struct HTTPConnectionMachine {
             case .end:
                 if let (head, body) = request {
                     request = nil
+                    answersHeadRequest = head.method == "HEAD"
                     handle(head, body: body, context)
+                    answersHeadRequest = false
                 }
             }
         }
@@ -194,11 +200,13 @@ struct HTTPConnectionMachine {
         respond(WebResponse.error(status, code: code, message: error.message, keepAlive: false))
     }
 
-    /// Queues a response made without the session, in request order.
+    /// Queues a response made without the session, in request order; without
+    /// its body when it answers `HEAD`.
     mutating func respond(_ response: HTTPResponse) {
         let closes = response.headers.listContains("close", for: "Connection")
         if closes { stopsDecoding = true }
-        expectations.append(.response(response.encoded(), closes: closes))
+        let bytes = answersHeadRequest ? response.encodedForHeadRequest() : response.encoded()
+        expectations.append(.response(bytes, closes: closes))
     }
 
     // MARK: Output
@@ -271,7 +279,7 @@ struct HTTPConnectionMachine {
         case .finished:
             return
         case .webSocket:
-            if expectations.first == .hello {
+            if case .hello = expectations.first {
                 expectations.removeFirst()
                 guard WebResponse.failureCode(of: line) != nil else { return }
                 appendWebSocketText(line)
@@ -295,11 +303,13 @@ struct HTTPConnectionMachine {
     private mutating func answer(_ expectation: WebExpectation, with line: ArraySlice<UInt8>) {
         let failure = WebResponse.failureCode(of: line)
         switch expectation {
-        case .hello:
+        case .hello(let omitsBody):
             guard failure != nil else { return }
-            emit(WebResponse.rest(replyLine: line, keepAlive: false))
-        case .rest(let keepAlive):
-            emit(WebResponse.rest(replyLine: line, keepAlive: keepAlive && failure != "frame_too_large"))
+            emit(WebResponse.rest(replyLine: line, keepAlive: false), omitsBody: omitsBody)
+        case .rest(let keepAlive, let omitsBody):
+            emit(
+                WebResponse.rest(replyLine: line, keepAlive: keepAlive && failure != "frame_too_large"),
+                omitsBody: omitsBody)
         case .eventStream(let resuming, let chunked):
             guard failure == nil else {
                 emit(WebResponse.rest(replyLine: line, keepAlive: false))
@@ -313,8 +323,8 @@ struct HTTPConnectionMachine {
         }
     }
 
-    private mutating func emit(_ response: HTTPResponse) {
-        appendWire(response.encoded())
+    private mutating func emit(_ response: HTTPResponse, omitsBody: Bool = false) {
+        appendWire(omitsBody ? response.encodedForHeadRequest() : response.encoded())
         if !response.head.keepAlive { finishHTTP() }
     }
 

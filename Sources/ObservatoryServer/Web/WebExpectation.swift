@@ -9,10 +9,12 @@ enum WebExpectation: Equatable {
     /// The `101 Switching Protocols`: after it, output is WebSocket messages.
     case upgrade([UInt8])
     /// A `hello` the web face sent for a token or a name: its reply is dropped
-    /// when it succeeds, and answered with its error when it fails.
-    case hello
-    /// A REST request: its reply becomes the response.
-    case rest(keepAlive: Bool)
+    /// when it succeeds, and answered with its error when it fails; without the
+    /// error's body (`omitsBody`) when the request was `HEAD`.
+    case hello(omitsBody: Bool)
+    /// A REST request: its reply becomes the response, without its body
+    /// (`omitsBody`) when the request was `HEAD`.
+    case rest(keepAlive: Bool, omitsBody: Bool)
     /// `GET /events`: its `observe` reply starts the stream; `resuming` when the
     /// client sent `Last-Event-ID`, `chunked` for an HTTP/1.1 client.
     case eventStream(resuming: Bool, chunked: Bool)

@@ -3,11 +3,14 @@ import ObservatoryHTTP
 /// What an HTTP request on the daemon's port asks for, decided from its method
 /// and target alone (PROTOCOL.md, "HTTP on the same port").
 ///
+/// `HEAD` takes the route of `GET` (the machine then sends the response without
+/// its body), except on the streams, which have no length to announce.
+///
 /// Keys are taken from the raw path and percent-decoded on their own, because
 /// decoding the whole path first would turn `%2F` into a `/` that then looks
 /// like a path separator.
 enum WebRoute: Equatable {
-    /// `GET /`: the live page.
+    /// `GET /` (and `HEAD`, as for every route that is not a stream): the live page.
     case livePage
     /// `GET /observatory.js`: the ES module.
     case script
@@ -41,10 +44,10 @@ enum WebRoute: Equatable {
         if path.hasPrefix(Self.keysPath + "/") {
             let key = try HTTPTarget.percentDecoded(path.dropFirst(Self.keysPath.count + 1), plusAsSpace: false)
             switch method {
-            case "GET": self = .getKey(key)
+            case "GET", "HEAD": self = .getKey(key)
             case "PUT": self = .setKey(key)
             case "DELETE": self = .deleteKey(key)
-            default: self = .methodNotAllowed(allow: "GET, PUT, DELETE")
+            default: self = .methodNotAllowed(allow: "GET, HEAD, PUT, DELETE")
             }
             return
         }
@@ -63,7 +66,18 @@ enum WebRoute: Equatable {
             self = .notFound
             return
         }
-        self = method == "GET" ? route : .methodNotAllowed(allow: "GET")
+        switch method {
+        case "GET": self = route
+        case "HEAD" where !route.isStream: self = route
+        default: self = .methodNotAllowed(allow: route.isStream ? "GET" : "GET, HEAD")
+        }
+    }
+
+    /// Whether the route answers with a stream (Server-Sent Events, a WebSocket),
+    /// which has no length to announce: `HEAD` there is 405, as opening the stream
+    /// only to describe it would subscribe, authenticate and hold a connection for nothing.
+    var isStream: Bool {
+        self == .webSocket || self == .events
     }
 
     /// Whether a token may come as `?token=` (where browsers cannot set headers).

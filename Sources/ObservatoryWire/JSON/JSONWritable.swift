@@ -1,21 +1,17 @@
-/// A value the reply and event encoders can write where a JSON value goes: a
-/// ``JSONValue`` (encoded) or an ``EncodedJSON`` (copied as it is).
+/// A representation of one JSON value that entries and events can carry: a
+/// ``JSONValue`` (a tree, encoded when written) or an ``EncodedJSON`` (bytes,
+/// copied as they are).
 ///
-/// Internal: it lets each message be written by one function for both kinds
-/// of values, so that the two encodings cannot drift apart.
-protocol JSONWritable {
-    /// Appends the value's JSON text.
-    func write(into buffer: inout [UInt8])
+/// ``StoredEntry`` and ``ServerEvent`` are generic over it, so that a message
+/// is written by one function for both kinds of values and the two encodings
+/// cannot drift apart: with canonical bytes (``EncodedJSON/isCanonical``) a
+/// message carrying ``EncodedJSON`` is byte for byte the one carrying the
+/// equivalent ``JSONValue``.
+public protocol JSONWritable: Sendable, Equatable {
+    /// Appends the value's JSON text to a message being built.
+    func encode(into buffer: inout [UInt8])
 }
 
-extension JSONValue: JSONWritable {
-    func write(into buffer: inout [UInt8]) {
-        JSONWriter.write(self, into: &buffer)
-    }
-}
+extension JSONValue: JSONWritable {}
 
-extension EncodedJSON: JSONWritable {
-    func write(into buffer: inout [UInt8]) {
-        encode(into: &buffer)
-    }
-}
+extension EncodedJSON: JSONWritable {}

@@ -13,7 +13,7 @@ extension JSONWriter {
         writeLiteral("\"key\":", into: &buffer)
         write(key, into: &buffer)
         writeLiteral(",\"value\":", into: &buffer)
-        value.write(into: &buffer)
+        value.encode(into: &buffer)
         writeChangeStamp(version: version, author: author, session: session, into: &buffer)
         if ephemeral { writeLiteral(",\"ephemeral\":true", into: &buffer) }
     }
@@ -54,11 +54,11 @@ extension JSONWriter {
         let oldStart = buffer.count
         if let old {
             writeLiteral(",\"old\":", into: &buffer)
-            old.write(into: &buffer)
+            old.encode(into: &buffer)
         }
         let oldMember = oldStart..<buffer.count
         writeLiteral(",\"new\":", into: &buffer)
-        new.write(into: &buffer)
+        new.encode(into: &buffer)
         writeChangeStamp(version: version, author: author, session: session, into: &buffer)
         if ephemeral { writeLiteral(",\"ephemeral\":true", into: &buffer) }
         buffer.append(UInt8(ascii: "}"))
@@ -76,7 +76,7 @@ extension JSONWriter {
         write(key, into: &buffer)
         let oldStart = buffer.count
         writeLiteral(",\"old\":", into: &buffer)
-        old.write(into: &buffer)
+        old.encode(into: &buffer)
         let oldMember = oldStart..<buffer.count
         writeChangeStamp(version: version, author: author, session: session, into: &buffer)
         if let reason {

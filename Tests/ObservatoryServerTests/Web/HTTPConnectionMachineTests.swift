@@ -125,7 +125,7 @@ import Testing
         _ = feed(&machine, "POST /healthz HTTP/1.1\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n")
         let response = drain(&machine)
         #expect(response.hasPrefix("HTTP/1.1 405 "))
-        #expect(response.contains("Allow: GET\r\n"))
+        #expect(response.contains("Allow: GET, HEAD\r\n"))
         #expect(!response.contains("200 OK"))
         #expect(machine.wantsToClose && machine.closesWhenSent)
     }
@@ -183,13 +183,16 @@ import Testing
         #expect(drain(&machine, helloReply) == "")
     }
 
-    @Test func aFailedHelloIs401AndCloses() {
-        var machine = machine()
-        _ = feed(&machine, "GET /v1/keys/a HTTP/1.1\r\nAuthorization: Bearer wrong\r\n\r\n")
-        let response = drain(
-            &machine, #"{"ok":false,"id":1,"error":{"code":"unauthenticated","message":"m"}}"# + "\n")
-        #expect(response.hasPrefix("HTTP/1.1 401 "))
-        #expect(machine.closesWhenSent)
+    @Test func aFailedHelloIs401AndClosesAndForHeadWithoutItsBody() {
+        for method in ["GET", "HEAD"] {
+            var machine = machine()
+            _ = feed(&machine, "\(method) /v1/keys/a HTTP/1.1\r\nAuthorization: Bearer wrong\r\n\r\n")
+            let response = drain(
+                &machine, #"{"ok":false,"id":1,"error":{"code":"unauthenticated","message":"m"}}"# + "\n")
+            #expect(response.hasPrefix("HTTP/1.1 401 "))
+            #expect(response.hasSuffix(method == "HEAD" ? "\r\n\r\n" : "}"))
+            #expect(machine.closesWhenSent)
+        }
     }
 
     @Test func aTokenInTheQueryCountsOnlyOnEventsAndWebSocket() {
@@ -204,5 +207,57 @@ import Testing
         let step = machine.process(.serving)
         #expect(step.pausesReading)
         #expect(text(step.sessionBytes).split(separator: "\n").count == HTTPConnectionMachine.maxOutstanding)
+    }
+
+    // MARK: HEAD
+
+    /// The response to `GET path`, and to `HEAD path` on a fresh machine.
+    private func getAndHead(_ path: String) -> (get: String, head: String) {
+        var getting = machine()
+        _ = feed(&getting, "GET \(path) HTTP/1.1\r\n\r\n")
+        var heading = machine()
+        _ = feed(&heading, "HEAD \(path) HTTP/1.1\r\n\r\n")
+        return (drain(&getting), drain(&heading))
+    }
+
+    @Test func headAnswersEveryFixedRouteWithGetsStatusAndHeadersButNoBody() {
+        for path in ["/", "/observatory.js", "/healthz", "/metrics", "/nothing"] {
+            let (get, head) = getAndHead(path)
+            let getHead = get.components(separatedBy: "\r\n\r\n")[0] + "\r\n\r\n"
+            #expect(head == getHead, "\(path)")
+            #expect(head.contains("Content-Length: \(get.utf8.count - getHead.utf8.count)\r\n"), "\(path)")
+        }
+    }
+
+    @Test func headOnAKeyAsksTheSessionAndSendsTheReplysHeadersWithoutItsBody() {
+        var machine = machine()
+        #expect(feed(&machine, "HEAD /v1/keys/a HTTP/1.1\r\n\r\n") == #"{"op":"get","id":1,"key":"a"}"# + "\n")
+        let body = #"{"key":"a","value":1,"version":3}"#
+        let response = drain(&machine, #"{"ok":true,"id":1,"key":"a","value":1,"version":3}"# + "\n")
+        #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(response.contains("Content-Length: \(body.utf8.count)\r\n"))
+        #expect(response.hasSuffix("\r\n\r\n"))
+        #expect(!machine.wantsToClose)
+    }
+
+    @Test func headOnAListOrAFailedKeyKeepsTheErrorStatusWithoutTheBody() {
+        var machine = machine()
+        _ = feed(&machine, "HEAD /v1/keys?prefix=a HTTP/1.1\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n")
+        let response = drain(&machine, #"{"ok":false,"id":1,"error":{"code":"forbidden","message":"m"}}"# + "\n")
+        #expect(response.hasPrefix("HTTP/1.1 403 "))
+        #expect(!response.contains("forbidden"))
+        #expect(response.hasSuffix("\r\n\r\nok"))
+    }
+
+    @Test func headOnAStreamIs405AllowingOnlyGet() {
+        for path in ["/events?key=a", "/ws"] {
+            var machine = machine()
+            #expect(feed(&machine, "HEAD \(path) HTTP/1.1\r\n\r\n") == "")
+            let response = drain(&machine)
+            #expect(response.hasPrefix("HTTP/1.1 405 "), "\(path)")
+            #expect(response.contains("Allow: GET\r\n"), "\(path)")
+            #expect(response.hasSuffix("\r\n\r\n"), "\(path)")
+            #expect(!machine.isEventStream && !machine.isWebSocket)
+        }
     }
 }

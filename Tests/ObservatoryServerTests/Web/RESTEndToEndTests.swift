@@ -30,6 +30,25 @@ import Testing
         #expect(try client.request("GET", "/v1/keys/sky.mood").json?["session"] == sessionOfWrite)
     }
 
+    @Test func headAnswersWithGetsHeadersAndSendsNoBodyOnTheWire() throws {
+        let server = try TestServer()
+        let client = try WebClient(port: server.port)
+        _ = try client.request("PUT", "/v1/keys/sky.color?name=alice", body: #""red""#)
+        let get = try client.request("GET", "/v1/keys/sky.color")
+        let head = try client.request("HEAD", "/v1/keys/sky.color")
+        #expect(head.status == 200)
+        #expect(head.head.headers["Content-Length"] == String(get.body.count))
+        #expect(head.body.isEmpty)
+        let health = try client.request("HEAD", "/healthz")
+        #expect(health.status == 200 && health.head.headers["Content-Length"] == "2")
+        let events = try client.request("HEAD", "/events?key=sky.color")
+        #expect(events.status == 405 && events.head.headers["Allow"] == "GET")
+        // Had a HEAD response carried a body, its bytes would have broken this parse.
+        let fresh = try WebClient(port: server.port)
+        _ = try fresh.request("HEAD", "/")
+        #expect(try fresh.request("GET", "/healthz").text == "ok")
+    }
+
     @Test func anIdempotencyKeyMakesARetriedWriteADuplicate() throws {
         let server = try TestServer()
         let client = try WebClient(port: server.port)
@@ -66,7 +85,7 @@ import Testing
         let methods = try WebClient(port: server.port)
         let notAllowed = try methods.request("PATCH", "/v1/keys/a")
         #expect(notAllowed.status == 405)
-        #expect(notAllowed.head.headers["Allow"] == "GET, PUT, DELETE")
+        #expect(notAllowed.head.headers["Allow"] == "GET, HEAD, PUT, DELETE")
         #expect(try methods.nextResponse() == nil)
 
         let header = try WebClient(port: server.port)

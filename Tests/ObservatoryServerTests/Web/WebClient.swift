@@ -49,6 +49,7 @@ final class WebClient {
         for header in headers { text += header + "\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
         text += "\r\n" + (body ?? "")
+        decoder.requestSent(method: method)
         try send(text)
         guard let response = try nextResponse() else { throw TestFailure(description: "the server closed") }
         return response

@@ -3,22 +3,30 @@
 /// Encoded exactly as PROTOCOL.md shows, for example
 /// `{"event":"update","key":"sky.color","old":"blue","new":"red","version":12,"author":"alice","session":"s3"}`.
 /// An event has `"event"` and never `"ok"`, which is how clients tell it from a reply.
-public enum Event: Sendable, Equatable {
+///
+/// Generic over how values are held, so that both kinds of events are one type
+/// with one encoding: ``Event`` carries ``JSONValue``s, ``RawEvent`` carries
+/// ``EncodedJSON`` (what a server that keeps values as bytes sends to observers).
+/// The bytes of a ``RawEvent`` are those of the equivalent ``Event`` when every
+/// value's bytes are canonical (``EncodedJSON/isCanonical``); otherwise each value
+/// is written as it was sent, where ``Event`` would write its compact encoding
+/// (`1.0` stays `1.0`, which PROTOCOL.md allows: a value is "returned as it was sent").
+public enum ServerEvent<Value: JSONWritable>: Sendable, Equatable {
     /// A key was created (`old` is `nil`, and absent on the wire) or changed.
     /// `ephemeral` is true when the key is bound to its writer's session
     /// (`"ephemeral":true` on the wire, absent otherwise).
     case update(
-        key: String, old: JSONValue?, new: JSONValue, version: Int64, author: String, session: String,
+        key: String, old: Value?, new: Value, version: Int64, author: String, session: String,
         ephemeral: Bool = false)
-    /// A key was deleted; `old` is its last value. `reason` is `sessionEnded`
+    /// A key was deleted; `old` is its last value. `reason` is ``sessionEnded``
     /// when the server deleted a session-bound key because its session ended
     /// (the author and session are then the owner's), `nil` for an ordinary delete.
-    case delete(key: String, old: JSONValue, version: Int64, author: String, session: String, reason: String? = nil)
+    case delete(key: String, old: Value, version: Int64, author: String, session: String, reason: String? = nil)
     /// The server is shutting down and will close the connection.
     case shutdown
 
     /// The `reason` of a delete event whose key was bound to a session that ended.
-    public static let sessionEnded = "session_ended"
+    public static var sessionEnded: String { "session_ended" }
 
     /// The event as one compact JSON object, without the LF.
     public func encoded() -> [UInt8] {
@@ -52,7 +60,16 @@ public enum Event: Sendable, Equatable {
             return start..<start
         }
     }
+}
 
+/// An event whose values are ``JSONValue``s: what clients decode and what the
+/// server sends to observers.
+public typealias Event = ServerEvent<JSONValue>
+
+/// An event whose values are ``EncodedJSON``, copied as they were sent.
+public typealias RawEvent = ServerEvent<EncodedJSON>
+
+extension ServerEvent where Value == JSONValue {
     /// Reads an event from a server message whose `"event"` field was `name`.
     static func decode(name: String, from fields: FieldReader<JSONObject>) throws(WireError) -> Event {
         switch name {
