@@ -25,6 +25,8 @@ REQUIRED = {
     "observatory_fsync_duration_seconds": "histogram",
     "observatory_keys": "gauge",
     "observatory_store_bytes": "gauge",
+    "observatory_history_bytes": "gauge",
+    "observatory_log_bytes": "gauge",
     "observatory_revision": "gauge",
 }
 

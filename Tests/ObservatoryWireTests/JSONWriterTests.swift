@@ -1,3 +1,4 @@
+import ObservatoryTestSupport
 import Testing
 
 @testable import ObservatoryWire
@@ -90,5 +91,42 @@ import Testing
     @Test func descriptionIsTheCompactText() {
         let value: JSONValue = ["a": [1, "b"]]
         #expect(value.description == #"{"a":[1,"b"]}"#)
+    }
+
+    /// The word-at-a-time scan must find every byte that needs escaping at every
+    /// position of its eight-byte block, next to UTF-8 and plain ASCII, in strings
+    /// of every length around the block size.
+    @Test func everyEscapeIsFoundWhereverItSitsInALongString() throws {
+        var generator = SeededGenerator(seed: 18)
+        let pieces = ["a", "Z", " ", "~", "é", "€", "😀", "\"", "\\", "\n", "\u{01}", "\u{1F}", "\t", "\u{7F}"]
+        for length in 0..<40 {
+            for _ in 0..<25 {
+                let string = (0..<length).map { _ in pieces.randomElement(using: &generator) ?? "a" }.joined()
+                var written: [UInt8] = []
+                JSONWriter.write(string, into: &written)
+                #expect(written == Self.reference(string), "\(string.debugDescription)")
+                #expect(try JSONValue.parse(written) == .string(string))
+            }
+        }
+    }
+
+    /// Escapes byte by byte, as the writer did before it scanned words.
+    private static func reference(_ string: String) -> [UInt8] {
+        var bytes: [UInt8] = [0x22]
+        for byte in string.utf8 {
+            switch byte {
+            case 0x22, 0x5C: bytes += [0x5C, byte]
+            case 0x0A: bytes += Array("\\n".utf8)
+            case 0x0D: bytes += Array("\\r".utf8)
+            case 0x09: bytes += Array("\\t".utf8)
+            case 0x08: bytes += Array("\\b".utf8)
+            case 0x0C: bytes += Array("\\f".utf8)
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: bytes.append(byte)
+            }
+        }
+        return bytes + [0x22]
     }
 }

@@ -11,8 +11,12 @@ struct MetricsPage {
         var queuedBytes: Int
         /// The number of keys.
         var keys: Int
-        /// The bytes of the data directory's change log (0 without storage).
+        /// The bytes the store's entries take in memory (counted against `limits.maxStoreBytes`).
         var storeBytes: Int
+        /// The bytes of recent changes kept for resuming (counted against `limits.historyBytes`).
+        var historyBytes: Int
+        /// The bytes of the data directory's change log (0 without storage).
+        var logBytes: Int
         /// The last revision.
         var revision: Int64
         /// The fsync durations (an empty histogram without storage).
@@ -58,8 +62,14 @@ struct MetricsPage {
             snapshot: readings.fsyncDurations)
         page.gauge("observatory_keys", help: "Keys in the store.", value: Double(readings.keys))
         page.gauge(
-            "observatory_store_bytes", help: "Bytes of the change log in the data directory.",
+            "observatory_store_bytes", help: "Bytes the store's entries take in memory (limits.maxStoreBytes).",
             value: Double(readings.storeBytes))
+        page.gauge(
+            "observatory_history_bytes", help: "Bytes of recent changes kept for resuming (limits.historyBytes).",
+            value: Double(readings.historyBytes))
+        page.gauge(
+            "observatory_log_bytes", help: "Bytes of the change log in the data directory.",
+            value: Double(readings.logBytes))
         page.gauge("observatory_revision", help: "The last revision.", value: Double(readings.revision))
         return page.text
     }

@@ -11,9 +11,10 @@ extension Server {
                 queued += queue.queuedBytes
             }
         }
+        let bytes = store.bytes
         let readings = MetricsPage.Readings(
-            eventsOfOpenConnections: events, queuedBytes: queued, keys: store.keyCount,
-            storeBytes: store.storage?.logByteCount ?? 0, revision: store.revision,
+            eventsOfOpenConnections: events, queuedBytes: queued, keys: store.keyCount, storeBytes: bytes.store,
+            historyBytes: bytes.history, logBytes: store.storage?.logByteCount ?? 0, revision: store.revision,
             fsyncDurations: store.storage?.fsyncDurations.snapshot
                 ?? Histogram(bounds: Histogram.durationBounds).snapshot)
         return Array(MetricsPage.text(sessions.metrics, readings).utf8)

@@ -59,6 +59,8 @@ public final class Server: Sendable {
     private let connectionSettings: ConnectionSettings
     private let logger: Logger
     private let state = Locked(State())
+    /// When to give the memory of closed connections back to the system.
+    private let trimSchedule = Locked(TrimSchedule())
     private let loops: [EventLoop]
     private let allClosed = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
@@ -246,6 +248,15 @@ public final class Server: Sendable {
         }
         logger.debug("connection \(connection.sessionID) closed")
         if remaining == 0 { allClosed.signal() }
+        if trimSchedule.withLock({ $0.connectionClosed() }) {
+            // Off the loop: a trim walks every heap, which must not hold up its connections.
+            loops[0].schedule(at: EventLoop.now() + TrimSchedule.delayNanoseconds) { [trimSchedule] in
+                DispatchQueue.global(qos: .utility).async {
+                    SystemMemory.trim()
+                    trimSchedule.withLock { $0.trimmed() }
+                }
+            }
+        }
     }
 
     /// Shuts down gracefully and returns when done: stops accepting, answers further

@@ -96,3 +96,15 @@ import Testing
         #expect(history.all.last?.version == 10)
     }
 }
+
+@Suite struct TrimScheduleTests {
+    @Test func oneTrimIsScheduledPerBurstOfClosedConnections() {
+        var schedule = TrimSchedule()
+        let decisions = (0..<(TrimSchedule.closedConnectionsPerTrim * 3)).map { _ in schedule.connectionClosed() }
+        #expect(decisions.filter { $0 }.count == 1, "one trim until it has run")
+        #expect(decisions.firstIndex(of: true) == TrimSchedule.closedConnectionsPerTrim - 1)
+        schedule.trimmed()
+        let afterTrim = schedule.connectionClosed()
+        #expect(!afterTrim, "closures after the trim count anew")
+    }
+}

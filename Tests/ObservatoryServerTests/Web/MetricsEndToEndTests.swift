@@ -49,8 +49,10 @@ import Testing
         #expect(values["observatory_events_sent_total"] == 1)
         #expect(values["observatory_keys"] == 1)
         #expect(values["observatory_revision"] == 1)
+        #expect((values["observatory_store_bytes"] ?? 0) > 0, "the one key's bytes")
         for name in [
             "observatory_queued_bytes", "observatory_slow_consumer_closes_total", "observatory_store_bytes",
+            "observatory_history_bytes", "observatory_log_bytes",
             #"observatory_resumes_total{outcome="replayed"}"#, #"observatory_resumes_total{outcome="reset"}"#,
             #"observatory_fsync_duration_seconds_bucket{le="+Inf"}"#, "observatory_fsync_duration_seconds_count",
         ] {
