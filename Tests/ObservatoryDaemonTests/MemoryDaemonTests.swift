@@ -24,7 +24,7 @@ import Testing
     }
 
     /// Every change of a key with large values used to stay in the history until
-    /// 100,000 changes: 400 KB sets grew the daemon by 1.2 MB each.
+    /// 100,000 changes: each 400 KB set grew the daemon by 400 KB (280 MB here).
     @Test func largeSetsOnOneKeyStayWithinTheHistorysBytes() throws {
         let directory = try TemporaryDirectory()
         let (process, _, port, _) = try launcher.launchListening(["--data", directory.path])
@@ -32,12 +32,13 @@ import Testing
         let client = try LineClient(port: port)
         #expect(try client.request(#"{"op":"ping"}"#)["ok"] == true)
         let start = try Self.residentBytes(of: process)
-        for seed in 0..<600 {
+        for seed in 0..<700 {
             let reply = try client.request(#"{"op":"set","key":"big","value":"\#(Self.value(seed, bytes: 400_000))"}"#)
             try #require(reply["ok"] == true, "\(reply)")
         }
         let growth = try Self.residentBytes(of: process) - start
-        #expect(growth <= 256 * Self.mebibyte, "grew \(growth / Self.mebibyte) MiB for 600 sets of 400 KB")
+        print("700 sets of 400 KB: grew \(growth / Self.mebibyte) MiB")
+        #expect(growth <= 160 * Self.mebibyte, "grew \(growth / Self.mebibyte) MiB for 700 sets of 400 KB")
     }
 
     /// A full store refuses the write that would pass `limits.maxStoreBytes`, names
@@ -98,7 +99,14 @@ import Testing
             idleRounds = progressed ? 0 : idleRounds + 1
             if !progressed { _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(50)) }
         }
+        // The kernel may hold much of what was sent: the daemon reads it after the
+        // last send, so its peak comes later. Sampled for three seconds.
+        for _ in 0..<60 {
+            peak = max(peak, try Self.residentBytes(of: process))
+            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(50))
+        }
         let growth = peak - start
+        print("300 unfinished lines of 1 MiB: grew \(growth / Self.mebibyte) MiB at the peak")
         #expect(growth <= 80 * Self.mebibyte, "grew \(growth / Self.mebibyte) MiB under a 64 MiB cap")
         for sender in senders { sender.socket.close() }
         senders = []
