@@ -70,6 +70,8 @@ import Testing
 
     /// Unfinished lines count as the buffers they take, not as the bytes received,
     /// and what a burst of them took goes back to the system once they are gone.
+    /// The cap holds up to one read (64 KiB) per connection on top, for the read
+    /// that finds it exceeded; counted as received, the daemon grew 81 MiB here.
     @Test func unfinishedLinesCountAsAllocatedAndTheirMemoryGoesBack() throws {
         let limit = FileDescriptorLimit.raiseToMaximum().after
         try #require(limit > 1_000, "this test needs an open-file limit above 1,000, not \(limit)")
@@ -107,7 +109,7 @@ import Testing
         }
         let growth = peak - start
         print("300 unfinished lines of 1 MiB: grew \(growth / Self.mebibyte) MiB at the peak")
-        #expect(growth <= 80 * Self.mebibyte, "grew \(growth / Self.mebibyte) MiB under a 64 MiB cap")
+        #expect(growth <= 72 * Self.mebibyte, "grew \(growth / Self.mebibyte) MiB under a 64 MiB cap")
         for sender in senders { sender.socket.close() }
         senders = []
         try waitUntil("the memory of closed connections given back", timeout: .seconds(10)) {
