@@ -4,6 +4,8 @@ import ObservatoryWire
 struct Watcher {
     let target: Target
     let continuation: AsyncStream<RemoteChange>.Continuation
+    /// What the server does with the target's events when the client falls behind.
+    var slow: SlowPolicy = .coalesce
 
     /// Whether a change of `key` belongs in this watcher's stream.
     func matches(_ key: String) -> Bool {
