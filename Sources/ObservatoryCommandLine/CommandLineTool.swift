@@ -124,7 +124,9 @@ public enum CommandLineTool {
         var reconnected: ObservatoryClient?
         defer { reconnected?.close() }
         while true {
-            for await change in try await changes(of: target, from: fromRevision, slow: slow, on: client, output: output) {
+            for await change in try await changes(
+                of: target, from: fromRevision, slow: slow, on: client, output: output)
+            {
                 output.standardOutput(
                     raw ? String(decoding: change.event.encoded(), as: UTF8.self) : ChangeFormatter.line(for: change))
             }
@@ -132,6 +134,8 @@ public enum CommandLineTool {
             guard case .disconnected(.slowConsumer(let revision?)) = client.currentState else {
                 return try endedByInterruption(client)
             }
+            // Closed again at the revision it resumed from: no progress, so no endless loop.
+            if revision == fromRevision, reconnected != nil { throw .connectionLost(.slowConsumer(revision: revision)) }
             output.standardError("the server closed the connection: this watch fell behind (slow_consumer)")
             reconnected?.close()
             client = try await ObservatoryClient.connect(client.configuration, timeout: .seconds(10))

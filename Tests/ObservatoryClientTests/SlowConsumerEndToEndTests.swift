@@ -8,12 +8,8 @@ import Testing
 /// client resumes by itself from the error's revision: its stream misses nothing.
 @Suite(.timeLimit(.minutes(1))) struct SlowConsumerEndToEndTests {
     @Test func aClosingWatcherSeesEveryValueAcrossSlowConsumerCloses() async throws {
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.fsync = .none
-        configuration.shutdownGraceMilliseconds = 200
-        configuration.limits.maxQueuedBytes = 16 * 1_024
-        let server = try TestServer(configuration: configuration)
+        let server = try TestServer(
+            configuration: TestServer.inMemoryConfiguration { $0.limits.maxQueuedBytes = 16 * 1_024 })
         defer { server.stop() }
         let writer = try await server.client("writer")
         let watcher = try await server.client("watcher")

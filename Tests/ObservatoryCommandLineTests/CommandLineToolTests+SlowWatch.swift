@@ -6,20 +6,12 @@ import Testing
 
 extension CommandLineToolTests {
     @Test func watchWithSlowCloseResumesByItselfAfterASlowConsumerCloseAndMissesNothing() async throws {
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.fsync = .none
-        configuration.shutdownGraceMilliseconds = 200
-        configuration.limits.maxQueuedBytes = 16 * 1_024
-        let server = try TestServer(configuration: configuration)
+        let server = try TestServer(
+            configuration: TestServer.inMemoryConfiguration { $0.limits.maxQueuedBytes = 16 * 1_024 })
         defer { server.stop() }
         let alice = try await server.client("alice")
         defer { alice.close() }
-        let capture = Capture()
-        let watch = Task {
-            await CommandLineTool.run(
-                arguments: ["watch", "k.*", "--slow", "close", "--port", String(server.port)], output: capture.output)
-        }
+        let (watch, capture) = started(["watch", "k.*", "--slow", "close"], port: server.port)
         #expect(await eventually { capture.err.first?.hasPrefix("watching k.* on 127.0.0.1:") == true })
         // An event larger than the whole queue never fits: the server closes the watch's connection.
         let big = String(repeating: "x", count: 20 * 1_024)

@@ -13,17 +13,6 @@ import Testing
         return .update(key: key, old: nil, new: new, version: version, by: author)
     }
 
-    private func drain(_ queue: inout OutboundQueue) throws -> [JSONValue] {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = queue.nextBytes()
-            if chunk.isEmpty { break }
-            bytes.append(contentsOf: chunk)
-            queue.markSent(chunk.count)
-        }
-        return try bytes.split(separator: UInt8(ascii: "\n")).map { try json($0) }
-    }
-
     @Test func strictEventsOfOneKeyAreNeverMergedAndFailWhenTheyDoNotFit() throws {
         let one = update("a", 1)
         var coalescing = OutboundQueue(maxQueuedBytes: one.frame.count * 3)
@@ -34,8 +23,8 @@ import Testing
             strictOutcomes.append(strict.appendEvent(update("a", version), mayCoalesce: false))
         }
         #expect(strictOutcomes == [.queued, .queued, .queued, .slowConsumer])
-        #expect(try drain(&coalescing).map { $0["version"] } == [4])
-        let messages = try drain(&strict)
+        #expect(try coalescing.drainMessages().map { $0["version"] } == [4])
+        let messages = try strict.drainMessages()
         #expect(messages.map { $0["error"]?["code"] } == ["slow_consumer"])
         #expect(messages.first?["error"]?["revision"] == 0)
     }
@@ -49,7 +38,7 @@ import Testing
         #expect(queue.isCoalescing)
         #expect(queue.appendEvent(update("a", 6), mayCoalesce: false) == .queued)
         #expect(queue.appendEvent(update("a", 7)) == .queued)
-        let versions = try drain(&queue).map { $0["version"] }
+        let versions = try queue.drainMessages().map { $0["version"] }
         // a1 went straight into the write buffer; a2 to a5 merged into one.
         #expect(versions == [1, 5, 6, 7], "\(versions)")
     }
@@ -66,7 +55,7 @@ import Testing
         }
         #expect(queue.isFailed)
         #expect(queue.slowConsumerRevision == 1)
-        let messages = try drain(&queue)
+        let messages = try queue.drainMessages()
         #expect(messages.map { $0["version"] ?? $0["error"]?["revision"] } == [1, 1])
     }
 
@@ -87,7 +76,7 @@ import Testing
         for version in Int64(1)...5 {
             #expect(queue.appendReplayed(update("a", version, size: 1_000), mayCoalesce: false) == .queued)
         }
-        #expect(try drain(&queue).map { $0["version"] } == [1, 2, 3, 4, 5])
+        #expect(try queue.drainMessages().map { $0["version"] } == [1, 2, 3, 4, 5])
         // Once sent, the allowance is spent: live events meet the limit again.
         #expect(queue.appendEvent(update("a", 6, size: 1_000), mayCoalesce: false) == .queued)
         #expect(queue.appendEvent(update("a", 7, size: 1_000), mayCoalesce: false) == .slowConsumer)
@@ -112,7 +101,8 @@ import Testing
                 let key = "k\(Int.random(in: 0..<4, using: &random))"
                 let strict = key == "k0"
                 delivered.append((key, version, strict))
-                _ = queue.appendEvent(update(key, version, size: Int.random(in: 1..<120, using: &random)), mayCoalesce: !strict)
+                _ = queue.appendEvent(
+                    update(key, version, size: Int.random(in: 1..<120, using: &random)), mayCoalesce: !strict)
             case 6:
                 queue.holdEvents()
             case 7:

@@ -166,7 +166,7 @@ extension ObservatoryClient {
     /// them all (`resumed` is true), else the stream starts now.
     ///
     /// For a program that stored the revision it had seen (``RemoteChange/version``)
-    /// and starts again later; the stream then resumes like ``changes(of:)``.
+    /// and starts again later; the stream then resumes like ``changes(of:slow:)``.
     /// `slow` as for ``changes(of:slow:)``.
     public func changes(of target: Target, after revision: Int64, slow: SlowPolicy = .coalesce)
         async throws(ClientError) -> (changes: AsyncStream<RemoteChange>, resumed: Bool)

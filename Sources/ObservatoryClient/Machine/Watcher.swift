@@ -1,6 +1,6 @@
 import ObservatoryWire
 
-/// A consumer of ``ObservatoryClient/changes(of:)``: its target and its stream.
+/// A consumer of ``ObservatoryClient/changes(of:slow:)``: its target and its stream.
 struct Watcher {
     let target: Target
     let continuation: AsyncStream<RemoteChange>.Continuation
