@@ -62,8 +62,8 @@ final class ConnectionOutput: Sendable {
         let acknowledged = acknowledged.value
         let flushing = state.withLock { state -> Connection? in
             guard state.observations.accepts(change.key, via: route) else { return nil }
-            let outcome = state.queue.appendEvent(
-                change, acknowledgedRevision: acknowledged, mayCoalesce: state.observations.mayCoalesce(change.key))
+            let mayCoalesce = !state.observations.hasClosingTargets || state.observations.mayCoalesce(change.key)
+            let outcome = state.queue.appendEvent(change, acknowledgedRevision: acknowledged, mayCoalesce: mayCoalesce)
             return Self.needsFlush(after: outcome, &state) ? state.connection : nil
         }
         requestFlush(of: flushing)

@@ -124,11 +124,20 @@ struct OutboundQueue {
     ) -> EventOutcome {
         guard !isFailed else { return .slowConsumer }
         eventCount &+= 1
-        if isHolding {
-            heldEvents.append((change, mayCoalesce))
+        if !isHolding, appendToWriteBuffer(change, acknowledgedRevision: acknowledgedRevision) {
             return .queued
         }
-        if appendToWriteBuffer(change, acknowledgedRevision: acknowledgedRevision) {
+        return holdOrEnqueue(change, mayCoalesce: mayCoalesce)
+    }
+
+    /// An event that cannot go straight into the write buffer: kept aside while
+    /// events are held, else queued. Out of `appendEvent`, whose common case
+    /// (straight into the write buffer) stays small enough to be inlined into
+    /// every delivery (callgrind: 27 instructions a delivery when it was not).
+    @inline(never)
+    private mutating func holdOrEnqueue(_ change: StoreChange, mayCoalesce: Bool) -> EventOutcome {
+        if isHolding {
+            heldEvents.append((change, mayCoalesce))
             return .queued
         }
         return enqueue(change, mayCoalesce: mayCoalesce)
