@@ -80,6 +80,15 @@ import Testing
         #expect(set.mayCoalesce("xy"))
     }
 
+    @Test func aCloseKeyAloneIsStrictAndItsUnobserveLoosensIt() throws {
+        var set = ObservationSet(limit: 5)
+        _ = try set.add(.key("a"), slow: .close)
+        #expect(set.hasClosingTargets)
+        #expect(!set.mayCoalesce("a"))
+        _ = set.remove(.key("a"))
+        #expect(!set.hasClosingTargets)
+    }
+
     @Test func observingAgainWithCloseMakesATargetStrictAndOnlyUnobserveLoosensIt() throws {
         var set = ObservationSet(limit: 5)
         _ = try set.add(.prefix("a."))

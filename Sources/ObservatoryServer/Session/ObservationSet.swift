@@ -27,8 +27,15 @@ struct ObservationSet {
     private(set) var keys: Set<StoreKey> = []
     private(set) var prefixes: Set<StoreKey> = []
     /// The keys and prefixes observed with `SlowPolicy.close`: subsets of the two above.
-    private(set) var closingKeys: Set<StoreKey> = []
-    private(set) var closingPrefixes: Set<StoreKey> = []
+    private(set) var closingKeys: Set<StoreKey> = [] {
+        didSet { hasClosingTargets = !closingKeys.isEmpty || !closingPrefixes.isEmpty }
+    }
+    private(set) var closingPrefixes: Set<StoreKey> = [] {
+        didSet { hasClosingTargets = !closingKeys.isEmpty || !closingPrefixes.isEmpty }
+    }
+    /// Whether any target is observed with `close`; read on every delivery, so
+    /// that the common case (none) costs one load, not a call of `mayCoalesce`.
+    private(set) var hasClosingTargets = false
     /// The most distinct targets allowed.
     let limit: Int
 
@@ -106,11 +113,9 @@ struct ObservationSet {
     }
 
     /// Whether the events of `key` may be coalesced: no observation covering it says `close`.
-    ///
-    /// On the path of every delivery: without any `close` observation (the common
-    /// case) it only checks that two sets are empty.
+    /// (Deliveries check `hasClosingTargets` first.)
     func mayCoalesce(_ key: String) -> Bool {
-        if closingKeys.isEmpty && closingPrefixes.isEmpty { return true }
+        guard hasClosingTargets else { return true }
         let storeKey = StoreKey(key)
         return !closingKeys.contains(storeKey) && !closingPrefixes.contains { storeKey.hasBytePrefix($0.text) }
     }
