@@ -26,9 +26,9 @@ import ObservatoryWire
 ///   place: nothing behind it goes out until it is fulfilled
 ///   (`waitingForPendingReply` says which one the head waits for).
 ///
-/// Its sixteen stored properties (the items, their byte and event counts, the
+/// Its eighteen stored properties (the items, their byte and event counts, the
 /// coalescing index, the direct-write buffer, the acknowledgement and pending-reply
-/// cursors) all change together on every append and send, on the hot path of
+/// cursors, the replay's allowance and the failure's revision) all change together on every append and send, on the hot path of
 /// every delivery, so they stay in one value instead of behind several.
 struct OutboundQueue {
     /// Queued bytes beyond which events are coalesced, then the connection dropped.
