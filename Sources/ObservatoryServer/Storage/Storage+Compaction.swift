@@ -120,7 +120,7 @@ extension Storage {
     /// need no fsync any more, and a failure is over.
     func finishCompaction(through revision: Int64, sequence: Int64, _ state: inout State) -> [Waiter] {
         closeRetired(state.retiring.filter { $0.sequence < sequence }, state: &state)
-        if state.durability.isFailed { logger.info("storage: writing works again; changes are accepted") }
+        if state.durability.needsRecovery { logger.info("storage: writing works again; changes are accepted") }
         return carryOut(state.durability.snapshotWritten(through: revision), &state)
     }
 
