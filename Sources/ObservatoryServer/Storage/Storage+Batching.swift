@@ -68,11 +68,8 @@ extension Storage {
     /// duplicate's answer may name a change that was taken back, so none is given.
     var refusal: StorageError? {
         state.withLock { state in
-            state.durability.refusal == nil
-                ? nil
-                : state.durability.refusalReason.map {
-                    StorageError(code: .unavailable, message: $0)
-                }
+            guard state.durability.refusal != nil, let reason = state.durability.refusalReason else { return nil }
+            return StorageError(code: .unavailable, message: reason)
         }
     }
 }
