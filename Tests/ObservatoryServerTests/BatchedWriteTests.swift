@@ -112,12 +112,16 @@ private final class ChangeRecorder: Observer {
         // No later change may take a lost change's number, nor a retry be answered as made.
         #expect(throws: WireError.self) { try set(context.store, "k", 5) }
         #expect(throws: WireError.self) { try set(context.store, "fresh", true, requestId: "r1") }
+        // Memory still remembers "r1": no snapshot of it may reach the disk.
+        #expect(throws: StorageError.self) { try storage.compactNow() }
         storage.abandon()
 
         let reopened = try open(.everysec)
         #expect(reopened.store.get("k")?.value == 1)
         #expect(reopened.store.get("fresh") == nil)
         #expect(reopened.store.revision == 1)
+        let retried = try reopened.store.set("fresh", to: true, requestId: "r1", by: alice)
+        #expect(retried == .set(key: "fresh", version: 2, changed: true, duplicate: false))
     }
 
     @Test func aCrashBeforeTheEndOfTheTurnTakesBackOnlyChangesNobodySaw() throws {

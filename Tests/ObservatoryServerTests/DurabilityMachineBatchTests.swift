@@ -37,6 +37,16 @@ import Testing
         #expect(machine.isLost(3))
     }
 
+    @Test func noSnapshotOfMemoryIsWrittenOnceABatchWasTakenBack() {
+        var machine = machine(.everysec)
+        #expect(machine.allowsSnapshots)
+        _ = machine.logDamaged("Input/output error")
+        #expect(machine.allowsSnapshots)
+        _ = machine.batchWriteFailed(through: 1, "Input/output error")
+        #expect(!machine.allowsSnapshots)
+        #expect(machine.needsRecovery)
+    }
+
     @Test func theWritersOfALostBatchAreToldTheirChangeWasNotMade() {
         var machine = machine(.everysec)
         _ = machine.batchWriteFailed(through: 1, "No space left on device")

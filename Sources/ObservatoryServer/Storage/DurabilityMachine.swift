@@ -26,7 +26,8 @@ import ObservatoryWire
 /// never acknowledged in this process, so no later change may take their
 /// numbers, and the acknowledged revision never passes them (a reply still
 /// queued for one of them turns into its error whenever it is looked at).
-/// Fsyncs go on for what was written before.
+/// Fsyncs go on for what was written before; no snapshot is written any more
+/// (`allowsSnapshots`).
 ///
 /// Its stored properties (the written, synced and acknowledged revisions, the
 /// stall, the failure, the refusal, the lost ranges and the policy) are the
@@ -166,6 +167,12 @@ struct DurabilityMachine: Equatable {
     /// Whether a snapshot must rewrite everything before changes are accepted
     /// again (a failed fsync or a damaged log; a refusal waits for a restart).
     var needsRecovery: Bool { failure != nil }
+
+    /// Whether the store's memory may be written out as a snapshot (compaction,
+    /// recovery): not once a batch was taken back, because memory still remembers
+    /// the `requestId`s of its lost changes (and would answer a retry as made after
+    /// a restart); the log, which a restart reads back, holds none of them.
+    var allowsSnapshots: Bool { refusal == nil }
 
     /// Why storage refuses changes, while it does, with what ends it.
     var refusalReason: String? {

@@ -91,6 +91,11 @@ extension Storage {
                 guard !state.isClosed, !state.isAbandoned else {
                     throw StorageError(code: .unavailable, message: "storage is closed")
                 }
+                guard state.durability.allowsSnapshots else {
+                    throw StorageError(
+                        code: .unavailable,
+                        message: "no snapshot is written after changes were taken back; restart the server")
+                }
                 let sequence = state.nextSequence
                 let header = StorageHeader(
                     kind: .log, epoch: epoch, revision: frozen.revision, sessionLease: state.sessionLease)

@@ -355,7 +355,9 @@ public final class Storage: Acknowledgements {
             } else {
                 _ = wakeSyncer.wait(timeout: .now() + .seconds(1))
             }
-            let (isOver, isFailed) = state.withLock { ($0.isClosed || $0.isAbandoned, $0.durability.needsRecovery) }
+            let (isOver, isFailed) = state.withLock {
+                ($0.isClosed || $0.isAbandoned, $0.durability.needsRecovery && $0.durability.allowsSnapshots)
+            }
             if isOver { break }
             if isFailed {
                 recoverAfterFailure()

@@ -46,8 +46,10 @@ import ObservatoryWire
 /// - Storage then refuses every change until the server restarts: a later change
 ///   would take a lost revision's number, and a queued reply to the lost change
 ///   could then be sent as if it were made; a duplicate `requestId` of a lost
-///   change would be answered as made. A restart reads back the log, which holds
-///   the written changes only. (Taking the numbers of the lost changes out of
+///   change would be answered as made (the store refuses those too, and memory
+///   still remembers the ids, so no snapshot of it is written any more:
+///   `DurabilityMachine.allowsSnapshots`). A restart reads back the log, which
+///   holds the written changes only. (Taking the numbers of the lost changes out of
 ///   use, and letting connections look for lost revisions before acknowledged
 ///   ones, would let writes resume once storage recovers instead.)
 extension SharedStore {
