@@ -300,7 +300,9 @@ public final class Storage: Acknowledgements {
 
     func whenAcknowledged(_ revision: Int64, _ action: @escaping @Sendable () -> Void) {
         let now = state.withLock { state -> Bool in
-            if acknowledged.value >= revision || state.isClosed { return true }
+            // A lost revision's writer is answered with its error: its waiter runs
+            // now, also when it comes after the failure woke every waiter.
+            if acknowledged.value >= revision || state.isClosed || state.durability.isLost(revision) { return true }
             state.waiters.append(Waiter(revision: revision, action: action))
             return false
         }

@@ -24,8 +24,8 @@ import ObservatoryWire
 ///   then hold them, like replies, until acknowledged.
 /// - Every read writes what is unwritten first, under the same lock, before it
 ///   looks (`withWrittenState`, `observe`, `withFrozenState`): a `get`, `list`,
-///   `observe` snapshot, resumed replay or compaction snapshot never shows an
-///   unwritten change. `revision` (in `ping` and `hello`) is the last announced one.
+///   `observe` snapshot, resumed replay, the `revision` of `ping` and `hello`, or
+///   a compaction snapshot never shows an unwritten change.
 /// - A write that answers from the state without making a change (a duplicate
 ///   `requestId`, an equal value) or fails on it (`conflict`, `not_found`,
 ///   `limit_exceeded`) could name an unwritten version: it is planned again once
@@ -156,12 +156,5 @@ extension SharedStore {
             if let planned = guarded.data.planReplicated(undo) { guarded.data.apply(planned) }
         }
         guarded.data.advanceRevision(to: lastWritten)
-    }
-}
-
-extension SharedStore.Guarded {
-    /// The revision of the last change announced: the last written one.
-    var announcedRevision: Int64 {
-        unwritten.first.map { $0.change.version - 1 } ?? data.revision
     }
 }

@@ -123,9 +123,10 @@ public final class SharedStore: Sendable, SnapshotSource {
         withWrittenState { $0.data.entry(key) }
     }
 
-    /// The revision of the last change announced (and written).
+    /// The revision of the last change (written first, like every read, so that
+    /// a `ping` after a write reports at least that write's version).
     public var revision: Int64 {
-        guarded.withLock { $0.announcedRevision }
+        withWrittenState { $0.data.revision }
     }
 
     /// The number of keys.
