@@ -211,19 +211,6 @@ public final class Storage: Acknowledgements {
         if compact { startCompaction() }
     }
 
-    /// What a write holds, which decides when storage refuses it.
-    enum WriteKind {
-        /// A change not applied yet: refused while storage fails or refuses changes.
-        case change
-        /// Changes applied in memory already (a batch): written while a failed
-        /// fsync waits for recovery too (which snapshots them), as long as the log
-        /// can be trusted.
-        case batch
-        /// A session lease, which makes no change: written while changes are
-        /// refused until a restart, so that the restart still skips the numbers.
-        case sessionLease
-    }
-
     func write(_ bytes: [UInt8], into state: inout State, kind: WriteKind = .change) throws(StorageError) {
         switch kind {
         case .change: try checkAcceptsChanges(state)
@@ -239,26 +226,6 @@ public final class Storage: Acknowledgements {
         }
         state.logSize += bytes.count
         state.logBytesSinceSnapshot += bytes.count
-    }
-
-    /// Throws why nothing is written: `isRefused`, or storage is closed.
-    private func checkCanWrite(_ state: State, unless isRefused: Bool) throws(StorageError) {
-        if isRefused, let reason = state.durability.refusalReason {
-            throw StorageError(code: .unavailable, message: reason)
-        }
-        guard !state.isClosed, !state.isAbandoned else {
-            throw StorageError(code: .unavailable, message: "storage is closed")
-        }
-    }
-
-    /// Throws why storage takes no change now: it failed, or it is closed.
-    func checkAcceptsChanges(_ state: State) throws(StorageError) {
-        if let reason = state.durability.refusalReason {
-            throw StorageError(code: .unavailable, message: reason)
-        }
-        guard !state.isClosed, !state.isAbandoned else {
-            throw StorageError(code: .unavailable, message: "storage is closed")
-        }
     }
 
     /// Removes what a failed write may have left; if even that fails, the log's
