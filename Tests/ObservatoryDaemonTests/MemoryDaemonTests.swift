@@ -82,7 +82,9 @@ import Testing
         defer { launcher.stopIfRunning(process) }
         let start = try Self.residentBytes(of: process)
         let line = Array(#"{"op":"set","key":"x","value":""#.utf8) + [UInt8](repeating: 0x79, count: Self.mebibyte)
-        var senders = try (0..<300).map { _ in (socket: try StreamSocket.connect(host: "127.0.0.1", port: port), sent: 0) }
+        var senders = try (0..<300).map { _ in
+            (socket: try StreamSocket.connect(host: "127.0.0.1", port: port), sent: 0)
+        }
         defer { for sender in senders { sender.socket.close() } }
         var peak = 0
         var idleRounds = 0

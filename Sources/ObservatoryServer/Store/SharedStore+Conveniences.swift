@@ -22,4 +22,10 @@ extension SharedStore {
         let observation = observe(target, by: observer, subscribe: { subscribe }, receive: receive)
         return (observation.values, observation.revision)
     }
+
+    /// The bytes the entries take in memory and those of the recent changes kept for
+    /// resuming, as counted against `limits.maxStoreBytes` and `limits.historyBytes`.
+    public var bytes: (store: Int, history: Int) {
+        guarded.withLock { ($0.data.bytes, $0.history.bytes) }
+    }
 }

@@ -126,12 +126,6 @@ public final class SharedStore: Sendable, SnapshotSource {
         }
     }
 
-    /// The bytes the entries take in memory and those of the recent changes kept for
-    /// resuming, as counted against `limits.maxStoreBytes` and `limits.historyBytes`.
-    public var bytes: (store: Int, history: Int) {
-        guarded.withLock { ($0.data.bytes, $0.history.bytes) }
-    }
-
     /// The entry of `key`, if it exists.
     public func get(_ key: String) -> ValueEntry? {
         withWrittenState { $0.data.entry(key) }
@@ -403,5 +397,4 @@ public final class SharedStore: Sendable, SnapshotSource {
     var keyFeedCount: Int {
         guarded.withLock { $0.keyFeeds.count }
     }
-
 }

@@ -70,7 +70,9 @@ import Testing
         var history = ChangeHistory(capacity: 1_000, byteLimit: 50_000, after: 0)
         for version: Int64 in 1...100 {
             history.append(
-                .update(key: "k", old: nil, new: text(1_000, version.isMultiple(of: 2) ? "a" : "b"), version: version, by: alice))
+                .update(
+                    key: "k", old: nil, new: text(1_000, version.isMultiple(of: 2) ? "a" : "b"), version: version,
+                    by: alice))
         }
         #expect(history.bytes <= 50_000)
         #expect(history.count < 100 && history.count >= 40, "about 50 changes of a kilobyte each fit")
