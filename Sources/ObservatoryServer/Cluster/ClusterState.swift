@@ -17,6 +17,8 @@ import ObservatoryWire
 ///   while writes of different sessions are in flight together over the client's
 ///   pool). The reply is fulfilled once etcd committed the write and the cache
 ///   applied its revision, or with `unavailable` when etcd cannot be reached.
+///   Writes of one key on this node take turns (`ClusterKeyTurns`); creates
+///   must find room under `limits.maxKeys` (`ClusterKeyBudget`).
 /// - **Session-bound keys** are attached to a lease of their session, kept alive
 ///   by this node and revoked when the session ends.
 /// - **The epoch** follows from etcd's cluster id and the prefix (`ClusterEpoch`).
@@ -25,9 +27,10 @@ import ObservatoryWire
 /// sessions' leases and queues are in `Locked` boxes, held only to read or change
 /// them, never across a call to etcd.
 ///
-/// It holds about sixteen stored properties because one node's parts share one
+/// It holds about eighteen stored properties because one node's parts share one
 /// lifetime: the etcd client and its watch, the cache, the sessions' write queues
-/// and leases, the node's own lease and the request-id lease, and the settings;
+/// and leases, the keys' turns and budget, the node's own lease and the
+/// request-id lease, and the settings;
 /// split across types, a node's start and stop would be spread over all of them.
 final class ClusterState: SharedState {
     /// A session's queue of writes and, once it wrote a session-bound key, its lease.
