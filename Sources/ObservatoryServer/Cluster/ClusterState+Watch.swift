@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Observatory
 import ObservatoryEtcd
@@ -11,11 +12,42 @@ extension ClusterState {
         [ValueEntry], Int64
     ) {
         let read = try client.range(layout.values)
-        let entries = read.keyValues.compactMap { stored -> ValueEntry? in
+        return (entries(read.keyValues, layout), read.header.revision)
+    }
+
+    /// The entries `keyValues` (a read of the values) hold.
+    private static func entries(_ keyValues: [EtcdKeyValue], _ layout: ClusterKeyLayout) -> [ValueEntry] {
+        keyValues.compactMap { stored -> ValueEntry? in
             guard case .value(let key) = layout.kind(of: stored.key) else { return nil }
             return ClusterEnvelope.decode(stored.value)?.entry(key: key, version: stored.modRevision)
         }
-        return (entries, read.header.revision)
+    }
+
+    /// The values under the prefix at the earliest revision after `revision`
+    /// that etcd still holds (not compacted away), and that revision; the current
+    /// values when etcd holds none of those or `revision` is not in the past.
+    static func read(
+        _ client: EtcdClient, _ layout: ClusterKeyLayout, earliestAfter revision: Int64
+    ) throws(EtcdError) -> ([ValueEntry], Int64) {
+        let earliest = max(1, revision + 1)
+        do throws(EtcdError) {
+            let read = try client.range(layout.values, revision: earliest)
+            return (entries(read.keyValues, layout), min(earliest, read.header.revision))
+        } catch {
+            guard error.code == .compacted else { throw error }
+            return try Self.read(client, layout)
+        }
+    }
+
+    /// Waits until the watch has applied `revision`, for at most the request
+    /// timeout (a node that starts behind catches up before it serves).
+    func catchUp(to revision: Int64) {
+        let caughtUp = DispatchSemaphore(value: 0)
+        applied.whenApplied(revision) { caughtUp.signal() }
+        let patience = DispatchTimeInterval.milliseconds(configuration.requestTimeoutMilliseconds)
+        if caughtUp.wait(timeout: .now() + patience) == .timedOut {
+            logger.warning("cluster: the watch has not replayed etcd's history up to \(revision) yet; serving")
+        }
     }
 
     /// Starts the watch of the prefix after `revision`, unless the state is closed.

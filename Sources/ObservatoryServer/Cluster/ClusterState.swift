@@ -92,13 +92,20 @@ final class ClusterState: SharedState {
         nodeKeeper = EtcdLeaseKeeper(client: client, lease: nodeLease) { [logger] error in
             logger.error("cluster: this node's lease was lost: \(error.message)")
         }
-        let (entries, revision) = try Self.read(client, layout)
+        // The cache starts up to `historyChanges` revisions back and its watch replays them, so that
+        // observers can resume on this node from before it started, as on the nodes that saw them live.
+        let current = try client.range(layout.values, limit: 1).header.revision
+        let (entries, revision) = try Self.read(client, layout, earliestAfter: current - Int64(historyChanges))
         cache = SharedStore(replicating: entries, at: revision, epoch: epoch, historyChanges: historyChanges)
         applied = AppliedRevisionWaiters(applied: revision)
         startWatch(after: revision)
+        // A revision in the prefix after `current`, which the watch brings once it has replayed the rest.
+        let announced = try client.put(layout.nodeKey(nodeTag), Array(nodeTag.utf8), lease: nodeLease.id)
+        catchUp(to: announced.header.revision)
         logger.info(
             "cluster mode: etcd \(configuration.etcd.joined(separator: ",")), prefix \(configuration.prefix), "
-                + "epoch \(epoch), \(entries.count) keys at revision \(revision)")
+                + "epoch \(epoch), \(cache.keyCount) keys at revision \(cache.revision), "
+                + "resumes from revision \(revision) on")
     }
 
     var revision: Int64 {
