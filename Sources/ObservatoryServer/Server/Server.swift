@@ -84,7 +84,8 @@ public final class Server: Sendable {
         self.logger = logger
         if let cluster = configuration.cluster {
             let state = try ClusterState(
-                configuration: cluster, historyChanges: configuration.limits.historyChanges, logger: logger)
+                configuration: cluster, historyChanges: configuration.limits.historyChanges,
+                maxKeys: configuration.limits.maxKeys, logger: logger)
             store = state.cache
             sessions = SessionEnvironment(
                 state: state, authenticator: Authenticator(auth: configuration.auth, logger: logger),

@@ -46,6 +46,14 @@ struct ChangeHistory: Sendable {
         changes.count - start
     }
 
+    /// Records that this history has no change up to `revision`: a cluster node's
+    /// cache, whose revisions (etcd's) skip the numbers of changes outside its
+    /// prefix, says so before each change and after each batch its watch applied,
+    /// so that a gap its watch vouches for does not start the history over.
+    mutating func skip(through revision: Int64) {
+        newest = max(newest, revision)
+    }
+
     /// Adds the next change, forgetting the oldest ones beyond the caps. A change
     /// that does not follow `newest` (which the store never makes) starts the
     /// history over after it, so no gap is ever passed off as complete.
@@ -70,8 +78,18 @@ struct ChangeHistory: Sendable {
     /// change after `revision` is no longer held (or `revision` is in the future).
     func changes(of target: Target, after revision: Int64) -> [StoreChange]? {
         guard revision >= floor, revision <= newest else { return nil }
-        let skipped = Int(revision - floor)
-        return changes[(start + skipped)...].filter { Self.matches($0.key, target) }
+        // The first change after `revision`, by binary search: versions grow
+        // along the array, though not always by one (`skip(through:)`).
+        var (low, high) = (start, changes.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if changes[middle].version <= revision {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return changes[low...].filter { Self.matches($0.key, target) }
     }
 
     /// Every change held, oldest first (for snapshots).

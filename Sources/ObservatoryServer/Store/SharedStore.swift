@@ -119,10 +119,13 @@ public final class SharedStore: Sendable, SnapshotSource {
                 guard let planned = guarded.data.planReplicated(replicated) else { continue }
                 let (change, _) = guarded.data.apply(planned)
                 if let change {
+                    // The watch is continuous: revisions between changes of the prefix are not its.
+                    guarded.history.skip(through: change.version - 1)
                     publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
                 }
             }
             guarded.data.advanceRevision(to: revision)
+            guarded.history.skip(through: revision)
         }
     }
 
