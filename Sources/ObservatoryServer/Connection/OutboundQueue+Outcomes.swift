@@ -1,6 +1,11 @@
 import ObservatoryWire
 
 extension OutboundQueue {
+    /// Whether every queued byte has been sent.
+    var isEmpty: Bool {
+        queuedBytes == 0
+    }
+
     /// How far storage lets replies to writes and events go, for one refill.
     struct Acknowledgement: Sendable {
         /// Changes up to this revision may be acknowledged.

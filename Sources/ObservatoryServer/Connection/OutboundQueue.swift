@@ -26,10 +26,10 @@ import ObservatoryWire
 ///   place: nothing behind it goes out until it is fulfilled
 ///   (`waitingForPendingReply` says which one the head waits for).
 ///
-/// Its eighteen stored properties (the items, their byte and event counts, the
-/// coalescing index, the direct-write buffer, the acknowledgement and pending-reply
-/// cursors, the replay's allowance and the failure's revision) all change together on every append and send, on the hot path of
-/// every delivery, so they stay in one value instead of behind several.
+/// Its eighteen stored properties (items, byte and event counts, coalescing index,
+/// direct-write buffer, acknowledgement and pending-reply cursors, the replay's
+/// allowance, the failure's revision) all change together on every append and
+/// send, on every delivery's hot path, so they stay in one value.
 struct OutboundQueue {
     /// Queued bytes beyond which events are coalesced, then the connection dropped.
     let maxQueuedBytes: Int
@@ -79,11 +79,6 @@ struct OutboundQueue {
     /// Bytes queued and not yet sent.
     var queuedBytes: Int {
         writeBuffer.count - writeOffset + pendingBytes
-    }
-
-    /// Whether every queued byte has been sent.
-    var isEmpty: Bool {
-        queuedBytes == 0
     }
 
     /// Whether events are being coalesced (the queue overflowed and has not drained since).

@@ -99,36 +99,6 @@ public final class SharedStore: Sendable, SnapshotSource {
         self.epoch = epoch
     }
 
-    /// Replaces every entry with `entries` at `revision` and forgets the history
-    /// (cluster mode's cache, after its watch lost continuity): resumes from before
-    /// get a snapshot. Observers are not told; the caller closes their connections.
-    func reset(to entries: [ValueEntry], at revision: Int64) {
-        let data = StoreState.replica(of: entries, at: revision)
-        guarded.withLock { guarded in
-            guarded.data = data
-            guarded.history = ChangeHistory(
-                capacity: guarded.history.capacity, byteLimit: guarded.history.byteLimit, after: revision)
-        }
-    }
-
-    /// Applies changes etcd committed, in revision order, and announces them; then
-    /// takes `revision` as the last one (cluster mode's cache, fed by its watch).
-    func replicate(_ changes: [ClusterChange], through revision: Int64) {
-        guarded.withLock { guarded in
-            for replicated in changes {
-                guard let planned = guarded.data.planReplicated(replicated) else { continue }
-                let (change, _) = guarded.data.apply(planned)
-                if let change {
-                    // The watch is continuous: revisions between changes of the prefix are not its.
-                    guarded.history.skip(through: change.version - 1)
-                    publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
-                }
-            }
-            guarded.data.advanceRevision(to: revision)
-            guarded.history.skip(through: revision)
-        }
-    }
-
     /// The entry of `key`, if it exists.
     public func get(_ key: String) -> ValueEntry? {
         withWrittenState { $0.data.entry(key) }
