@@ -33,7 +33,8 @@ struct ComparisonTable {
         for scenario in scenarios {
             lines.append(row(scenario.title, scenario, { $0.figure }, scenario.unit, withLatency: true))
             if case .fanOut(let observers) = scenario {
-                let title = "fan-out to \(observers.formatted()) observer\(observers == 1 ? "" : "s"), server CPU per delivery"
+                let title =
+                    "fan-out to \(observers.formatted()) observer\(observers == 1 ? "" : "s"), server CPU per delivery"
                 lines.append(row(title, scenario, { $0.cpuPerDelivery }, .nanoseconds, withLatency: false))
             }
         }

@@ -59,7 +59,8 @@ enum WebSocketFrames {
             let frame = JSONLineFrames.classify(bytes, from: payloadStart, to: payloadEnd)
             return WireDialect.Scanned(frame: frame, end: payloadEnd)
         case WebSocketOpcode.close.value:
-            let reason = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<payloadEnd]), as: UTF8.self)
+            let reason = String(
+                decoding: UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<payloadEnd]), as: UTF8.self)
             throw BenchError("the server closed the WebSocket: \(reason)")
         default:
             return WireDialect.Scanned(frame: .other, end: payloadEnd)

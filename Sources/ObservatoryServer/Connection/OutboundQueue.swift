@@ -89,6 +89,9 @@ struct OutboundQueue {
     let chunkBytes: Int
     /// Unsent bytes up to which events go straight into the write buffer.
     private let directBytes: Int
+    /// How frames are written into the write buffer; set by the connection, under
+    /// the queue's lock, only when the write buffer has been taken whole.
+    var framing = OutboundFraming.lines
 
     private var items: [Item?] = []
     private var head = 0
@@ -195,7 +198,7 @@ struct OutboundQueue {
             writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
             writeOffset = 0
         }
-        change.appendFrame(to: &writeBuffer)
+        framing.append(change, to: &writeBuffer)
         return true
     }
 
@@ -336,7 +339,7 @@ struct OutboundQueue {
                 items[head] = resolved
                 continue
             case .frame(let bytes):
-                writeBuffer.append(contentsOf: bytes)
+                framing.append(bytes, to: &writeBuffer)
             case .change(let change), .merged(_, let change):
                 guard change.version <= acknowledgement.revision else {
                     waitingForRevision = change.version
@@ -344,16 +347,16 @@ struct OutboundQueue {
                     return compactItems()
                 }
                 if case .merged(let first, _) = item {
-                    first.coalesced(with: change).appendFrame(to: &writeBuffer)
+                    framing.append(first.coalesced(with: change), to: &writeBuffer)
                 } else {
-                    change.appendFrame(to: &writeBuffer)
+                    framing.append(change, to: &writeBuffer)
                 }
                 if coalescingIndex?[StoreKey(change.key)] == head { coalescingIndex?[StoreKey(change.key)] = nil }
             case .write(let bytes, let revision, let id):
                 if revision <= acknowledgement.revision {
-                    writeBuffer.append(contentsOf: bytes)
+                    framing.append(bytes, to: &writeBuffer)
                 } else if let failure = acknowledgement.failureForLostWrite(revision, id) {
-                    writeBuffer.append(contentsOf: failure)
+                    framing.append(failure, to: &writeBuffer)
                 } else {
                     waitingForRevision = revision
                     items[head] = item
