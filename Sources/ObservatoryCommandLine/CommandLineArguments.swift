@@ -33,6 +33,8 @@ public struct CommandLineArguments: Sendable, Equatable {
     private var ephemeral = false
     /// `watch --from REV`: resume after this revision.
     private var fromRevision: Int64?
+    /// `watch --slow close|coalesce`: what the server does when the command falls behind.
+    private var slowPolicy: SlowPolicy?
     /// What to do.
     public var command: CommandLineCommand = .help
 
@@ -52,6 +54,9 @@ public struct CommandLineArguments: Sendable, Equatable {
           watch KEY|PREFIX*   print every change of KEY, or of every key under PREFIX,
                               as `key old → new by author (vN)`, until interrupted
                               --from REV: first the changes after revision REV
+                              --slow close: never skip a change; if the command falls
+                              behind, the server closes and watch resumes by itself
+                              (default --slow coalesce: skip to the latest value)
           ping                print the server, its last revision and its epoch (a health check)
 
         options:
@@ -94,7 +99,7 @@ public struct CommandLineArguments: Sendable, Equatable {
         return result
     }
 
-    /// Folds `--ephemeral` and `--from` into the command they belong to.
+    /// Folds `--ephemeral`, `--from` and `--slow` into the command they belong to.
     private mutating func applyCommandOptions() throws(CommandLineUsageError) {
         if ephemeral {
             guard case .set(let key, let value, _) = command else {
@@ -103,10 +108,16 @@ public struct CommandLineArguments: Sendable, Equatable {
             command = .set(key: key, value: value, ephemeral: true)
         }
         if let fromRevision {
-            guard case .watch(let target, _) = command else {
+            guard case .watch(let target, _, let slow) = command else {
                 throw CommandLineUsageError("--from only goes with watch")
             }
-            command = .watch(target, fromRevision: fromRevision)
+            command = .watch(target, fromRevision: fromRevision, slow: slow)
+        }
+        if let slowPolicy {
+            guard case .watch(let target, let fromRevision, _) = command else {
+                throw CommandLineUsageError("--slow only goes with watch")
+            }
+            command = .watch(target, fromRevision: fromRevision, slow: slowPolicy)
         }
     }
 
@@ -162,6 +173,12 @@ public struct CommandLineArguments: Sendable, Equatable {
                 throw CommandLineUsageError("--from must be a revision (a number ≥ 0), not '\(text)'")
             }
             fromRevision = revision
+        case "--slow":
+            let text = try value()
+            guard let policy = SlowPolicy(rawValue: text) else {
+                throw CommandLineUsageError("--slow must be close or coalesce, not '\(text)'")
+            }
+            slowPolicy = policy
         default:
             throw CommandLineUsageError("unknown option \(option)")
         }

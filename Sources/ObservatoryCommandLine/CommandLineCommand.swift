@@ -14,7 +14,10 @@ public enum CommandLineCommand: Sendable, Equatable {
     case list(prefix: String)
     /// Print every change of one key, or of every key under a prefix, until
     /// interrupted; with `fromRevision`, first the changes after that revision.
-    case watch(Target, fromRevision: Int64? = nil)
+    /// `slow` is what the server does when the command falls behind: merge
+    /// pending changes of a key (`coalesce`), or close the connection (`close`),
+    /// after which the command resumes by itself and misses no change.
+    case watch(Target, fromRevision: Int64? = nil, slow: SlowPolicy = .coalesce)
     /// Print the server's name, its last revision and its epoch: a health check
     /// (exit 0, or 3 when the server cannot be reached).
     case ping

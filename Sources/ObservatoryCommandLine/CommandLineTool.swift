@@ -93,8 +93,8 @@ public enum CommandLineTool {
                 }
                 after = reply["more"] == true ? entries.last?["key"]?.stringValue : nil
             } while after != nil
-        case .watch(let target, let fromRevision):
-            try await watch(target, from: fromRevision, on: client, raw: raw, output: output)
+        case .watch(let target, let fromRevision, let slow):
+            try await watch(target, from: fromRevision, slow: slow, on: client, raw: raw, output: output)
         case .ping:
             // A second hello (same name and token) learns the server's name; ping, its revision and epoch.
             let hello = try await client.send(.hello(name: arguments.name, token: arguments.token, protocolVersion: 1))
@@ -110,33 +110,65 @@ public enum CommandLineTool {
     /// connection ends (then throws, for exit code 3). With `fromRevision`, the
     /// changes after it come first, if the server still holds them; it says
     /// whether it did.
+    ///
+    /// When the server closes the connection as a slow consumer (`--slow close`
+    /// falls behind), it connects again and resumes after the revision the
+    /// server's error names, saying so on standard error: no change is missed.
     private static func watch(
-        _ target: Target, from fromRevision: Int64?, on client: ObservatoryClient, raw: Bool, output: CommandLineOutput
+        _ target: Target, from fromRevision: Int64?, slow: SlowPolicy, on client: ObservatoryClient, raw: Bool,
+        output: CommandLineOutput
     ) async throws(ClientError) {
-        let changes: AsyncStream<RemoteChange>
+        var client = client
+        var fromRevision = fromRevision
+        // The clients this opens after a slow-consumer close; `run` closes the first.
+        var reconnected: ObservatoryClient?
+        defer { reconnected?.close() }
+        while true {
+            for await change in try await changes(
+                of: target, from: fromRevision, slow: slow, on: client, output: output)
+            {
+                output.standardOutput(
+                    raw ? String(decoding: change.event.encoded(), as: UTF8.self) : ChangeFormatter.line(for: change))
+            }
+            if Task.isCancelled { return }
+            guard case .disconnected(.slowConsumer(let revision?)) = client.currentState else {
+                return try endedByInterruption(client)
+            }
+            // Closed again at the revision it resumed from: no progress, so no endless loop.
+            if revision == fromRevision, reconnected != nil { throw .connectionLost(.slowConsumer(revision: revision)) }
+            output.standardError("the server closed the connection: this watch fell behind (slow_consumer)")
+            reconnected?.close()
+            client = try await ObservatoryClient.connect(client.configuration, timeout: .seconds(10))
+            reconnected = client
+            fromRevision = revision
+        }
+    }
+
+    /// Starts watching `target` (after `fromRevision`, if given) and says so on standard error.
+    private static func changes(
+        of target: Target, from fromRevision: Int64?, slow: SlowPolicy, on client: ObservatoryClient,
+        output: CommandLineOutput
+    ) async throws(ClientError) -> AsyncStream<RemoteChange> {
         let description =
             switch target {
             case .key(let key): key
             case .prefix(let prefix): prefix + "*"
             }
-        if let fromRevision {
-            let resumed: Bool
-            (changes, resumed) = try await client.changes(of: target, after: fromRevision)
+        guard let fromRevision else {
+            let changes = try await client.changes(of: target, slow: slow)
             output.standardError(
-                resumed
-                    ? "resumed \(description) after revision \(fromRevision)"
-                    : "cannot resume \(description) after revision \(fromRevision): the server no longer holds "
-                        + "every change since; showing changes from now on")
-        } else {
-            changes = try await client.changes(of: target)
+                "watching \(description) on \(servers(client.configuration.endpoints)); Ctrl-C stops")
+            return changes
         }
+        let (changes, resumed) = try await client.changes(of: target, after: fromRevision, slow: slow)
+        output.standardError(
+            resumed
+                ? "resumed \(description) after revision \(fromRevision)"
+                : "cannot resume \(description) after revision \(fromRevision): the server no longer holds "
+                    + "every change since; showing changes from now on")
         output.standardError(
             "watching \(description) on \(servers(client.configuration.endpoints)); Ctrl-C stops")
-        for await change in changes {
-            output.standardOutput(
-                raw ? String(decoding: change.event.encoded(), as: UTF8.self) : ChangeFormatter.line(for: change))
-        }
-        try endedByInterruption(client)
+        return changes
     }
 
     /// Keeps a session-bound key's session open until the task is cancelled

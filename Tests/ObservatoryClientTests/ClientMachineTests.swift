@@ -28,7 +28,7 @@ import Testing
     typealias Machine = ClientMachine<StandInLink>
 
     /// A machine whose first link is open and resynced, with `mirrors`.
-    private func synchronized(mirrors: [StandInMirror] = []) -> (Machine, StandInLink) {
+    func synchronized(mirrors: [StandInMirror] = []) -> (Machine, StandInLink) {
         var machine = Machine()
         for mirror in mirrors { _ = machine.register(mirror) }
         _ = machine.connecting()

@@ -134,8 +134,19 @@ import Testing
         let peer = try LoopbackPeer()
         let journal = Journal()
         let link = try await openLink(peer, journal: journal)
-        peer.send(#"{"ok":false,"id":null,"error":{"code":"slow_consumer","message":"too slow"}}"# + "\n")
-        #expect(await link.waitUntilEnded() == .rejected("slow_consumer: too slow"))
+        peer.send(#"{"ok":false,"id":null,"error":{"code":"frame_too_large","message":"too long"}}"# + "\n")
+        #expect(await link.waitUntilEnded() == .rejected("frame_too_large: too long"))
+    }
+
+    @Test func aSlowConsumerErrorEndsTheLinkWithItsRevisionAfterTheEventsAheadOfIt() async throws {
+        let peer = try LoopbackPeer()
+        let journal = Journal()
+        let link = try await openLink(peer, journal: journal)
+        peer.send(
+            #"{"event":"update","key":"k","new":1,"version":4,"author":"a","session":"s1"}"# + "\n"
+                + #"{"ok":false,"id":null,"error":{"code":"slow_consumer","message":"slow","revision":4}}"# + "\n")
+        #expect(await link.waitUntilEnded() == .slowConsumer(revision: 4))
+        #expect(journal.events.withLock { $0.map(\.version) } == [4])
     }
 }
 

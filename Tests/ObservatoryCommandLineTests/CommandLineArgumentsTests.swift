@@ -115,6 +115,19 @@ import Testing
         #expect(throws: CommandLineUsageError.self) { try CommandLineArguments.parse(["watch", "k", "--from", "-1"]) }
     }
 
+    @Test func slowGoesWithWatchAndIsCloseOrCoalesce() throws {
+        #expect(
+            try CommandLineArguments.parse(["watch", "room.*", "--slow", "close", "--from", "4"]).command
+                == .watch(.prefix("room."), fromRevision: 4, slow: .close))
+        #expect(try CommandLineArguments.parse(["watch", "k", "--slow=coalesce"]).command == .watch(.key("k")))
+        #expect(throws: CommandLineUsageError("--slow must be close or coalesce, not 'drop'")) {
+            try CommandLineArguments.parse(["watch", "k", "--slow", "drop"])
+        }
+        #expect(throws: CommandLineUsageError("--slow only goes with watch")) {
+            try CommandLineArguments.parse(["get", "k", "--slow", "close"])
+        }
+    }
+
     @Test func severalHostsAreSeveralEndpointsInOrder() throws {
         let arguments = try CommandLineArguments.parse(["--host", "a:7070,b:7071,c", "--port", "7072", "ping"])
         #expect(

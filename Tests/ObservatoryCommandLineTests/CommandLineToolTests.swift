@@ -97,6 +97,16 @@ import Testing
         #expect(refused.err.first?.contains("Connection refused") == true)
     }
 
+    /// Starts the tool with `arguments` against the server on `port`; it runs
+    /// until it ends or its task is cancelled (a `watch`, say).
+    func started(_ arguments: [String], port: Int) -> (Task<CommandLineExitCode, Never>, Capture) {
+        let capture = Capture()
+        let task = Task {
+            await CommandLineTool.run(arguments: arguments + ["--port", String(port)], output: capture.output)
+        }
+        return (task, capture)
+    }
+
     @Test func helpPrintsUsageAndExitsWithZero() async {
         let capture = Capture()
         #expect(await CommandLineTool.run(arguments: ["--help"], output: capture.output) == .success)
@@ -124,11 +134,7 @@ import Testing
         let alice = try await server.client("alice")
         defer { alice.close() }
         try await alice.set("sky.color", "blue")
-        let capture = Capture()
-        let watch = Task {
-            await CommandLineTool.run(
-                arguments: ["watch", "sky.*", "--port", String(server.port)], output: capture.output)
-        }
+        let (watch, capture) = started(["watch", "sky.*"], port: server.port)
         #expect(await eventually { capture.err.first?.hasPrefix("watching sky.* on 127.0.0.1:") == true })
         try await alice.set("sky.color", "red")
         try await alice.set("ground.color", "brown")
@@ -146,11 +152,7 @@ import Testing
         let alice = try await server.client("alice")
         defer { alice.close() }
         for value in 1...3 { try await alice.set("room.topic", value) }
-        let capture = Capture()
-        let watch = Task {
-            await CommandLineTool.run(
-                arguments: ["watch", "room.*", "--from", "1", "--port", String(server.port)], output: capture.output)
-        }
+        let (watch, capture) = started(["watch", "room.*", "--from", "1"], port: server.port)
         #expect(await eventually { capture.out.count == 2 })
         #expect(capture.err.first == "resumed room.* after revision 1", "\(capture.err)")
         #expect(capture.out[0].hasPrefix("room.topic 1 → 2 by alice (v2)"), "\(capture.out)")
@@ -158,11 +160,7 @@ import Testing
         watch.cancel()
         #expect(await watch.value == .success)
 
-        let future = Capture()
-        let refused = Task {
-            await CommandLineTool.run(
-                arguments: ["watch", "room.*", "--from", "99", "--port", String(server.port)], output: future.output)
-        }
+        let (refused, future) = started(["watch", "room.*", "--from", "99"], port: server.port)
         #expect(await eventually { future.err.first?.hasPrefix("cannot resume room.* after revision 99") == true })
         refused.cancel()
         #expect(await refused.value == .success)
@@ -174,12 +172,7 @@ import Testing
         let watcher = try await server.client("watcher")
         defer { watcher.close() }
         let seen = watcher.variable("presence.cli", default: "away")
-        let capture = Capture()
-        let command = Task {
-            await CommandLineTool.run(
-                arguments: ["set", "presence.cli", "here", "--ephemeral", "--port", String(server.port)],
-                output: capture.output)
-        }
+        let (command, capture) = started(["set", "presence.cli", "here", "--ephemeral"], port: server.port)
         #expect(await eventually { seen.value == "here" })
         #expect(await eventually { capture.err.first?.hasPrefix("keeping presence.cli while this runs") == true })
         command.cancel()
@@ -192,11 +185,7 @@ import Testing
         defer { server.stop() }
         let alice = try await server.client("alice")
         defer { alice.close() }
-        let capture = Capture()
-        let watch = Task {
-            await CommandLineTool.run(
-                arguments: ["watch", "k", "--json", "--port", String(server.port)], output: capture.output)
-        }
+        let (watch, capture) = started(["watch", "k", "--json"], port: server.port)
         #expect(await eventually { capture.err.first?.hasPrefix("watching k") == true })
         try await alice.set("k", [1, 2] as JSONValue)
         #expect(await eventually { capture.out.count == 1 })

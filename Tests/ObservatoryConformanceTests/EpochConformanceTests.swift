@@ -10,14 +10,16 @@ import Testing
         try withServer { server in
             let client = try server.connect()
             let hello = try client.call(["op": "hello", "name": "alice"])
-            #expect(hello.integer("revision") == 0, "\(hello)")
+            #expect(server.revisions.isStart(hello.integer("revision")), "\(hello)")
             let epoch = try #require(hello.string("epoch"), "epoch must be a string: \(hello)")
             #expect(!epoch.isEmpty)
-            _ = try client.call(["op": "set", "key": "a", "value": 1])
-            _ = try client.call(["op": "set", "key": "b", "value": 2])
+            let a = try #require(try client.call(["op": "set", "key": "a", "value": 1]).integer("version"))
+            #expect(server.revisions.isNext(a, after: hello.integer("revision") ?? 0))
+            let b = try #require(try client.call(["op": "set", "key": "b", "value": 2]).integer("version"))
+            #expect(server.revisions.isNext(b, after: a))
             let ping = try client.call(["op": "ping"])
             #expect(ping.ok == true, "\(ping)")
-            #expect(ping.integer("revision") == 2, "\(ping)")
+            #expect(server.revisions.isLatest(ping.integer("revision"), b), "\(ping)")
             #expect(ping.string("epoch") == epoch, "\(ping)")
             let other = try server.connect()
             #expect(try other.call(["op": "ping"]).string("epoch") == epoch, "one server, one epoch")
@@ -27,12 +29,20 @@ import Testing
     @Test func everyObserveReplyCarriesTheRevision() throws {
         try withServer { server in
             let client = try server.connect()
+            var last = try #require(try client.call(["op": "ping"]).integer("revision"))
+            #expect(server.revisions.isStart(last))
             for index in 1...3 {
-                _ = try client.call(["op": "set", "key": "k\(index)", "value": index])
+                let version = try client.call(["op": "set", "key": "k\(index)", "value": index]).integer("version")
+                #expect(server.revisions.isNext(version, after: last))
+                last = version ?? last
             }
-            #expect(try client.call(["op": "observe", "key": "k1"]).integer("revision") == 3)
-            #expect(try client.call(["op": "observe", "key": "missing"]).integer("revision") == 3)
-            #expect(try client.call(["op": "observe", "prefix": "k"]).integer("revision") == 3)
+            let observes: [[String: Any]] = [
+                ["op": "observe", "key": "k1"], ["op": "observe", "key": "missing"], ["op": "observe", "prefix": "k"],
+            ]
+            for observe in observes {
+                let reply = try client.call(observe)
+                #expect(server.revisions.isLatest(reply.integer("revision"), last), "\(observe): \(reply)")
+            }
         }
     }
 

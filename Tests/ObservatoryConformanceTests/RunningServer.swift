@@ -13,6 +13,9 @@ struct RunningServer {
     /// The port it listens on.
     var port: Int { server.port }
 
+    /// What the test may expect of its revision numbers: a cluster node's may skip numbers.
+    var revisions: RevisionRule { RevisionRule(isCluster: server.configuration.cluster != nil) }
+
     /// Opens a new raw client connection to the server.
     func connect(receiveBufferBytes: Int32? = nil) throws -> WireClient {
         try WireClient(port: port, receiveBufferBytes: receiveBufferBytes)

@@ -72,4 +72,30 @@ import Testing
         }
         #expect(reply["ok"] == true)
     }
+
+    /// A turn's changes are written in one `write(2)`: when it fails, they are taken back.
+    @Test func aFailedBatchWriteAnswersItsWriterInternalAndNoReaderSeesTheChange() throws {
+        defer { server.stop() }
+        let observer = try LineClient(port: server.port)
+        #expect(try observer.request(#"{"op":"observe","key":"k","id":1}"#)["ok"] == true)
+        let writer = try LineClient(port: server.port)
+        #expect(try writer.request(#"{"op":"set","key":"k","value":1,"id":2}"#)["version"] == 1)
+        #expect(try observer.next()["version"] == 1)
+
+        files.fail(.write, with: ENOSPC)
+        let failed = try writer.request(#"{"op":"set","key":"k","value":2,"id":3}"#)
+        #expect(failed["ok"] == false && failed["error"]?["code"] == "internal")
+        #expect(failed["error"]?["message"]?.stringValue?.contains("No space left on device") == true)
+        #expect(failed["error"]?["message"]?.stringValue?.contains("this change was not made") == true)
+        files.heal(.write)
+
+        let reader = try LineClient(port: server.port)
+        let read = try reader.request(#"{"op":"get","key":"k","id":4}"#)
+        #expect(read["value"] == 1 && read["version"] == 1)
+        #expect(try reader.request(#"{"op":"ping","id":5}"#)["revision"] == 1)
+        let refused = try writer.request(#"{"op":"set","key":"k","value":3,"id":6}"#)
+        #expect(refused["error"]?["message"]?.stringValue?.contains("until the server restarts") == true)
+        // The observer got no event for the change that was taken back (the read times out).
+        #expect(throws: TestFailure.self) { try observer.nextLine(timeout: 0.3) }
+    }
 }

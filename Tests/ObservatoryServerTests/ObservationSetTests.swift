@@ -57,3 +57,49 @@ import Testing
         #expect(set.accepts("a.b", via: .prefix))
     }
 }
+
+@Suite struct ObservationSetSlowPolicyTests {
+    @Test func withoutACloseObservationEveryKeyMayCoalesce() throws {
+        var set = ObservationSet(limit: 5)
+        _ = try set.add(.key("a"))
+        _ = try set.add(.prefix("b."), slow: .coalesce)
+        #expect(set.mayCoalesce("a"))
+        #expect(set.mayCoalesce("b.c"))
+    }
+
+    @Test func aCloseKeyOrACoveringClosePrefixWins() throws {
+        var set = ObservationSet(limit: 5)
+        _ = try set.add(.key("a.b"))
+        _ = try set.add(.prefix("a."), slow: .close)
+        _ = try set.add(.key("x"), slow: .close)
+        // The key's own observation coalesces, the prefix covering it closes: close wins.
+        #expect(!set.mayCoalesce("a.b"))
+        #expect(!set.mayCoalesce("a.c"))
+        #expect(!set.mayCoalesce("x"))
+        #expect(set.mayCoalesce("b"))
+        #expect(set.mayCoalesce("xy"))
+    }
+
+    @Test func aCloseKeyAloneIsStrictAndItsUnobserveLoosensIt() throws {
+        var set = ObservationSet(limit: 5)
+        _ = try set.add(.key("a"), slow: .close)
+        #expect(set.hasClosingTargets)
+        #expect(!set.mayCoalesce("a"))
+        _ = set.remove(.key("a"))
+        #expect(!set.hasClosingTargets)
+    }
+
+    @Test func observingAgainWithCloseMakesATargetStrictAndOnlyUnobserveLoosensIt() throws {
+        var set = ObservationSet(limit: 5)
+        _ = try set.add(.prefix("a."))
+        #expect(set.mayCoalesce("a.b"))
+        let isNew = try set.add(.prefix("a."), slow: .close)
+        #expect(!isNew)
+        #expect(!set.mayCoalesce("a.b"))
+        _ = try set.add(.prefix("a."), slow: .coalesce)
+        #expect(!set.mayCoalesce("a.b"))
+        _ = set.remove(.prefix("a."))
+        _ = try set.add(.prefix("a."))
+        #expect(set.mayCoalesce("a.b"))
+    }
+}

@@ -10,23 +10,12 @@ import Testing
         .update(key: key, old: old, new: new, version: version, by: author)
     }
 
-    private func drain(_ queue: inout OutboundQueue) throws -> [JSONValue] {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = queue.nextBytes()
-            if chunk.isEmpty { break }
-            bytes.append(contentsOf: chunk)
-            queue.markSent(chunk.count)
-        }
-        return try bytes.split(separator: UInt8(ascii: "\n")).map { try json($0) }
-    }
-
     @Test func framesAndEventsLeaveInOrder() throws {
         var queue = OutboundQueue(maxQueuedBytes: 10_000)
         queue.appendFrame(Array(#"{"ok":true,"id":1}"#.utf8) + [10])
         #expect(queue.appendEvent(update("a", old: nil, new: 1, version: 1)) == .queued)
         queue.appendFrame(Array(#"{"ok":true,"id":2}"#.utf8) + [10])
-        let messages = try drain(&queue)
+        let messages = try queue.drainMessages()
         let repliesAndEventsInOrder = messages.map { $0["id"] ?? $0["event"] } == [1, "update", 2]
         #expect(repliesAndEventsInOrder)
         #expect(queue.isEmpty)
@@ -52,7 +41,7 @@ import Testing
                     expected.append(.integer(version))
                 }
             }
-            let messages = try drain(&queue)
+            let messages = try queue.drainMessages()
             #expect(messages.map { $0["id"] ?? $0["new"] } == expected)
             #expect(queue.isEmpty)
         }
@@ -65,7 +54,7 @@ import Testing
         #expect(queue.queuedBytes == first.frame.count)
         queue.appendFrame(Array(#"{"ok":true,"id":7}"#.utf8) + [10])
         #expect(queue.appendEvent(update("a", old: 1, new: 2, version: 2)) == .queued)
-        let messages = try drain(&queue)
+        let messages = try queue.drainMessages()
         #expect(messages.map { $0["version"] ?? $0["id"] } == [1, 7, 2])
         #expect(queue.isEmpty)
     }
@@ -96,7 +85,7 @@ import Testing
         }
         #expect(outcomes.allSatisfy { $0 == .queued })
         #expect(queue.isCoalescing)
-        let messages = try drain(&queue)
+        let messages = try queue.drainMessages()
         // Three whole events fit in a quarter of twelve; then one coalesced event.
         #expect(messages.map { $0["version"] } == [1, 2, 3, 40])
         #expect(messages.last?["old"] == 3)
@@ -123,7 +112,7 @@ import Testing
         #expect(queue.appendEvent(update("a", old: nil, new: 1, version: 1)) == .queued)
         queue.appendFrame(Array(#"{"ok":true,"id":1}"#.utf8) + [10])
         #expect(queue.releaseEvents() == .queued)
-        let messages = try drain(&queue)
+        let messages = try queue.drainMessages()
         let repliesAndEventsInOrder = messages.map { $0["id"] ?? $0["event"] } == [1, "update"]
         #expect(repliesAndEventsInOrder)
     }
@@ -139,7 +128,7 @@ import Testing
         #expect(queue.appendEvent(update("a", old: 1, new: 2, version: 4)) == .queued)
         #expect(queue.isCoalescing)
         #expect(queue.appendEvent(update("a", old: 2, new: 3, version: 5)) == .queued)
-        let messages = try drain(&queue)
+        let messages = try queue.drainMessages()
         #expect(messages.count == 2)
         #expect(messages[0]["key"] == "a")
         #expect(messages[0]["old"] == nil)
@@ -154,7 +143,7 @@ import Testing
         var queue = OutboundQueue(maxQueuedBytes: first.frame.count)
         _ = queue.appendEvent(first)
         #expect(queue.appendEvent(update("a", old: "y", new: "z", version: 2)) == .queued)
-        let messages = try drain(&queue)
+        let messages = try queue.drainMessages()
         #expect(
             messages == [
                 try json(
@@ -167,7 +156,7 @@ import Testing
         var queue = OutboundQueue(maxQueuedBytes: created.frame.count)
         _ = queue.appendEvent(created)
         _ = queue.appendEvent(.delete(key: "a", old: 1, version: 2, by: author))
-        let messages = try drain(&queue)
+        let messages = try queue.drainMessages()
         #expect(messages.count == 1)
         #expect(messages[0]["event"] == "delete")
         #expect(messages[0]["old"] == 1)
@@ -185,7 +174,7 @@ import Testing
         #expect(queue.isFailed)
         queue.appendFrame(Array("{}\n".utf8))
         #expect(queue.appendEvent(one) == .slowConsumer)
-        let messages = try drain(&queue)
+        let messages = try queue.drainMessages()
         #expect(messages.count == 1)
         #expect(messages[0]["ok"] == false)
         #expect(messages[0]["id"] == .null)

@@ -6,29 +6,18 @@ import Testing
 
 /// A write answered later holds its place among the replies of its connection.
 @Suite struct PendingReplyTests {
-    private func drain(_ queue: inout OutboundQueue) throws -> [JSONValue] {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = queue.nextBytes()
-            if chunk.isEmpty { break }
-            bytes.append(contentsOf: chunk)
-            queue.markSent(chunk.count)
-        }
-        return try bytes.split(separator: UInt8(ascii: "\n")).map { try json($0) }
-    }
-
     @Test func nothingBehindAPendingReplyGoesOutBeforeIt() throws {
         var queue = OutboundQueue(maxQueuedBytes: 10_000)
         let pending = PendingReply()
         queue.appendFrame(Array(#"{"ok":true,"id":1}"#.utf8) + [10])
         queue.appendPendingWrite(pending, id: .integer(2))
         queue.appendFrame(Array(#"{"ok":true,"id":3}"#.utf8) + [10])
-        #expect(try drain(&queue).map { $0["id"] } == [1])
+        #expect(try queue.drainMessages().map { $0["id"] } == [1])
         #expect(queue.waitingForPendingReply === pending)
         #expect(!queue.isEmpty)
 
         pending.fulfill(.success(.set(key: "a", version: 7, changed: true)))
-        let messages = try drain(&queue)
+        let messages = try queue.drainMessages()
         #expect(messages.map { $0["id"] } == [2, 3])
         #expect(messages.first?["version"] == 7)
         #expect(queue.isEmpty)
@@ -39,7 +28,7 @@ import Testing
         let pending = PendingReply()
         queue.appendPendingWrite(pending, id: .integer(1))
         pending.fulfill(.failure(WireError(code: .unavailable, message: "no quorum")))
-        let messages = try drain(&queue)
+        let messages = try queue.drainMessages()
         #expect(messages.first?["ok"] == false)
         #expect(messages.first?["error"]?["code"] == "unavailable")
     }
@@ -52,7 +41,7 @@ import Testing
         let waiting = OutboundQueue.Acknowledgement(revision: 8) { _, _ in nil }
         #expect(queue.nextBytes(acknowledging: waiting).isEmpty)
         #expect(queue.waitingForRevision == 9)
-        #expect(try drain(&queue).map { $0["id"] } == [1])
+        #expect(try queue.drainMessages().map { $0["id"] } == [1])
     }
 
     @Test func actionsWaitingForAReplyRunOnceItIsFulfilled() throws {

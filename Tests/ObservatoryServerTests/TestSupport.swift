@@ -51,6 +51,20 @@ func kernelSendBufferCeiling() -> Int {
     return last.flatMap { Int($0) } ?? 4 << 20
 }
 
+extension OutboundQueue {
+    /// Sends everything queued, as a socket that takes every byte would, and parses the frames.
+    mutating func drainMessages() throws -> [JSONValue] {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = nextBytes()
+            if chunk.isEmpty { break }
+            bytes.append(contentsOf: chunk)
+            markSent(chunk.count)
+        }
+        return try bytes.split(separator: UInt8(ascii: "\n")).map { try json($0) }
+    }
+}
+
 extension TestServer {
     /// A server with `testConfiguration(adjust)`.
     convenience init(_ adjust: (inout ServerConfiguration) -> Void) throws {

@@ -20,15 +20,26 @@ public final class TestServer: Sendable {
     /// Starts a server on `port` (0: a free one), in memory, or storing in
     /// `dataDirectory` with fsync `always`.
     public convenience init(port: Int = 0, dataDirectory: String? = nil) throws {
-        var configuration = ServerConfiguration()
+        var configuration = Self.inMemoryConfiguration()
         configuration.port = port
-        configuration.fsync = .none
         if let dataDirectory {
             configuration.fsync = .always
             configuration.dataDirectory = dataDirectory
         }
-        configuration.shutdownGraceMilliseconds = 200
         try self.init(configuration: configuration)
+    }
+
+    /// The configuration of `init()`: a free port, in memory, a short grace;
+    /// `adjust` changes it further (a limit under test, say).
+    public static func inMemoryConfiguration(_ adjust: (inout ServerConfiguration) -> Void = { _ in })
+        -> ServerConfiguration
+    {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.fsync = .none
+        configuration.shutdownGraceMilliseconds = 200
+        adjust(&configuration)
+        return configuration
     }
 
     deinit {

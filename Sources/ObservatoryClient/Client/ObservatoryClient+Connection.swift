@@ -43,7 +43,7 @@ extension ObservatoryClient {
         }
     }
 
-    /// Ends every stream of ``changes(of:)``: the client stopped for good.
+    /// Ends every stream of ``changes(of:slow:)``: the client stopped for good.
     func finishWatchers() {
         let watchers = state.withLock { $0.machine.takeWatchers() }
         for watcher in watchers { watcher.continuation.finish() }

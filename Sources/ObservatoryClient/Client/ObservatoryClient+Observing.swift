@@ -33,8 +33,10 @@ extension ObservatoryClient {
         for (key, keyMirrors) in mirrors {
             let target = Target.key(key)
             let canResume = resuming && keyMirrors.allSatisfy(\.hasSnapshot)
-            let resumePoint = canResume ? state.withLock { $0.machine.resumePoint(for: target) } : nil
-            link.send(.observe(target, from: resumePoint)) { [weak self] result in
+            let (resumePoint, slow) = state.withLock {
+                (canResume ? $0.machine.resumePoint(for: target) : nil, $0.machine.slowPolicy(for: target))
+            }
+            link.send(.observe(target, from: resumePoint, slow: slow)) { [weak self] result in
                 self?.applyObserveReply(
                     result, target: target, mirrors: keyMirrors, link: link, resumePoint: resumePoint)
                 self?.state.withLock { $0.machine.snapshotAnswered() }
@@ -43,8 +45,10 @@ extension ObservatoryClient {
             }
         }
         for target in watcherTargets {
-            let resumePoint = resuming ? state.withLock { $0.machine.resumePoint(for: target) } : nil
-            link.send(.observe(target, from: resumePoint)) { [weak self] result in
+            let (resumePoint, slow) = state.withLock {
+                (resuming ? $0.machine.resumePoint(for: target) : nil, $0.machine.slowPolicy(for: target))
+            }
+            link.send(.observe(target, from: resumePoint, slow: slow)) { [weak self] result in
                 self?.applyObserveReply(result, target: target, mirrors: [], link: link, resumePoint: resumePoint)
                 countDown()
             }

@@ -9,7 +9,7 @@ extension ObservatoryClient {
     /// follows their changes. See ``Presence``.
     ///
     /// - Throws: the errors of ``set(_:_:ifVersion:ephemeral:)``, ``list(prefix:)``
-    ///   and ``changes(of:)`` (`invalid_key`, `forbidden`, ``ClientError/notConnected(_:)``).
+    ///   and ``changes(of:slow:)`` (`invalid_key`, `forbidden`, ``ClientError/notConnected(_:)``).
     public func presence(under prefix: String, as name: String) async throws(ClientError) -> Presence {
         let changes = try await self.changes(of: .prefix(prefix))
         try await set(prefix + name, true, ephemeral: true)

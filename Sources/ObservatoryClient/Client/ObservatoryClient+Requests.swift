@@ -145,8 +145,20 @@ extension ObservatoryClient {
     /// (``ConnectionState/reset(_:)``), the changes made meanwhile are not in
     /// the stream. It finishes when the client closes, or when the connection
     /// ends and the client does not reconnect; stop iterating to end it.
-    public func changes(of target: Target) async throws(ClientError) -> AsyncStream<RemoteChange> {
-        try await watch(target, from: nil).changes
+    ///
+    /// `slow` says what the server does when this client falls behind the
+    /// target's changes: with ``SlowPolicy/coalesce`` (the default) it merges the
+    /// pending changes of each key into one (the stream then skips intermediate
+    /// values); with ``SlowPolicy/close`` it never merges them and closes the
+    /// connection instead, and the client reconnects and resumes from the revision
+    /// the server says everything was sent up to: the stream misses no change.
+    /// (When one watcher of a target asks for `close`, the target is observed so
+    /// for every watcher and mirror of it, as the server does for a key that a
+    /// `close` prefix covers.)
+    public func changes(of target: Target, slow: SlowPolicy = .coalesce) async throws(ClientError)
+        -> AsyncStream<RemoteChange>
+    {
+        try await watch(target, from: nil, slow: slow).changes
     }
 
     /// The changes of a target after `revision`, then as they happen: the
@@ -154,25 +166,26 @@ extension ObservatoryClient {
     /// them all (`resumed` is true), else the stream starts now.
     ///
     /// For a program that stored the revision it had seen (``RemoteChange/version``)
-    /// and starts again later; the stream then resumes like ``changes(of:)``.
-    public func changes(of target: Target, after revision: Int64) async throws(ClientError)
-        -> (changes: AsyncStream<RemoteChange>, resumed: Bool)
+    /// and starts again later; the stream then resumes like ``changes(of:slow:)``.
+    /// `slow` as for ``changes(of:slow:)``.
+    public func changes(of target: Target, after revision: Int64, slow: SlowPolicy = .coalesce)
+        async throws(ClientError) -> (changes: AsyncStream<RemoteChange>, resumed: Bool)
     {
-        try await watch(target, from: ResumePoint(revision: revision, epoch: nil))
+        try await watch(target, from: ResumePoint(revision: revision, epoch: nil), slow: slow)
     }
 
-    private func watch(_ target: Target, from resumePoint: ResumePoint?) async throws(ClientError)
+    private func watch(_ target: Target, from resumePoint: ResumePoint?, slow: SlowPolicy) async throws(ClientError)
         -> (changes: AsyncStream<RemoteChange>, resumed: Bool)
     {
         let (stream, continuation) = AsyncStream<RemoteChange>.makeStream()
         let identifier = state.withLock {
-            $0.machine.addWatcher(Watcher(target: target, continuation: continuation))
+            $0.machine.addWatcher(Watcher(target: target, continuation: continuation, slow: slow))
         }
         continuation.onTermination = { [weak self] _ in
             self?.stopWatching(identifier)
         }
         do {
-            let resumed = try await observeForWatcher(target, from: resumePoint)
+            let resumed = try await observeForWatcher(target, from: resumePoint, slow: slow)
             return (stream, resumed)
         } catch {
             continuation.finish()
@@ -182,11 +195,13 @@ extension ObservatoryClient {
 
     /// Observes a watcher's target; its reply is applied on the I/O thread,
     /// before any later event, so the target's progress counts from there.
-    private func observeForWatcher(_ target: Target, from resumePoint: ResumePoint?) async throws(ClientError) -> Bool {
+    private func observeForWatcher(_ target: Target, from resumePoint: ResumePoint?, slow: SlowPolicy)
+        async throws(ClientError) -> Bool
+    {
         let link = try state.withLock { (state: inout State) throws(ClientError) in try state.machine.linkForRequest() }
         let outcome = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<ReceivedReply, ClientError>, Never>) in
-            link.send(.observe(target, from: resumePoint)) { [weak self] result in
+            link.send(.observe(target, from: resumePoint, slow: slow)) { [weak self] result in
                 // A resume point from the caller is not a reconnect: a refusal is no reset.
                 self?.applyObserveReply(result, target: target, mirrors: [], link: link, resumePoint: nil)
                 continuation.resume(returning: result)

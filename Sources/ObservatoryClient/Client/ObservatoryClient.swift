@@ -20,7 +20,7 @@ import ObservatoryWire
 /// broken connection it waits (``ReconnectBackoff``) and tries again, on the
 /// next of the configured ``ClientConfiguration/endpoints`` when there are several. After
 /// every reconnect it says hello and resumes every mirror and stream of
-/// ``changes(of:)`` from the last revision it saw: the server replays the
+/// ``changes(of:slow:)`` from the last revision it saw: the server replays the
 /// changes it missed, in order, with their real authors. When the server
 /// cannot (another epoch, or more changes than its history holds), the mirrors
 /// take fresh snapshots authored by a ``Reset``, and ``connectionState`` passes
@@ -230,7 +230,7 @@ public final class ObservatoryClient: Sendable {
     }
 
     /// Closes the connection and stops reconnecting. Waiting requests fail with
-    /// ``ClientError/connectionLost(_:)``, streams of ``changes(of:)`` finish.
+    /// ``ClientError/connectionLost(_:)``, streams of ``changes(of:slow:)`` finish.
     public func close() {
         let (link, watchers) = state.withLock { $0.machine.close() }
         link?.end(.closed)

@@ -1,6 +1,6 @@
 import ObservatoryWire
 
-/// One change of a remote key, as delivered by ``ObservatoryClient/changes(of:)``.
+/// One change of a remote key, as delivered by ``ObservatoryClient/changes(of:slow:)``.
 public struct RemoteChange: Sendable, Equatable {
     /// The key that changed.
     public let key: String

@@ -16,6 +16,10 @@ public enum DisconnectReason: Error, Sendable, Equatable, CustomStringConvertibl
     case rejected(String)
     /// The server sent something the client cannot understand.
     case protocolError(String)
+    /// The server closed the connection because the client fell behind its
+    /// events (`slow_consumer`); every change up to `revision` (when the server
+    /// said) was delivered before. The client reconnects and resumes from there.
+    case slowConsumer(revision: Int64?)
 
     /// A short description for logs and the command line.
     public var description: String {
@@ -28,6 +32,8 @@ public enum DisconnectReason: Error, Sendable, Equatable, CustomStringConvertibl
         case .pingTimeout: "no reply to a ping in time"
         case .rejected(let message): "rejected by the server: \(message)"
         case .protocolError(let detail): "protocol error: \(detail)"
+        case .slowConsumer(let revision?): "closed as a slow consumer after revision \(revision)"
+        case .slowConsumer(nil): "closed as a slow consumer"
         }
     }
 }

@@ -178,6 +178,8 @@ final class ServerLink: ClientLink {
                 // A reply with id null answers no request of ours: the server
                 // rejected the connection (slow_consumer, frame_too_large, ...).
                 if case .failure(let error) = reply.outcome {
+                    // Every event up to the error's revision came before it: resume from there.
+                    if error.code == .slowConsumer { return .end(.slowConsumer(revision: error.revision)) }
                     return .end(.rejected("\(error.code): \(error.message)"))
                 }
                 return .end(.protocolError("a reply without a request id"))

@@ -89,6 +89,14 @@ struct ClientMachine<Link: ClientLink> {
         registry.isSettled ? synchronizedLink : nil
     }
 
+    /// The generation of the current link, whatever it is doing.
+    private var generation: Int? {
+        switch phase {
+        case .resyncing(_, let generation), .synchronized(_, let generation): generation
+        case .idle, .connecting, .disconnected, .closed: nil
+        }
+    }
+
     /// The link for a request, or why there is none.
     func linkForRequest() throws(ClientError) -> Link {
         if isClosed { throw .closed }
@@ -173,6 +181,9 @@ struct ClientMachine<Link: ClientLink> {
     /// that its session ended), or nil for an old link.
     mutating func linkEnded(_ link: Link, reason: DisconnectReason) -> [any MirrorEndpoint]? {
         guard self.link === link else { return nil }
+        if case .slowConsumer(let revision?) = reason, let generation {
+            tracker.closedAsSlowConsumer(at: revision, generation: generation)
+        }
         phase = .disconnected(reason)
         endpoints.advance()
         authors.sessionEnded()
@@ -228,13 +239,24 @@ struct ClientMachine<Link: ClientLink> {
         tracker.resumePoint(for: target)
     }
 
+    /// What the server is to do with `target`'s events when this client falls
+    /// behind: `close` if any of its watchers asked for that (the strict reading).
+    func slowPolicy(for target: Target) -> SlowPolicy {
+        watchers.values.contains { $0.target == target && $0.slow == .close } ? .close : .coalesce
+    }
+
     /// An `observe` of `target` on link `generation` was answered at `revision`.
     /// When a resume from `resumePoint` was asked for and refused, the resync is
     /// a reset: returns it (the same one for every target of the resync).
+    ///
+    /// A granted resume marks the target at its resume point, not at the reply's
+    /// revision: the replayed changes follow the reply, and each moves the mark on,
+    /// so a link that ends amid the replay resumes where the replay stopped.
     mutating func observed(
         _ target: Target, revision: Int64, generation: Int, resumePoint: ResumePoint?, resumed: Bool
     ) -> Reset? {
-        tracker.observed(target, revision: revision, epoch: serverEpoch, generation: generation)
+        let mark = resumed ? min(resumePoint?.revision ?? revision, revision) : revision
+        tracker.observed(target, revision: mark, epoch: serverEpoch, generation: generation)
         guard let resumePoint, !resumed else { return nil }
         let reason =
             resumePoint.epoch == serverEpoch

@@ -53,6 +53,21 @@ struct ResumeTracker {
         }
     }
 
+    /// The server closed link `generation` as a slow consumer, saying that every
+    /// event up to `revision` came before its error: every target observed on that
+    /// link resumes from there. Also lower: a target's last event may be a
+    /// coalesced one, sent ahead of an earlier event of another key that was
+    /// dropped. (A target whose `observe` was not answered on that link keeps its
+    /// older mark: its reply, and so its start, may have been dropped.)
+    mutating func closedAsSlowConsumer(at revision: Int64, generation: Int) {
+        for (key, mark) in keys where mark.generation == generation {
+            keys[key]?.revision = revision
+        }
+        for (prefix, mark) in prefixes where mark.generation == generation {
+            prefixes[prefix]?.revision = revision
+        }
+    }
+
     /// Where to resume `target`, if it was ever observed.
     func resumePoint(for target: Target) -> ResumePoint? {
         let mark: Mark? =

@@ -1,9 +1,11 @@
 import ObservatoryWire
 
-/// A consumer of ``ObservatoryClient/changes(of:)``: its target and its stream.
+/// A consumer of ``ObservatoryClient/changes(of:slow:)``: its target and its stream.
 struct Watcher {
     let target: Target
     let continuation: AsyncStream<RemoteChange>.Continuation
+    /// What the server does with the target's events when the client falls behind.
+    var slow: SlowPolicy = .coalesce
 
     /// Whether a change of `key` belongs in this watcher's stream.
     func matches(_ key: String) -> Bool {

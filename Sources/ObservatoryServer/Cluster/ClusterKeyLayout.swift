@@ -2,7 +2,8 @@ import ObservatoryEtcd
 
 /// Where a cluster keeps what under its etcd prefix: each key's value
 /// (`<prefix>k/<key>`), the author of each key's last deletion
-/// (`<prefix>d/<key>`), and the `requestId`s of recent writes (`<prefix>r/<id>`).
+/// (`<prefix>d/<key>`), the `requestId`s of recent writes (`<prefix>r/<id>`), and
+/// the nodes running (`<prefix>n/<node>`, on the node's lease).
 ///
 /// The deletion marker exists because etcd records no author for a delete: the
 /// transaction that deletes a key writes its marker in the same revision, so
@@ -45,6 +46,12 @@ struct ClusterKeyLayout: Sendable, Equatable {
     /// The etcd key remembering the write with `requestId`.
     func requestKey(_ requestId: String) -> [UInt8] {
         requestPrefix + Array(requestId.utf8)
+    }
+
+    /// The etcd key naming the running node `nodeTag`: written at its start, so
+    /// its watch sees a revision of its own to catch up to.
+    func nodeKey(_ nodeTag: String) -> [UInt8] {
+        Array((prefix + "n/" + nodeTag).utf8)
     }
 
     /// Every key of the cluster: what the node's one watch covers.

@@ -17,6 +17,8 @@ import ObservatoryWire
 ///   while writes of different sessions are in flight together over the client's
 ///   pool). The reply is fulfilled once etcd committed the write and the cache
 ///   applied its revision, or with `unavailable` when etcd cannot be reached.
+///   Writes of one key on this node take turns (`ClusterKeyTurns`); creates
+///   must find room under `limits.maxKeys` (`ClusterKeyBudget`).
 /// - **Session-bound keys** are attached to a lease of their session, kept alive
 ///   by this node and revoked when the session ends.
 /// - **The epoch** follows from etcd's cluster id and the prefix (`ClusterEpoch`).
@@ -25,9 +27,10 @@ import ObservatoryWire
 /// sessions' leases and queues are in `Locked` boxes, held only to read or change
 /// them, never across a call to etcd.
 ///
-/// It holds about sixteen stored properties because one node's parts share one
+/// It holds about eighteen stored properties because one node's parts share one
 /// lifetime: the etcd client and its watch, the cache, the sessions' write queues
-/// and leases, the node's own lease and the request-id lease, and the settings;
+/// and leases, the keys' turns and budget, the node's own lease and the
+/// request-id lease, and the settings;
 /// split across types, a node's start and stop would be spread over all of them.
 final class ClusterState: SharedState {
     /// A session's queue of writes and, once it wrote a session-bound key, its lease.
@@ -43,32 +46,40 @@ final class ClusterState: SharedState {
     let acknowledgements: any Acknowledgements = ImmediateAcknowledgements()
     /// A tag unique among the nodes of the cluster, for session ids.
     let nodeTag: String
-    private let client: EtcdClient
-    private let layout: ClusterKeyLayout
-    private let configuration: ClusterConfiguration
-    private let logger: Logger
-    private let applied: AppliedRevisionWaiters
+    let client: EtcdClient
+    let layout: ClusterKeyLayout
+    let configuration: ClusterConfiguration
+    let logger: Logger
+    let applied: AppliedRevisionWaiters
     /// The watch feeding the cache, and whether the state is closed (no new watch then).
-    private let watch = Locked<(current: EtcdWatch?, isClosed: Bool)>((nil, false))
+    let watch = Locked<(current: EtcdWatch?, isClosed: Bool)>((nil, false))
     /// Told the revision the cache was reloaded at, after its watch lost continuity.
-    private let viewLostHandler = Locked<(@Sendable (Int64) -> Void)?>(nil)
+    let viewLostHandler = Locked<(@Sendable (Int64) -> Void)?>(nil)
     private let sessions = Locked<[String: SessionLink]>([:])
     /// The node's own lease: its id names the node; it ends when the node dies.
     private let nodeKeeper: EtcdLeaseKeeper
     /// The leases the records of `requestId`s are written on.
     private let requestLeases = ClusterRequestLeases()
-    private let workers = DispatchQueue(label: "observatory.cluster.writes", attributes: .concurrent)
+    let workers = DispatchQueue(label: "observatory.cluster.writes", attributes: .concurrent)
     /// The sessions' lease revocations under way, which `close()` waits for.
     private let revocations = DispatchGroup()
-    /// How often a write is planned again after the key changed under it.
-    private static let maximumAttempts = 16
+    /// How often a write is planned again after the key changed under it: only
+    /// other nodes' writes race with it (`keyTurns`).
+    private static let maximumAttempts = 64
+    /// This node's writes of one key, one after another.
+    private let keyTurns = ClusterKeyTurns()
+    /// `limits.maxKeys`, decided by this node.
+    private let keyBudget: ClusterKeyBudget
 
     /// Connects to etcd, reads the state under the prefix and starts the watch.
     ///
     /// - Throws: `EtcdError` when etcd cannot be reached (blocks until it answers
     ///   or the request timeout passes: called before the server starts).
-    init(configuration: ClusterConfiguration, historyChanges: Int, logger: Logger) throws(EtcdError) {
+    init(
+        configuration: ClusterConfiguration, historyChanges: Int, maxKeys: Int, logger: Logger
+    ) throws(EtcdError) {
         self.configuration = configuration
+        keyBudget = ClusterKeyBudget(maxKeys: maxKeys)
         self.logger = logger
         let timeout = Duration.milliseconds(configuration.requestTimeoutMilliseconds)
         client = try EtcdClient(urls: configuration.etcd, requestTimeout: timeout)
@@ -81,13 +92,20 @@ final class ClusterState: SharedState {
         nodeKeeper = EtcdLeaseKeeper(client: client, lease: nodeLease) { [logger] error in
             logger.error("cluster: this node's lease was lost: \(error.message)")
         }
-        let (entries, revision) = try Self.read(client, layout)
+        // The cache starts up to `historyChanges` revisions back and its watch replays them, so that
+        // observers can resume on this node from before it started, as on the nodes that saw them live.
+        let current = try client.range(layout.values, limit: 1).header.revision
+        let (entries, revision) = try Self.read(client, layout, earliestAfter: current - Int64(historyChanges))
         cache = SharedStore(replicating: entries, at: revision, epoch: epoch, historyChanges: historyChanges)
         applied = AppliedRevisionWaiters(applied: revision)
         startWatch(after: revision)
+        // A revision in the prefix after `current`, which the watch brings once it has replayed the rest.
+        let announced = try client.put(layout.nodeKey(nodeTag), Array(nodeTag.utf8), lease: nodeLease.id)
+        catchUp(to: announced.header.revision)
         logger.info(
             "cluster mode: etcd \(configuration.etcd.joined(separator: ",")), prefix \(configuration.prefix), "
-                + "epoch \(epoch), \(entries.count) keys at revision \(revision)")
+                + "epoch \(epoch), \(cache.keyCount) keys at revision \(cache.revision), "
+                + "resumes from revision \(revision) on")
     }
 
     var revision: Int64 {
@@ -199,8 +217,8 @@ final class ClusterState: SharedState {
         }
     }
 
-    /// Runs one write's transaction (again, while the key changed under it) and
-    /// answers it once the cache has applied its revision. On the session's queue.
+    /// Runs one write's transaction in its key's turn on this node and answers
+    /// it once the cache has applied its revision. On the session's queue.
     private func perform(_ write: Write, by author: Author, answering pending: PendingReply) {
         let key: String
         let sessionBound: Bool
@@ -213,45 +231,94 @@ final class ClusterState: SharedState {
         do throws(EtcdError) {
             let lease = sessionBound ? try sessionLease(of: author.session) : 0
             let requestLease = hasRequestId ? try requestLeases.current(client) : 0
-            var current = cache.get(key)
-            for _ in 0..<Self.maximumAttempts {
-                let plan = ClusterWritePlan(
-                    write: write, author: author, current: current, layout: layout, lease: lease,
-                    requestLease: requestLease)
-                let result = try client.transaction(plan.transaction)
-                guard result.succeeded else {
-                    if let duplicate = ClusterWritePlan.duplicateReply(from: result) {
-                        return answerWhenApplied(duplicate.writtenVersion, .success(duplicate), pending)
-                    }
-                    current = ClusterWritePlan.current(from: result, key: key)
-                    continue
+            let decided = keyTurns.run(StoreKey(key)) {
+                Result { () throws(EtcdError) in
+                    try decide(write, key: key, by: author, lease: lease, requestLease: requestLease)
                 }
-                let reply = plan.reply(committedAt: result.header.revision)
-                // Also an answer without a change waits: `current` may come from etcd, ahead of the cache.
-                let revision = plan.outcome == .change ? result.header.revision : current?.version ?? 0
-                return answerWhenApplied(revision, reply, pending)
             }
-            pending.fulfill(
-                .failure(WireError(code: .unavailable, message: "\"\(key)\" changed too often to write it; try again")))
+            let decision = try decided.get()
+            answerWhenApplied(decision.revision, decision.reply, pending) { [keyBudget] in
+                if decision.isCreate { keyBudget.release(key) }
+            }
         } catch {
             pending.fulfill(.failure(Self.unavailable(error)))
         }
     }
 
+    /// What a write came to: its reply, the revision the cache must apply before
+    /// it goes out, and whether it holds a reservation of `keyBudget` until then.
+    private struct Decision {
+        let revision: Int64
+        let reply: Result<ReplyPayload, WireError>
+        var isCreate = false
+    }
+
+    /// Runs `write`'s transaction, planned again while the key changed under it
+    /// (another node's write). A create must first find room in `keyBudget`.
+    private func decide(
+        _ write: Write, key: String, by author: Author, lease: Int64, requestLease: Int64
+    ) throws(EtcdError) -> Decision {
+        var current = cache.get(key)
+        for _ in 0..<Self.maximumAttempts {
+            let plan = ClusterWritePlan(
+                write: write, author: author, current: current, layout: layout, lease: lease,
+                requestLease: requestLease)
+            // Only a set changes a missing key: it creates it.
+            let isCreate = current == nil && plan.outcome == .change
+            if isCreate {
+                let hasRoom = try keyBudget.reserve(key, in: cache) { () throws(EtcdError) in
+                    Int(try client.range(layout.values, limit: 1).count)
+                }
+                guard hasRoom else { return Decision(revision: 0, reply: .failure(keyBudget.exceeded)) }
+            }
+            let result: EtcdTransactionResult
+            do throws(EtcdError) {
+                result = try client.transaction(plan.transaction)
+            } catch {
+                if isCreate { keyBudget.release(key) }
+                throw error
+            }
+            guard result.succeeded else {
+                if isCreate { keyBudget.release(key) }
+                if let duplicate = ClusterWritePlan.duplicateReply(from: result) {
+                    return Decision(revision: duplicate.writtenVersion, reply: .success(duplicate))
+                }
+                current = ClusterWritePlan.current(from: result, key: key)
+                continue
+            }
+            // Also an answer without a change waits: `current` may come from etcd, ahead of the cache.
+            let revision = plan.outcome == .change ? result.header.revision : current?.version ?? 0
+            return Decision(
+                revision: revision, reply: plan.reply(committedAt: result.header.revision), isCreate: isCreate)
+        }
+        return Decision(
+            revision: 0,
+            reply: .failure(
+                WireError(code: .unavailable, message: "\"\(key)\" changed too often to write it; try again")))
+    }
+
     /// Fulfills `pending` with `reply` once the cache applied `revision`, or with
-    /// `unavailable` if the watch has not brought it within the request timeout.
+    /// `unavailable` if the watch has not brought it within the request timeout;
+    /// then runs `finally`.
     private func answerWhenApplied(
-        _ revision: Int64, _ reply: Result<ReplyPayload, WireError>, _ pending: PendingReply
+        _ revision: Int64, _ reply: Result<ReplyPayload, WireError>, _ pending: PendingReply,
+        finally: @escaping @Sendable () -> Void
     ) {
-        applied.whenApplied(revision) { pending.fulfill(reply) }
+        applied.whenApplied(revision) {
+            pending.fulfill(reply)
+            finally()
+        }
         let timeout = DispatchTimeInterval.milliseconds(configuration.requestTimeoutMilliseconds)
         workers.asyncAfter(deadline: .now() + timeout) {
+            // Already answered (nearly always): `finally` ran then.
+            guard pending.result == nil else { return }
             pending.fulfill(
                 .failure(
                     WireError(
                         code: .unavailable,
                         message: "etcd committed the write at revision \(revision), but this node has not applied it "
                             + "yet; it cannot answer")))
+            finally()
         }
     }
 
@@ -282,81 +349,5 @@ final class ClusterState: SharedState {
             code: .unavailable,
             message: "etcd cannot be reached (\(error.message)); the write \(outcome): send it again with its requestId"
         )
-    }
-
-    // MARK: The watch
-
-    /// The values under the prefix and the revision they were read at.
-    private static func read(_ client: EtcdClient, _ layout: ClusterKeyLayout) throws(EtcdError) -> (
-        [ValueEntry], Int64
-    ) {
-        let read = try client.range(layout.values)
-        let entries = read.keyValues.compactMap { stored -> ValueEntry? in
-            guard case .value(let key) = layout.kind(of: stored.key) else { return nil }
-            return ClusterEnvelope.decode(stored.value)?.entry(key: key, version: stored.modRevision)
-        }
-        return (entries, read.header.revision)
-    }
-
-    /// Starts the watch of the prefix after `revision`, unless the state is closed.
-    private func startWatch(after revision: Int64) {
-        let request = EtcdWatchRequest(range: layout.everything, startRevision: revision + 1)
-        let started = EtcdWatch(client: client, request: request) { [weak self] update in
-            self?.handle(update)
-        }
-        let isStarted = watch.withLock { watch in
-            guard !watch.isClosed else { return false }
-            watch.current = started
-            return true
-        }
-        if !isStarted { started.cancel() }
-    }
-
-    /// After the watch ended (compacted past, canceled): reads the state again,
-    /// until etcd answers or the state closes, puts it in the cache, watches from
-    /// there, and has the server close its observers so they resume or start over.
-    private func reload() {
-        let ended = watch.withLock { $0.current.take() }
-        ended?.cancel()
-        var pause = Duration.milliseconds(100)
-        while !watch.withLock({ $0.isClosed }) {
-            do throws(EtcdError) {
-                let (entries, revision) = try Self.read(client, layout)
-                cache.reset(to: entries, at: revision)
-                applied.advance(to: revision)
-                startWatch(after: revision)
-                logger.warning("cluster: reloaded \(entries.count) keys at revision \(revision); observers must resume")
-                viewLostHandler.withLock { $0 }?(revision)
-                return
-            } catch {
-                logger.warning("cluster: cannot reload the state from etcd (\(error.message)); trying again")
-                Thread.sleep(
-                    forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
-                pause = min(pause * 2, .seconds(2))
-            }
-        }
-    }
-
-    /// Applies what the watch reports to the cache; on the watch's thread.
-    func handle(_ update: EtcdWatch.Update) {
-        switch update {
-        case .events(let events):
-            guard let last = events.last?.revision else { return }
-            cache.replicate(ClusterEventMapper.changes(from: events, layout: layout), through: last)
-            applied.advance(to: last)
-        case .progress(let revision):
-            cache.replicate([], through: revision)
-            applied.advance(to: revision)
-        case .created:
-            break
-        case .interrupted(let error):
-            logger.warning("cluster: the etcd watch broke (\(error.message)); resuming")
-        case .compacted(let compactRevision):
-            logger.error("cluster: the etcd watch was compacted past (at \(compactRevision)); reloading")
-            workers.async { [weak self] in self?.reload() }
-        case .canceled(let reason):
-            logger.error("cluster: etcd canceled the watch (\(reason)); reloading")
-            workers.async { [weak self] in self?.reload() }
-        }
     }
 }

@@ -62,7 +62,8 @@ final class ConnectionOutput: Sendable {
         let acknowledged = acknowledged.value
         let flushing = state.withLock { state -> Connection? in
             guard state.observations.accepts(change.key, via: route) else { return nil }
-            let outcome = state.queue.appendEvent(change, acknowledgedRevision: acknowledged)
+            let mayCoalesce = !state.observations.hasClosingTargets || state.observations.mayCoalesce(change.key)
+            let outcome = state.queue.appendEvent(change, acknowledgedRevision: acknowledged, mayCoalesce: mayCoalesce)
             return Self.needsFlush(after: outcome, &state) ? state.connection : nil
         }
         requestFlush(of: flushing)
@@ -74,7 +75,7 @@ final class ConnectionOutput: Sendable {
         let flushing = state.withLock { state -> Connection? in
             var outcome = OutboundQueue.EventOutcome.queued
             for change in changes where state.observations.accepts(change.key, via: route) {
-                outcome = state.queue.appendReplayed(change)
+                outcome = state.queue.appendReplayed(change, mayCoalesce: state.observations.mayCoalesce(change.key))
                 if outcome == .slowConsumer { break }
             }
             return Self.needsFlush(after: outcome, &state) ? state.connection : nil

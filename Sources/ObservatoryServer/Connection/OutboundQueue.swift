@@ -10,8 +10,11 @@ import ObservatoryWire
 /// - Queued bytes above `maxQueuedBytes` make the queue coalesce its pending events
 ///   per key (first `old`, latest new value and version). It then keeps merging new
 ///   events into the pending one of their key, in O(1), until it has drained.
+/// - Events of keys observed with `SlowPolicy.close` are never merged (and a key's
+///   later events do not merge into one ahead of them, so each key's order holds).
 /// - If coalescing is not enough, everything pending is replaced by one error
-///   `slow_consumer` with `"id":null`, and the queue takes nothing more
+///   `slow_consumer` with `"id":null` and the `revision` up to which every event
+///   was sent (`slowConsumerRevision`), and the queue takes nothing more
 ///   (`isFailed`): the connection is closed once that error is out.
 /// - While `holdEvents()` is in effect, events wait aside, so a reply (an `observe`
 ///   snapshot) goes out before events that arrived while it was being made.
@@ -23,74 +26,18 @@ import ObservatoryWire
 ///   place: nothing behind it goes out until it is fulfilled
 ///   (`waitingForPendingReply` says which one the head waits for).
 ///
-/// Its sixteen stored properties (the items, their byte and event counts, the
-/// coalescing index, the direct-write buffer, the acknowledgement and pending-reply
-/// cursors) all change together on every append and send, on the hot path of
-/// every delivery, so they stay in one value instead of behind several.
+/// Its nineteen stored properties (the items, their byte and event counts, the coalescing
+/// index, the direct-write buffer and its framing, the acknowledgement and pending-reply
+/// cursors, the replay's allowance and the failure's revision) all change together on every
+/// append and send, on the hot path of every delivery, so they stay in one value.
 struct OutboundQueue {
-    private enum Item {
-        case frame([UInt8])
-        case change(StoreChange)
-        /// The reply to a write, sent once its change at `revision` is acknowledged.
-        case write([UInt8], revision: Int64, id: RequestID?)
-        /// Changes of one key coalesced for a slow consumer: the frame is built when
-        /// it is sent, on the connection's own queue, not by the writer that
-        /// delivered the change (which holds the store's lock).
-        case merged(first: StoreChange, latest: StoreChange)
-        /// The place of a write's reply that is not known yet.
-        case pendingWrite(PendingReply, id: RequestID?)
-
-        var byteCount: Int {
-            switch self {
-            case .frame(let bytes), .write(let bytes, _, _): bytes.count
-            case .change(let change): change.frameByteCount
-            case .merged(let first, let latest): StoreChange.coalescedByteCount(first, latest)
-            case .pendingWrite: Item.pendingWriteByteCount
-            }
-        }
-
-        /// A pending reply's count until it is known: not 0, so a queue holding one is not empty.
-        static let pendingWriteByteCount = 64
-
-        /// What a fulfilled pending write becomes: a write's reply (which waits for
-        /// its revision's acknowledgement), or an error's frame.
-        static func resolved(_ result: Result<ReplyPayload, WireError>, id: RequestID?) -> Item {
-            switch result {
-            case .success(let payload):
-                let frame = Reply.success(id: id, payload).encodedLine()
-                if case .set(_, let version, _, _) = payload { return .write(frame, revision: version, id: id) }
-                if case .delete(_, let version, _) = payload { return .write(frame, revision: version, id: id) }
-                return .frame(frame)
-            case .failure(let error):
-                return .frame(Reply.failure(id: id, error).encodedLine())
-            }
-        }
-
-        /// The change an event item carries (merged ones count as their latest).
-        var latestChange: StoreChange? {
-            switch self {
-            case .change(let change), .merged(_, let change): change
-            case .frame, .write, .pendingWrite: nil
-            }
-        }
-
-        /// This event item followed by `later` of the same key.
-        func merging(_ later: StoreChange) -> Item? {
-            switch self {
-            case .change(let first), .merged(let first, _): .merged(first: first, latest: later)
-            case .frame, .write, .pendingWrite: nil
-            }
-        }
-    }
-
     /// Queued bytes beyond which events are coalesced, then the connection dropped.
     let maxQueuedBytes: Int
     /// How many bytes are moved into the write buffer at a time.
     let chunkBytes: Int
     /// Unsent bytes up to which events go straight into the write buffer.
     private let directBytes: Int
-    /// How frames are written into the write buffer; set by the connection, under
-    /// the queue's lock, only when the write buffer has been taken whole.
+    /// How frames go into the write buffer; changed only while it is taken whole.
     var framing = OutboundFraming.lines
 
     private var items: [Item?] = []
@@ -100,10 +47,16 @@ struct OutboundQueue {
     private var writeOffset = 0
     /// While coalescing: the position in `items` of the pending event of each key.
     private var coalescingIndex: [StoreKey: Int]?
-    private var heldEvents: [StoreChange] = []
+    /// Bytes of a resume's replay still counted beyond `maxQueuedBytes` (see `appendReplayed`).
+    private var replayAllowance = 0
+    /// Events that wait while `holdEvents()` is in effect, each with whether it may be coalesced.
+    private var heldEvents: [(change: StoreChange, mayCoalesce: Bool)] = []
     private var isHolding = false
     /// Set after a slow-consumer failure: only the error frame remains to be sent.
     private(set) var isFailed = false
+    /// After a slow-consumer failure: every event up to this revision is sent
+    /// ahead of the error, which carries it (see `failSlowConsumer()`).
+    private(set) var slowConsumerRevision: Int64?
     /// Bytes sent so far, to tell a client that still reads from one that stopped.
     private(set) var sentByteCount = 0
     /// Events handed to the queue, for `/metrics` (a plain count: the queue's lock guards it).
@@ -163,19 +116,33 @@ struct OutboundQueue {
 
     /// Queues an event, coalescing or failing when over the limit.
     ///
-    /// - Parameter acknowledgedRevision: How far storage has acknowledged changes
-    ///   now; an event within it may go straight into the write buffer.
-    mutating func appendEvent(_ change: StoreChange, acknowledgedRevision: Int64 = .max) -> EventOutcome {
+    /// - Parameters:
+    ///   - acknowledgedRevision: How far storage has acknowledged changes now; an
+    ///     event within it may go straight into the write buffer.
+    ///   - mayCoalesce: False for a key observed with `SlowPolicy.close`: its
+    ///     events are never merged, and when they do not fit the queue fails.
+    mutating func appendEvent(
+        _ change: StoreChange, acknowledgedRevision: Int64 = .max, mayCoalesce: Bool = true
+    ) -> EventOutcome {
         guard !isFailed else { return .slowConsumer }
         eventCount &+= 1
+        if !isHolding, appendToWriteBuffer(change, acknowledgedRevision: acknowledgedRevision) {
+            return .queued
+        }
+        return holdOrEnqueue(change, mayCoalesce: mayCoalesce)
+    }
+
+    /// An event that cannot go straight into the write buffer: kept aside while
+    /// events are held, else queued. Out of `appendEvent`, whose common case
+    /// (straight into the write buffer) stays small enough to be inlined into
+    /// every delivery (callgrind: 27 instructions a delivery when it was not).
+    @inline(never)
+    private mutating func holdOrEnqueue(_ change: StoreChange, mayCoalesce: Bool) -> EventOutcome {
         if isHolding {
-            heldEvents.append(change)
+            heldEvents.append((change, mayCoalesce))
             return .queued
         }
-        if appendToWriteBuffer(change, acknowledgedRevision: acknowledgedRevision) {
-            return .queued
-        }
-        return enqueue(change)
+        return enqueue(change, mayCoalesce: mayCoalesce)
     }
 
     /// Copies an event's bytes straight into the write buffer when nothing is
@@ -204,10 +171,17 @@ struct OutboundQueue {
 
     /// Queues a replayed event at once, even while events are held: it belongs
     /// right behind the `observe` reply just queued, ahead of the held ones.
-    mutating func appendReplayed(_ change: StoreChange) -> EventOutcome {
+    ///
+    /// A replay counts beyond `maxQueuedBytes` until that many bytes have been
+    /// sent: its changes are the history's own (shared, bounded by the history's
+    /// size), and a client that resumes after a `slow_consumer` close with
+    /// `"slow":"close"` must be able to take a backlog larger than the limit;
+    /// otherwise it would be closed again at the same revision, for ever.
+    mutating func appendReplayed(_ change: StoreChange, mayCoalesce: Bool = true) -> EventOutcome {
         guard !isFailed else { return .slowConsumer }
         eventCount &+= 1
-        return enqueue(change)
+        replayAllowance += change.frameByteCount
+        return enqueue(change, mayCoalesce: mayCoalesce)
     }
 
     /// Makes events wait until `releaseEvents()`.
@@ -220,14 +194,21 @@ struct OutboundQueue {
         isHolding = false
         let waiting = heldEvents
         heldEvents = []
-        for change in waiting where enqueue(change) == .slowConsumer {
+        // Held events are in revision order: those left after a failure come after
+        // the one that failed, so they cannot lower `slowConsumerRevision`.
+        for held in waiting where enqueue(held.change, mayCoalesce: held.mayCoalesce) == .slowConsumer {
             return .slowConsumer
         }
         return isFailed ? .slowConsumer : .queued
     }
 
-    private mutating func enqueue(_ change: StoreChange) -> EventOutcome {
-        if let position = coalescingIndex?[StoreKey(change.key)], let pending = items[position],
+    private mutating func enqueue(_ change: StoreChange, mayCoalesce: Bool) -> EventOutcome {
+        if !mayCoalesce {
+            items.append(.strictChange(change))
+            pendingBytes += change.frameByteCount
+            // A later coalescable event of this key must not merge into one ahead of this.
+            if coalescingIndex != nil { coalescingIndex?[StoreKey(change.key)] = nil }
+        } else if let position = coalescingIndex?[StoreKey(change.key)], let pending = items[position],
             let merged = pending.merging(change)
         {
             pendingBytes += merged.byteCount - pending.byteCount
@@ -237,10 +218,10 @@ struct OutboundQueue {
             pendingBytes += change.frameByteCount
             coalescingIndex?[StoreKey(change.key)] = items.count - 1
         }
-        guard queuedBytes > maxQueuedBytes else { return .queued }
+        guard queuedBytes > maxQueuedBytes &+ replayAllowance else { return .queued }
         if coalescingIndex == nil {
             coalescePendingEvents()
-            if queuedBytes <= maxQueuedBytes { return .queued }
+            if queuedBytes <= maxQueuedBytes &+ replayAllowance { return .queued }
         }
         failSlowConsumer()
         return .slowConsumer
@@ -251,6 +232,11 @@ struct OutboundQueue {
         var merged: [Item?] = []
         var index: [StoreKey: Int] = [:]
         for case let item? in items[head...] {
+            if case .strictChange(let change) = item {
+                index[StoreKey(change.key)] = nil
+                merged.append(item)
+                continue
+            }
             guard let change = item.latestChange else {
                 merged.append(item)
                 continue
@@ -270,17 +256,42 @@ struct OutboundQueue {
         coalescingIndex = index
     }
 
+    /// Replaces everything pending by the `slow_consumer` error and its `revision` R.
+    ///
+    /// Why R is the earliest revision among the events dropped here, minus one:
+    /// - The store hands changes to every observer under the lock that numbers
+    ///   them, one change at a time, so whatever thread wrote them, this queue
+    ///   receives the events of what the connection observes in revision order.
+    ///   When it fails on an event at revision v, every event before v of what it
+    ///   observes has been handed to it, and none after v (those are refused:
+    ///   `isFailed`).
+    /// - Each event handed to it is now either in the write buffer or already
+    ///   sent (both go out ahead of the error), or dropped here: pending items,
+    ///   held events (later ones a `releaseEvents()` had not reached yet come after
+    ///   v, as do replayed changes after the one that failed).
+    /// - So every event below the earliest dropped one is sent. A merged item
+    ///   stands for its key's changes from its first to its latest: dropped, it
+    ///   counts from its first; sent, it carries the latest value of every
+    ///   revision it covers, which is what the client would have ended with.
+    /// Events after R that were sent (a merged one, or events of other keys queued
+    /// ahead of a dropped one) may come again on resume; clients skip what they hold.
     private mutating func failSlowConsumer() {
-        let error = WireError(
-            code: .slowConsumer,
-            message: "this connection fell more than \(maxQueuedBytes) bytes behind its events; it is closed"
-        )
+        var earliestDropped = Int64.max
+        for case let item? in items[head...] {
+            if let version = item.earliestVersion { earliestDropped = min(earliestDropped, version) }
+        }
+        for held in heldEvents { earliestDropped = min(earliestDropped, held.change.version) }
+        // Never `.max`: the event that overflowed the queue is among the dropped ones.
+        let revision = earliestDropped == .max ? 0 : max(0, earliestDropped - 1)
+        slowConsumerRevision = revision
+        let error = WireError.slowConsumer(limit: maxQueuedBytes, revision: revision)
         let frame = Reply.failure(id: nil, error).encodedLine()
         items = [.frame(frame)]
         head = 0
         pendingBytes = frame.count
         coalescingIndex = nil
         heldEvents = []
+        replayAllowance = 0
         isFailed = true
     }
 
@@ -313,6 +324,7 @@ struct OutboundQueue {
     mutating func markSent(_ count: Int) {
         writeOffset += count
         sentByteCount += count
+        if replayAllowance > 0 { replayAllowance = max(0, replayAllowance - count) }
     }
 
     private mutating func refillWriteBuffer(_ acknowledgement: Acknowledgement) {
@@ -340,7 +352,7 @@ struct OutboundQueue {
                 continue
             case .frame(let bytes):
                 framing.append(bytes, to: &writeBuffer)
-            case .change(let change), .merged(_, let change):
+            case .change(let change), .merged(_, let change), .strictChange(let change):
                 guard change.version <= acknowledgement.revision else {
                     waitingForRevision = change.version
                     items[head] = item

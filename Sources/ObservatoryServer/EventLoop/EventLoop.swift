@@ -19,6 +19,10 @@ import Synchronization
 /// reaches observers on other loops through their outputs; their loop is woken
 /// once per turn, however many events it got.
 ///
+/// Before it flushes, a turn runs its `endOfTurn` action: the store writes the
+/// changes of the turn to its log in one `write(2)` there (`SharedStore.writeBatch`),
+/// so the replies flushed right after can go in the same turn.
+///
 /// The loop knows its handlers only as `LoopHandler`s (readiness) and
 /// `FlushingLoopHandler`s (output written at the end of a turn): connections today,
 /// any other transport that keeps that contract tomorrow.
@@ -30,9 +34,10 @@ import Synchronization
 /// `Locked` inbox (a pthread mutex, which the thread sanitizer understands) and
 /// wake the loop.
 ///
-/// Its thirteen stored properties are the parts of one epoll loop, each used on
+/// Its fourteen stored properties are the parts of one epoll loop, each used on
 /// every turn: the poller, the handler table and its tokens, the timer heap, the
-/// lists of handlers to flush, the inbox, the thread's identity and the read buffer.
+/// lists of handlers to flush, the end-of-turn action, the inbox, the thread's
+/// identity and the read buffer.
 final class EventLoop: @unchecked Sendable {
     /// What other threads hand to the loop.
     private struct Inbox {
@@ -52,6 +57,8 @@ final class EventLoop: @unchecked Sendable {
     private let threadIdentity = Atomic<UInt>(0)
     private let stopped = DispatchSemaphore(value: 0)
     private let logger: Logger
+    /// Runs at the end of every turn, before the flushes.
+    private let endOfTurn: (@Sendable () -> Void)?
 
     // Confined to the loop's thread.
     private var handlers: [Int: any LoopHandler] = [:]
@@ -68,10 +75,13 @@ final class EventLoop: @unchecked Sendable {
 
     /// Creates the loop; `start()` runs it on a thread of its own.
     ///
+    /// - Parameter endOfTurn: runs at the end of every turn, before the flushes
+    ///   (the store's batched writes).
     /// - Throws: `SocketError` when the kernel refuses an epoll set or eventfd.
-    init(label: String, logger: Logger) throws(SocketError) {
+    init(label: String, logger: Logger, endOfTurn: (@Sendable () -> Void)? = nil) throws(SocketError) {
         self.label = label
         self.logger = logger
+        self.endOfTurn = endOfTurn
         poller = try Poller()
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
     }
@@ -197,7 +207,8 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// One turn: wait for readiness (no longer than the next timer), handle it,
-    /// take the inbox, fire due timers, then flush every connection that has output.
+    /// take the inbox, fire due timers, run the end-of-turn action, then flush every
+    /// connection that has output.
     private func turn() {
         do {
             try poller.wait(timeoutMilliseconds: waitTimeout()) { readiness in
@@ -211,6 +222,7 @@ final class EventLoop: @unchecked Sendable {
             logger.error("\(label): \(error)")
         }
         for action in timers.takeDue(at: Self.now()) { action() }
+        endOfTurn?()
         flushDirty()
     }
 

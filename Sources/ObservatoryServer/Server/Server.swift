@@ -82,7 +82,8 @@ public final class Server: Sendable {
         self.logger = logger
         if let cluster = configuration.cluster {
             let state = try ClusterState(
-                configuration: cluster, historyChanges: configuration.limits.historyChanges, logger: logger)
+                configuration: cluster, historyChanges: configuration.limits.historyChanges,
+                maxKeys: configuration.limits.maxKeys, logger: logger)
             store = state.cache
             sessions = SessionEnvironment(
                 state: state, authenticator: Authenticator(auth: configuration.auth, logger: logger),
@@ -97,8 +98,10 @@ public final class Server: Sendable {
         let count =
             configuration.ioThreads > 0
             ? configuration.ioThreads : Self.defaultLoopCount(cores: ProcessInfo.processInfo.activeProcessorCount)
+        // Sessions' writes are batched per loop turn (without storage, or in a cluster, there is nothing to batch).
+        let endOfTurn = configuration.cluster == nil ? store.batchWritesPerTurn() : nil
         loops = try (0..<count).map { index throws(SocketError) in
-            try EventLoop(label: "observatory.loop.\(index)", logger: logger)
+            try EventLoop(label: "observatory.loop.\(index)", logger: logger, endOfTurn: endOfTurn)
         }
         clusterState?.onViewLost { [weak self] revision in self?.closeObservers(reloadedAt: revision) }
     }

@@ -8,6 +8,13 @@ import ObservatoryWire
 /// observed by key goes through the key route only; otherwise through the prefix
 /// route if a prefix matches. Observing the same target twice is a no-op. Keys
 /// and prefixes compare by their UTF-8 bytes, as the store's keys do.
+///
+/// Each target also has a `SlowPolicy`. A change is delivered once, so a key that
+/// two observations cover (the key itself and a prefix, or two prefixes) takes the
+/// strict reading: if any of them says `close`, its events are never coalesced,
+/// since that client must see every intermediate value. Observing a target again
+/// with `close` makes it strict; with `coalesce` it does not loosen it (only an
+/// `unobserve` does).
 struct ObservationSet {
     /// The route a change arrived on.
     enum Route {
@@ -19,6 +26,16 @@ struct ObservationSet {
 
     private(set) var keys: Set<StoreKey> = []
     private(set) var prefixes: Set<StoreKey> = []
+    /// The keys and prefixes observed with `SlowPolicy.close`: subsets of the two above.
+    private(set) var closingKeys: Set<StoreKey> = [] {
+        didSet { hasClosingTargets = !closingKeys.isEmpty || !closingPrefixes.isEmpty }
+    }
+    private(set) var closingPrefixes: Set<StoreKey> = [] {
+        didSet { hasClosingTargets = !closingKeys.isEmpty || !closingPrefixes.isEmpty }
+    }
+    /// Whether any target is observed with `close`; read on every delivery, so
+    /// that the common case (none) costs one load, not a call of `mayCoalesce`.
+    private(set) var hasClosingTargets = false
     /// The most distinct targets allowed.
     let limit: Int
 
@@ -29,11 +46,14 @@ struct ObservationSet {
     /// The number of distinct keys and prefixes observed.
     var count: Int { keys.count + prefixes.count }
 
-    /// Adds `target`; returns whether it is new.
+    /// Adds `target` with its slow policy; returns whether the target is new.
     ///
     /// - Throws: `limit_exceeded` when a new target would pass `limit`.
-    mutating func add(_ target: Target) throws(WireError) -> Bool {
-        guard !contains(target) else { return false }
+    mutating func add(_ target: Target, slow: SlowPolicy = .coalesce) throws(WireError) -> Bool {
+        guard !contains(target) else {
+            if slow == .close { markClosing(target) }
+            return false
+        }
         guard count < limit else {
             throw WireError(
                 code: .limitExceeded,
@@ -44,14 +64,26 @@ struct ObservationSet {
         case .key(let key): keys.insert(StoreKey(key))
         case .prefix(let prefix): prefixes.insert(StoreKey(prefix))
         }
+        if slow == .close { markClosing(target) }
         return true
     }
 
-    /// Removes `target`; returns whether it was observed.
+    private mutating func markClosing(_ target: Target) {
+        switch target {
+        case .key(let key): closingKeys.insert(StoreKey(key))
+        case .prefix(let prefix): closingPrefixes.insert(StoreKey(prefix))
+        }
+    }
+
+    /// Removes `target` (and its slow policy); returns whether it was observed.
     mutating func remove(_ target: Target) -> Bool {
         switch target {
-        case .key(let key): keys.remove(StoreKey(key)) != nil
-        case .prefix(let prefix): prefixes.remove(StoreKey(prefix)) != nil
+        case .key(let key):
+            closingKeys.remove(StoreKey(key))
+            return keys.remove(StoreKey(key)) != nil
+        case .prefix(let prefix):
+            closingPrefixes.remove(StoreKey(prefix))
+            return prefixes.remove(StoreKey(prefix)) != nil
         }
     }
 
@@ -78,5 +110,13 @@ struct ObservationSet {
             let storeKey = StoreKey(key)
             return !keys.contains(storeKey) && prefixes.contains { storeKey.hasBytePrefix($0.text) }
         }
+    }
+
+    /// Whether the events of `key` may be coalesced: no observation covering it says `close`.
+    /// (Deliveries check `hasClosingTargets` first.)
+    func mayCoalesce(_ key: String) -> Bool {
+        guard hasClosingTargets else { return true }
+        let storeKey = StoreKey(key)
+        return !closingKeys.contains(storeKey) && !closingPrefixes.contains { storeKey.hasBytePrefix($0.text) }
     }
 }

@@ -253,9 +253,9 @@ final class Session: Observer {
         case .delete(let key, let ifVersion, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
             return try state.apply(.delete(key: key, ifVersion: ifVersion, requestId: requestId), by: identity)
-        case .observe(let target, let resumePoint):
+        case .observe(let target, let resumePoint, let slow):
             try checkRead(target)
-            return .ready(try observe(target, from: resumePoint))
+            return .ready(try observe(target, from: resumePoint, slow: slow))
         case .unobserve(let target):
             unobserve(target)
             return .ready(.unobserve)
@@ -302,10 +302,13 @@ final class Session: Observer {
             revision: state.revision, epoch: state.epoch)
     }
 
-    /// Observes `target`, or resumes it after `resumePoint`. The target joins the
-    /// observation set under the store's lock, in the step that takes the snapshot
-    /// or the replay, so no change reaches this session twice or not at all.
-    private func observe(_ target: Target, from resumePoint: ResumePoint?) throws(WireError) -> ReplyPayload {
+    /// Observes `target` with its slow policy, or resumes it after `resumePoint`.
+    /// The target joins the observation set under the store's lock, in the step
+    /// that takes the snapshot or the replay, so no change reaches this session
+    /// twice or not at all.
+    private func observe(_ target: Target, from resumePoint: ResumePoint?, slow: SlowPolicy) throws(WireError)
+        -> ReplyPayload
+    {
         let route: ObservationSet.Route =
             switch target {
             case .key: .key
@@ -313,7 +316,9 @@ final class Session: Observer {
             }
         let output = self.output
         let observation = try state.observe(target, from: resumePoint, by: self) { () throws(WireError) in
-            let isNew = try output.updateObservations { observations throws(WireError) in try observations.add(target) }
+            let isNew = try output.updateObservations { observations throws(WireError) in
+                try observations.add(target, slow: slow)
+            }
             guard route == .prefix else { return isNew }
             defer { observesPrefixes = true }
             return !observesPrefixes

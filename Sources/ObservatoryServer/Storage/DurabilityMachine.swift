@@ -19,9 +19,19 @@ import ObservatoryWire
 /// `always`, the changes that were waiting for an fsync are then lost to their
 /// writers: they are answered with an error (`isLost`), never acknowledged.
 ///
-/// Its eleven stored properties (the written, synced and acknowledged revisions,
-/// the stall, the failure, the lost ranges and the policy) are the inputs of one
-/// decision and change in one step, which is what keeps them consistent.
+/// A failed batch write (`batchWriteFailed`: changes the store applied in memory
+/// and buffered for the end of the loop turn, which `write(2)` refused) loses
+/// every change of the batch, under any policy, and refuses changes until the
+/// server restarts (`refusal`). No snapshot ends that: the lost revisions are
+/// never acknowledged in this process, so no later change may take their
+/// numbers, and the acknowledged revision never passes them (a reply still
+/// queued for one of them turns into its error whenever it is looked at).
+/// Fsyncs go on for what was written before; no snapshot is written any more
+/// (`allowsSnapshots`).
+///
+/// Its stored properties (the written, synced and acknowledged revisions, the
+/// stall, the failure, the refusal, the lost ranges and the policy) are the
+/// inputs of one decision and change in one step, which is what keeps them consistent.
 struct DurabilityMachine: Equatable {
     /// What the shell does after an input.
     struct Actions: Equatable {
@@ -51,7 +61,13 @@ struct DurabilityMachine: Equatable {
     private(set) var syncStartedAt: UInt64?
     /// Why storage refuses changes, while it does.
     private(set) var failure: String?
-    /// Changes that waited for an fsync that failed: never acknowledged.
+    /// Whether the log's end cannot be trusted (a failed write could not be cut
+    /// back): nothing more is written to it until a snapshot replaces it.
+    private(set) var isLogDamaged = false
+    /// Why storage refuses changes until the server restarts: a batch of changes
+    /// applied in memory could not be written.
+    private(set) var refusal: String?
+    /// Changes that waited for an fsync that failed, or whose batch write failed: never acknowledged.
     private(set) var lostRevisions: [ClosedRange<Int64>] = []
 
     /// A machine for storage whose files hold everything up to `revision`, on disk.
@@ -104,16 +120,30 @@ struct DurabilityMachine: Equatable {
         return actions
     }
 
+    /// The batch of changes `writtenRevision + 1 ... revision`, applied in memory
+    /// and buffered, could not be written (the store takes them back): they are
+    /// lost, storage refuses changes until the server restarts, and every waiter
+    /// learns its fate.
+    mutating func batchWriteFailed(through revision: Int64, _ reason: String) -> Actions {
+        if revision > writtenRevision {
+            lostRevisions.append((writtenRevision + 1)...revision)
+        }
+        if refusal == nil { refusal = reason }
+        return Actions(wakeAllWaiters: true)
+    }
+
     /// The log's end cannot be trusted (a failed write could not be cut back):
     /// storage refuses changes until a snapshot replaces the log.
     mutating func logDamaged(_ reason: String) -> Actions {
-        fail(reason)
+        isLogDamaged = true
+        return fail(reason)
     }
 
     /// A snapshot holding everything up to `revision` is on disk and replaced the
     /// logs before it: that much is synced, and a failure is over.
     mutating func snapshotWritten(through revision: Int64) -> Actions {
         syncedRevision = max(syncedRevision, revision)
+        isLogDamaged = false
         guard failure != nil else {
             return policy == .always ? acknowledge(through: syncedRevision) : .none
         }
@@ -132,7 +162,23 @@ struct DurabilityMachine: Equatable {
     // MARK: Questions
 
     /// Whether storage refuses changes.
-    var isFailed: Bool { failure != nil }
+    var isFailed: Bool { failure != nil || refusal != nil }
+
+    /// Whether a snapshot must rewrite everything before changes are accepted
+    /// again (a failed fsync or a damaged log; a refusal waits for a restart).
+    var needsRecovery: Bool { failure != nil }
+
+    /// Whether the store's memory may be written out as a snapshot (compaction,
+    /// recovery): not once a batch was taken back, because memory still remembers
+    /// the `requestId`s of its lost changes (and would answer a retry as made after
+    /// a restart); the log, which a restart reads back, holds none of them.
+    var allowsSnapshots: Bool { refusal == nil }
+
+    /// Why storage refuses changes, while it does, with what ends it.
+    var refusalReason: String? {
+        if let refusal { return refusal + "; changes are refused until the server restarts" }
+        return failure.map { $0 + "; retrying every second" }
+    }
 
     /// Whether an fsync is under way.
     var isSyncing: Bool { syncStartedAt != nil }
@@ -148,7 +194,13 @@ struct DurabilityMachine: Equatable {
 
     /// The error the writer of a lost change receives instead of its reply.
     var lostChangeError: WireError {
-        WireError(
+        if let refusal {
+            return WireError(
+                code: .internalError,
+                message: "storage: \(refusal); this change was not made, and changes are refused until the "
+                    + "server restarts")
+        }
+        return WireError(
             code: .internalError,
             message: "storage: \(failure ?? "an fsync failed"); this change may not be on disk and was not "
                 + "acknowledged, read the key to see whether it stands")

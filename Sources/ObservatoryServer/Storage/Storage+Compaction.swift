@@ -91,6 +91,11 @@ extension Storage {
                 guard !state.isClosed, !state.isAbandoned else {
                     throw StorageError(code: .unavailable, message: "storage is closed")
                 }
+                guard state.durability.allowsSnapshots else {
+                    throw StorageError(
+                        code: .unavailable,
+                        message: "no snapshot is written after changes were taken back; restart the server")
+                }
                 let sequence = state.nextSequence
                 let header = StorageHeader(
                     kind: .log, epoch: epoch, revision: frozen.revision, sessionLease: state.sessionLease)
@@ -120,7 +125,7 @@ extension Storage {
     /// need no fsync any more, and a failure is over.
     func finishCompaction(through revision: Int64, sequence: Int64, _ state: inout State) -> [Waiter] {
         closeRetired(state.retiring.filter { $0.sequence < sequence }, state: &state)
-        if state.durability.isFailed { logger.info("storage: writing works again; changes are accepted") }
+        if state.durability.needsRecovery { logger.info("storage: writing works again; changes are accepted") }
         return carryOut(state.durability.snapshotWritten(through: revision), &state)
     }
 

@@ -17,11 +17,18 @@ protocol SnapshotSource: AnyObject, Sendable {
 /// by policy, compacted into snapshots, and the rules for acknowledging changes.
 ///
 /// ## The write path
-/// The store appends each change's record while it holds its own lock, before it
-/// applies the change, so the log holds changes in revision order and a change is
-/// in memory only once it is in the log: a failed write leaves nothing behind (the
-/// partial record is cut off) and the writer is told. `write(2)` puts the record
-/// in the kernel's hands, so `kill -9` cannot take an appended change back.
+/// Two ways, both under the store's lock, so the log holds changes in revision order:
+/// - Appending (`append`): the store writes a change's records before it applies
+///   the change, in one `write(2)`; a failed write leaves nothing behind (the
+///   partial record is cut off) and the writer is told. The store's own methods
+///   (`set`, `delete`, session ends) and every write outside event loops go this way.
+/// - Batching (`buffer`, `writeBuffered`, see `Storage+Batching.swift`): with the
+///   server's event loops, the store applies a change in memory, storage keeps its
+///   records in a buffer, and at the end of a loop turn one `write(2)` takes
+///   everything buffered, as Redis writes its AOF once per turn. `SharedStore`
+///   says why no reader sees a change before that write, and what a failed one does.
+/// `write(2)` puts the records in the kernel's hands, so `kill -9` cannot take a
+/// written change back.
 ///
 /// ## Acknowledging
 /// A `DurabilityMachine` decides how far replies to writes and events may go
@@ -36,7 +43,9 @@ protocol SnapshotSource: AnyObject, Sendable {
 /// be cut back after a failed write) stops storage accepting changes: under
 /// `always`, the changes waiting for that fsync are answered with an error
 /// (`isLost`). Storage then rewrites everything into a new snapshot once a
-/// second until that works, and accepts changes again.
+/// second until that works, and accepts changes again. A failed batch write
+/// loses the changes of the batch (the store takes them back) and refuses
+/// changes until the server restarts (`DurabilityMachine.batchWriteFailed`).
 ///
 /// ## Compaction
 /// When the logs since the last snapshot pass `compactionLogBytes`, a background
@@ -85,6 +94,12 @@ public final class Storage: Acknowledgements {
         var compactionNotBefore: UInt64 = 0
         var isClosed = false
         var isAbandoned = false
+        /// Whether changes are buffered until the end of the loop turn (`startBatching()`).
+        var batchesWrites = false
+        /// The framed records of changes applied in memory and not written yet.
+        var buffered: [UInt8] = []
+        /// The revision of the last buffered change.
+        var bufferedRevision: Int64 = 0
         var waiters: [Waiter] = []
         weak var source: (any SnapshotSource)?
     }
@@ -181,6 +196,7 @@ public final class Storage: Acknowledgements {
     /// - Throws: `StorageError` when storage is failed, or the write failed; then
     ///   nothing of the records stays in the log.
     func append(_ records: [StorageRecord]) throws(StorageError) {
+        assert(state.withLock { $0.buffered.isEmpty }, "the store writes what is buffered first")
         var bytes: [UInt8] = []
         for record in records { RecordFraming.append(record, to: &bytes) }
         let (wake, compact) = try state.withLock { state throws(StorageError) -> ([Waiter], Bool) in
@@ -195,12 +211,11 @@ public final class Storage: Acknowledgements {
         if compact { startCompaction() }
     }
 
-    private func write(_ bytes: [UInt8], into state: inout State) throws(StorageError) {
-        if let failure = state.durability.failure {
-            throw StorageError(code: .unavailable, message: failure + "; retrying every second")
-        }
-        guard !state.isClosed, !state.isAbandoned else {
-            throw StorageError(code: .unavailable, message: "storage is closed")
+    func write(_ bytes: [UInt8], into state: inout State, kind: WriteKind = .change) throws(StorageError) {
+        switch kind {
+        case .change: try checkAcceptsChanges(state)
+        case .batch: try checkCanWrite(state, unless: state.durability.isLogDamaged)
+        case .sessionLease: try checkCanWrite(state, unless: state.durability.needsRecovery)
         }
         let log = state.log
         do {
@@ -219,7 +234,7 @@ public final class Storage: Acknowledgements {
         do {
             try options.files.truncate(log.descriptor, to: size, path: log.path)
         } catch {
-            if !state.durability.isFailed { logFailure(error) }
+            if !state.durability.needsRecovery { logFailure(error) }
             // No waiter to wake here: the ones waiting are woken once recovery acknowledges.
             _ = carryOut(state.durability.logDamaged(error.message), &state)
         }
@@ -235,7 +250,7 @@ public final class Storage: Acknowledgements {
     func reserveSessions(through number: Int64) throws(StorageError) {
         let bytes = RecordFraming.framed(.sessionLease(number))
         try state.withLock { state throws(StorageError) in
-            try write(bytes, into: &state)
+            try write(bytes, into: &state, kind: .sessionLease)
             state.sessionLease = max(state.sessionLease, number)
         }
     }
@@ -252,7 +267,9 @@ public final class Storage: Acknowledgements {
 
     func whenAcknowledged(_ revision: Int64, _ action: @escaping @Sendable () -> Void) {
         let now = state.withLock { state -> Bool in
-            if acknowledged.value >= revision || state.isClosed { return true }
+            // A lost revision's writer is answered with its error: its waiter runs
+            // now, also when it comes after the failure woke every waiter.
+            if acknowledged.value >= revision || state.isClosed || state.durability.isLost(revision) { return true }
             state.waiters.append(Waiter(revision: revision, action: action))
             return false
         }
@@ -307,7 +324,9 @@ public final class Storage: Acknowledgements {
             } else {
                 _ = wakeSyncer.wait(timeout: .now() + .seconds(1))
             }
-            let (isOver, isFailed) = state.withLock { ($0.isClosed || $0.isAbandoned, $0.durability.isFailed) }
+            let (isOver, isFailed) = state.withLock {
+                ($0.isClosed || $0.isAbandoned, $0.durability.needsRecovery && $0.durability.allowsSnapshots)
+            }
             if isOver { break }
             if isFailed {
                 recoverAfterFailure()
@@ -340,7 +359,7 @@ public final class Storage: Acknowledgements {
         fsyncDurations.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         let wake = state.withLock { state -> [Waiter] in
             if let failure {
-                if !state.durability.isFailed { logFailure(failure) }
+                if !state.durability.needsRecovery { logFailure(failure) }
                 return carryOut(state.durability.syncFailed(failure.message), &state)
             }
             closeRetired(work.files.filter { $0 !== state.log }, state: &state)

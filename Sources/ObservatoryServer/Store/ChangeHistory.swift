@@ -32,6 +32,14 @@ struct ChangeHistory: Sendable {
         newest = revision
     }
 
+    /// Records that this history has no change up to `revision`: a cluster node's
+    /// cache, whose revisions (etcd's) skip the numbers of changes outside its
+    /// prefix, says so before each change and after each batch its watch applied,
+    /// so that a gap its watch vouches for does not start the history over.
+    mutating func skip(through revision: Int64) {
+        newest = max(newest, revision)
+    }
+
     /// Adds the next change. A change that does not follow `newest` (which the
     /// store never makes) starts the history over after it, so no gap is ever
     /// passed off as complete.
@@ -57,9 +65,19 @@ struct ChangeHistory: Sendable {
     /// change after `revision` is no longer held (or `revision` is in the future).
     func changes(of target: Target, after revision: Int64) -> [StoreChange]? {
         guard revision >= floor, revision <= newest else { return nil }
-        let skipped = Int(revision - floor)
+        // The first change after `revision`, by binary search: versions grow along
+        // the ring, though not always by one (`skip(through:)`).
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) / 2
+            if (ring[(start + middle) % ring.count]?.version ?? floor) <= revision {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
         var result: [StoreChange] = []
-        for offset in skipped..<count {
+        for offset in low..<count {
             guard let change = ring[(start + offset) % ring.count] else { continue }
             if Self.matches(change.key, target) { result.append(change) }
         }

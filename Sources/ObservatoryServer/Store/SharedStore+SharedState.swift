@@ -2,18 +2,28 @@ import ObservatoryWire
 
 // The local shared state: this process's store and its storage.
 extension SharedStore: SharedState {
+    /// Applies a session's write batched: see `SharedStore+Batching.swift`.
     func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply {
         switch write {
         case .set(let key, let value, let ifVersion, let sessionBound, let requestId):
-            .ready(
-                try set(
-                    key, to: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId, by: author))
+            let now = Self.wallMilliseconds(requestId)
+            return .ready(
+                try self.write(from: author, batched: true) { data throws(WireError) in
+                    try data.planSet(
+                        key, to: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId,
+                        by: author, now: now)
+                })
         case .delete(let key, let ifVersion, let requestId):
-            .ready(try delete(key, ifVersion: ifVersion, requestId: requestId, by: author))
+            let now = Self.wallMilliseconds(requestId)
+            return .ready(
+                try self.write(from: author, batched: true) { data throws(WireError) in
+                    try data.planDelete(key, ifVersion: ifVersion, requestId: requestId, by: author, now: now)
+                })
         }
     }
 
     func close() {
+        writeBatch()
         storage?.close()
     }
 }

@@ -9,9 +9,11 @@ import ObservatoryWire
 /// so a change is routed to that key's observers in O(1); a connection observing
 /// prefixes observes the messenger of every change and filters it.
 ///
-/// With storage, every change is appended to the log before it is applied and
-/// announced, so what observers see is already in the log; a change the log
-/// refuses is not made and its writer gets `internal`.
+/// With storage, a change is in the log before anyone sees it, and a change the
+/// log refuses is not made: its writer gets `internal` and no reader sees it.
+/// Writes of sessions served by event loops are batched per loop turn
+/// (`SharedStore+Batching.swift` says how both rules hold there); the store's
+/// own `set`, `delete` and session ends append to the log before applying.
 ///
 /// ## Locking
 /// One `Locked` box guards the data and the feeds. A change is stored, applied and
@@ -21,18 +23,20 @@ import ObservatoryWire
 /// and must only queue bytes (they take their connection's output lock, never this
 /// one). Storage's own lock is taken after this one, never before.
 public final class SharedStore: Sendable, SnapshotSource {
-    private struct KeyFeed {
+    struct KeyFeed {
         let messenger = Messenger<StoreChange>()
         var observerCount = 0
     }
 
-    private struct Guarded {
+    struct Guarded {
         var data: StoreState
         var history: ChangeHistory
         var keyFeeds: [StoreKey: KeyFeed] = [:]
+        /// Changes applied in memory whose records wait in storage's buffer, oldest first.
+        var unwritten: [UnwrittenChange] = []
     }
 
-    private let guarded: Locked<Guarded>
+    let guarded: Locked<Guarded>
     private let everyChange = Messenger<StoreChange>()
     /// Where changes are stored; `nil` keeps the store in memory only.
     public let storage: Storage?
@@ -107,26 +111,30 @@ public final class SharedStore: Sendable, SnapshotSource {
                 guard let planned = guarded.data.planReplicated(replicated) else { continue }
                 let (change, _) = guarded.data.apply(planned)
                 if let change {
+                    // The watch is continuous: revisions between changes of the prefix are not its.
+                    guarded.history.skip(through: change.version - 1)
                     publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
                 }
             }
             guarded.data.advanceRevision(to: revision)
+            guarded.history.skip(through: revision)
         }
     }
 
     /// The entry of `key`, if it exists.
     public func get(_ key: String) -> ValueEntry? {
-        guarded.withLock { $0.data.entry(key) }
+        withWrittenState { $0.data.entry(key) }
     }
 
-    /// The revision of the last change.
+    /// The revision of the last change (written first, like every read, so that
+    /// a `ping` after a write reports at least that write's version).
     public var revision: Int64 {
-        guarded.withLock { $0.data.revision }
+        withWrittenState { $0.data.revision }
     }
 
     /// The number of keys.
     public var keyCount: Int {
-        guarded.withLock { $0.data.entries.count }
+        withWrittenState { $0.data.entries.count }
     }
 
     /// Writes `value` to `key` as `author` and notifies observers if it changed.
@@ -181,6 +189,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     @discardableResult
     public func endSession(_ session: String) -> (deleted: Int, failure: WireError?) {
         guarded.withLock { guarded in
+            writeUnwritten(&guarded)
             var deleted = 0
             for planned in guarded.data.planSessionEnd(session) {
                 do throws(WireError) {
@@ -214,12 +223,16 @@ public final class SharedStore: Sendable, SnapshotSource {
 
     /// Plans one write under the lock, persists what it returns, applies it and
     /// announces its change: in that order, so a change storage refuses is not made
-    /// and observers only see changes that are in the log.
-    private func write(
-        from author: Author, _ plan: (StoreState) throws(WireError) -> PlannedWrite
+    /// and observers only see changes that are in the log. A `batched` change is
+    /// applied and buffered instead, and announced once written (`buffer`).
+    func write(
+        from author: Author, batched: Bool = false, _ plan: (StoreState) throws(WireError) -> PlannedWrite
     ) throws(WireError) -> ReplyPayload {
         try guarded.withLock { guarded throws(WireError) in
-            let planned = try plan(guarded.data)
+            let planned = try planOnWrittenState(&guarded, batched: batched, plan)
+            if batched, let storage, planned.change != nil {
+                return try buffer(planned, by: author, in: storage, &guarded)
+            }
             try persist(planned)
             let (change, payload) = guarded.data.apply(consume planned)
             if let change {
@@ -234,7 +247,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     ///
     /// Under the lock, where observations start too, so an observer that registers
     /// right after this check sees the change in its snapshot instead.
-    private func publish(_ change: StoreChange, from author: Author, in guarded: inout Guarded) {
+    func publish(_ change: StoreChange, from author: Author, in guarded: inout Guarded) {
         let keyFeed = guarded.keyFeeds[StoreKey(change.key)]
         let isPrefixObserved = everyChange.isObserved
         guard keyFeed != nil || isPrefixObserved else {
@@ -248,18 +261,28 @@ public final class SharedStore: Sendable, SnapshotSource {
     }
 
     /// The wall time in milliseconds, read only for writes with a `requestId`.
-    private static func wallMilliseconds(_ requestId: String?) -> Int64 {
+    static func wallMilliseconds(_ requestId: String?) -> Int64 {
         requestId == nil ? 0 : AppliedWrites.wallMilliseconds()
     }
 
     /// Appends a planned write's records to the log before it is applied.
     private func persist(_ planned: PlannedWrite) throws(WireError) {
-        guard let storage, planned.needsPersisting else { return }
-        do {
-            try storage.append(planned.records)
+        guard let storage else { return }
+        do throws(StorageError) {
+            if planned.needsPersisting {
+                try storage.append(planned.records)
+            } else if let refusal = storage.refusal {
+                // A duplicate's answer may name a change that was taken back.
+                throw refusal
+            }
         } catch {
-            throw WireError(code: .internalError, message: "storage: \(error.message); the change was not made")
+            throw Self.notMade(error)
         }
+    }
+
+    /// The error of a change storage refused.
+    static func notMade(_ error: StorageError) -> WireError {
+        WireError(code: .internalError, message: "storage: \(error.message); the change was not made")
     }
 
     /// One page of `list`: the keys under `prefix` that come after `after` and
@@ -270,14 +293,14 @@ public final class SharedStore: Sendable, SnapshotSource {
     public func list(
         prefix: String, after: String?, limit: Int, where isIncluded: (String) -> Bool = { _ in true }
     ) -> (keys: [KeyVersion], more: Bool) {
-        guarded.withLock { $0.data.view }.page(prefix: prefix, after: after, limit: limit, where: isIncluded)
+        withWrittenState { $0.data.view }.page(prefix: prefix, after: after, limit: limit, where: isIncluded)
     }
 
     /// The current entries of a key or prefix.
     public func snapshot(_ target: Target) -> [ValueEntry] {
         switch target {
         case .key(let key): get(key).map { [$0] } ?? []
-        case .prefix(let prefix): guarded.withLock { $0.data.view }.entries(withPrefix: prefix)
+        case .prefix(let prefix): withWrittenState { $0.data.view }.entries(withPrefix: prefix)
         }
     }
 
@@ -307,6 +330,7 @@ public final class SharedStore: Sendable, SnapshotSource {
         // Registered and captured in one step under the lock (no change falls between
         // them); a prefix's snapshot is read from a copy after the lock is released.
         let (captured, revision) = try guarded.withLock { guarded throws(Failure) in
+            writeUnwritten(&guarded)
             if try subscribe() {
                 switch target {
                 case .key(let key):
@@ -367,17 +391,6 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// The number of keys that currently have a feed (at least one key observer).
     var keyFeedCount: Int {
         guarded.withLock { $0.keyFeeds.count }
-    }
-
-    func withFrozenState<Result>(
-        _ body: (FrozenState) throws(StorageError) -> Result
-    ) throws(StorageError) -> Result {
-        try guarded.withLock { guarded throws(StorageError) in
-            try body(
-                FrozenState(
-                    view: guarded.data.view, revision: guarded.data.revision, history: guarded.history,
-                    appliedWrites: guarded.data.appliedWrites))
-        }
     }
 
 }

@@ -129,6 +129,7 @@ extension HTTPConnectionMachine {
         }
         guard authenticate(head, target, .events) else { return }
         var fields: [(String, JSONValue)] = key.map { [("key", .string($0))] } ?? [("prefix", .string(prefix ?? ""))]
+        if let slow = target.queryValue(for: "slow") { fields.append(("slow", .string(slow))) }
         let lastEventID = head.headers["Last-Event-ID"]
         if let lastEventID, let point = StreamEvent.resumePoint(lastEventID: lastEventID) {
             fields.append(("fromRevision", .integer(point.revision)))

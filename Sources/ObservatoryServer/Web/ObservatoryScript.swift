@@ -20,6 +20,9 @@ enum ObservatoryScript {
         //     // change.type: "snapshot" | "reset" (change.values, change.revision),
         //     //              "update" | "delete" (change.key, .old, .new, .version, .author, .session)
         //   });
+        //   // slow: "close" (default "coalesce"): every intermediate value, never merged;
+        //   // if the page falls behind, the server closes and the page resumes without a gap.
+        //   observatory.observe({ key: "sky.color", slow: "close" }, handler);
         //   await observatory.set("sky.color", "red");
         //   const entry = await observatory.get("sky.color");        // { key, value, version, author, session }
         //
@@ -190,6 +193,7 @@ enum ObservatoryScript {
             this.request(fields)
               .then((reply) => {
                 observation.epoch = this.epoch;
+                observation.socket = this.socket;
                 // Resumed: the missed changes follow this reply as events, each moving
                 // the observation's revision on.
                 if (reply.resumed === true) return;
@@ -220,6 +224,11 @@ enum ObservatoryScript {
               // every event up to its revision was sent, so resuming misses nothing.
               if (frame.error && frame.error.revision !== undefined) {
                 this.revision = Math.max(this.revision, frame.error.revision);
+                // An observation answered on this socket resumes from there: the last
+                // event it saw may be a coalesced one, ahead of an event that was dropped.
+                for (const observation of this.observations) {
+                  if (observation.socket === socket) observation.revision = frame.error.revision;
+                }
               }
               this.setState(this.state, { error: frame.error });
               return;

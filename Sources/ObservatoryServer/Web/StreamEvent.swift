@@ -32,12 +32,16 @@ enum StreamEvent {
 
     /// A later frame of the session: a change as `update` or `delete` with the id
     /// `EPOCH:VERSION`, the data exactly the protocol's event; `shutdown`; or an
-    /// `error` (the `slow_consumer` that ends the stream).
+    /// `error` (the `slow_consumer` that ends the stream). The error's `revision`
+    /// becomes its id, `EPOCH:REVISION`: the browser reconnects with it as its
+    /// `Last-Event-ID`, so the stream resumes where nothing was missed, not after
+    /// the last event it saw (which may be a coalesced one, ahead of a dropped event).
     static func encode(line: ArraySlice<UInt8>, epoch: String) -> [UInt8] {
         let data = String(decoding: line, as: UTF8.self)
         guard let message = try? JSONValue.parse(line) else { return [] }
         guard let name = message["event"]?.stringValue else {
-            return ServerSentEvent(event: "error", data: data).encoded()
+            let id = message["error"]?["revision"]?.integerValue.map { "\(epoch):\($0)" }
+            return ServerSentEvent(id: id, event: "error", data: data).encoded()
         }
         let id = message["version"]?.integerValue.map { "\(epoch):\($0)" }
         return ServerSentEvent(id: id, event: name, data: data).encoded()

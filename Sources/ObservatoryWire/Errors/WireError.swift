@@ -10,18 +10,23 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// For ``ErrorCode/conflict``: the key's current version (0 when the key is missing).
     public var currentVersion: Int64?
+    /// For ``ErrorCode/slowConsumer``: every event up to this revision was sent
+    /// before the close, so an `observe` with `fromRevision` set to it misses nothing.
+    public var revision: Int64?
 
     /// Creates an error from its parts.
-    public init(code: ErrorCode, message: String, currentVersion: Int64? = nil) {
+    public init(code: ErrorCode, message: String, currentVersion: Int64? = nil, revision: Int64? = nil) {
         self.code = code
         self.message = message
         self.currentVersion = currentVersion
+        self.revision = revision
     }
 
     /// `code: message`, for logs.
     public var description: String {
-        guard let currentVersion else { return "\(code): \(message)" }
-        return "\(code): \(message) (current version \(currentVersion))"
+        if let currentVersion { return "\(code): \(message) (current version \(currentVersion))" }
+        if let revision { return "\(code): \(message) (resume after revision \(revision))" }
+        return "\(code): \(message)"
     }
 }
 
@@ -68,6 +73,17 @@ extension WireError {
             code: .conflict,
             message: "key \"\(key)\" is at version \(current), not at the expected version \(expected)",
             currentVersion: current
+        )
+    }
+
+    /// The error that closes a connection whose events do not fit in `limit`
+    /// bytes; every event up to `revision` was sent before it.
+    public static func slowConsumer(limit: Int, revision: Int64) -> WireError {
+        WireError(
+            code: .slowConsumer,
+            message: "this connection fell more than \(limit) bytes behind its events and is closed; "
+                + "observe again with fromRevision \(revision) to miss nothing",
+            revision: revision
         )
     }
 

@@ -62,7 +62,8 @@ public enum ServerMessage: Sendable, Equatable {
         WireError(
             code: ErrorCode(rawValue: try fields.requiredString("code")),
             message: try fields.optionalString("message") ?? "",
-            currentVersion: try fields.optionalInteger("version", minimum: 0)
+            currentVersion: try fields.optionalInteger("version", minimum: 0),
+            revision: try fields.optionalInteger("revision", minimum: 0)
         )
     }
 }

@@ -10,7 +10,7 @@
 public enum Reply: Sendable, Equatable {
     /// `{"ok":true,"id":…,…fields}`.
     case success(id: RequestID?, ReplyPayload)
-    /// `{"ok":false,"id":…,"error":{"code":…,"message":…[,"version":…]}}`.
+    /// `{"ok":false,"id":…,"error":{"code":…,"message":…[,"version":…][,"revision":…]}}`.
     case failure(id: RequestID?, WireError)
 
     /// The echoed request id (`nil` is sent as `null`).
@@ -47,6 +47,10 @@ public enum Reply: Sendable, Equatable {
             if let currentVersion = error.currentVersion {
                 JSONWriter.writeLiteral(",\"version\":", into: &buffer)
                 JSONWriter.write(currentVersion, into: &buffer)
+            }
+            if let revision = error.revision {
+                JSONWriter.writeLiteral(",\"revision\":", into: &buffer)
+                JSONWriter.write(revision, into: &buffer)
             }
             buffer.append(UInt8(ascii: "}"))
         }

@@ -11,8 +11,9 @@ public enum Operation: Sendable, Equatable {
     /// Remove a key; with `ifVersion`, only if the key is at that version; `requestId` as for `set`.
     case delete(key: String, ifVersion: Int64?, requestId: String? = nil)
     /// Snapshot a key or prefix and receive its later changes as events; with
-    /// `from`, replay the changes after that revision instead of a snapshot.
-    case observe(Target, from: ResumePoint? = nil)
+    /// `from`, replay the changes after that revision instead of a snapshot;
+    /// `slow` says what happens to its events when the client falls behind them.
+    case observe(Target, from: ResumePoint? = nil, slow: SlowPolicy = .coalesce)
     /// Stop observing a key or prefix.
     case unobserve(Target)
     /// The keys under a prefix (`""` for all) with their versions, in byte order:
@@ -69,7 +70,8 @@ extension Operation {
                 key: try key(from: fields), ifVersion: try fields.optionalInteger(.ifVersion, minimum: 0),
                 requestId: try requestId(from: fields))
         case .observe:
-            return .observe(try target(from: fields), from: try resumePoint(from: fields))
+            return .observe(
+                try target(from: fields), from: try resumePoint(from: fields), slow: try slowPolicy(from: fields))
         case .unobserve:
             return .unobserve(try target(from: fields))
         case .list:
@@ -141,6 +143,15 @@ extension Operation {
         return ResumePoint(revision: revision, epoch: epoch)
     }
 
+    /// `"coalesce"` (the default when absent) or `"close"`.
+    private static func slowPolicy(from fields: FieldReader<RequestFields>) throws(WireError) -> SlowPolicy {
+        guard let name = try fields.optionalString(.slow) else { return .coalesce }
+        guard let policy = SlowPolicy(rawValue: name) else {
+            throw fields.failure(.slow, "must be \"coalesce\" or \"close\", got \"\(name)\"")
+        }
+        return policy
+    }
+
     private static func key(from fields: FieldReader<RequestFields>) throws(WireError) -> String {
         let key = try fields.requiredString(.key)
         try KeyRules.validate(key: key)
@@ -208,12 +219,13 @@ extension Operation {
             Self.writeField("key", .string(key), into: &buffer)
             if let ifVersion { Self.writeField("ifVersion", .integer(ifVersion), into: &buffer) }
             if let requestId { Self.writeField("requestId", .string(requestId), into: &buffer) }
-        case .observe(let target, let resumePoint):
+        case .observe(let target, let resumePoint, let slow):
             Self.writeTarget(target, into: &buffer)
             if let resumePoint {
                 Self.writeField("fromRevision", .integer(resumePoint.revision), into: &buffer)
                 if let epoch = resumePoint.epoch { Self.writeField("epoch", .string(epoch), into: &buffer) }
             }
+            if slow != .coalesce { Self.writeField("slow", .string(slow.rawValue), into: &buffer) }
         case .unobserve(let target):
             Self.writeTarget(target, into: &buffer)
         case .list(let prefix, let after, let limit):

@@ -1,7 +1,7 @@
 /// A field that some request of PROTOCOL.md carries, known by the byte pattern of its name.
 enum RequestField: Int, CaseIterable {
     case id, op, key, value, prefix, after, limit, ifVersion, ephemeral, requestId
-    case name, token, protocolVersion, fromRevision, epoch
+    case name, token, protocolVersion, fromRevision, epoch, slow
 
     /// The field's name in a request.
     var name: String {
@@ -21,6 +21,7 @@ enum RequestField: Int, CaseIterable {
         case .protocolVersion: return "protocol"
         case .fromRevision: return "fromRevision"
         case .epoch: return "epoch"
+        case .slow: return "slow"
         }
     }
 

@@ -10,7 +10,7 @@
 struct RequestFields {
     /// For each ``RequestField``, by raw value, where its value is in ``values``; -1 when absent.
     /// Plain bytes, so passing the fields around copies no reference counts.
-    private var positions = InlineArray<15, Int8>(repeating: -1)
+    private var positions = InlineArray<16, Int8>(repeating: -1)
     /// The values of the fields present, in the order they were first sent.
     private var values: [JSONValue] = []
 
@@ -48,7 +48,7 @@ struct RequestFields {
     }
 
     /// How many fields there are slots for; every ``RequestField`` needs one.
-    static let capacity = InlineArray<15, Int8>.count
+    static let capacity = InlineArray<16, Int8>.count
 
     /// Sets a field; a field sent twice keeps its last value.
     private mutating func store(_ value: JSONValue, for field: RequestField) {

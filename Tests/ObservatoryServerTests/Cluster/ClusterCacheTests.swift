@@ -75,4 +75,20 @@ private final class CacheObserver: Observer {
         #expect(after.values.first?.value == 7)
         #expect(after.revision == 12)
     }
+
+    @Test func revisionsOutsideThePrefixLeaveTheResumeWindowWhole() {
+        // etcd's revisions 5, 7 and 8 belong to other prefixes (or expired requestIds): the watch vouches for them.
+        let store = cache([], at: 3)
+        store.replicate([.set(entry("a", 1, 4)), .set(entry("a", 2, 6))], through: 6)
+        store.replicate([], through: 8)
+        store.replicate([.set(entry("b", 3, 9))], through: 9)
+        let observer = CacheObserver()
+        for (from, expected) in [(3, [4, 6, 9]), (4, [6, 9]), (5, [6, 9]), (7, [9]), (9, [])] as [(Int64, [Int64])] {
+            let start = store.observe(.prefix(""), from: ResumePoint(revision: from, epoch: "e"), by: observer) {
+                false
+            } receive: { _ in
+            }
+            #expect(start.replay?.map(\.version) == expected, "from \(from)")
+        }
+    }
 }

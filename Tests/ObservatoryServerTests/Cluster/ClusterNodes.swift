@@ -7,8 +7,11 @@ import ObservatoryTestSupport
 final class ClusterNodes {
     let nodes: [TestServer]
 
-    /// Starts `count` nodes on `etcd` under `prefix`.
-    init(_ count: Int, on etcd: EtcdCluster, prefix: String = "test/", sessionTTLSeconds: Int = 10) throws {
+    /// Starts `count` nodes on `etcd` under `prefix`, each with `limits.maxKeys` of `maxKeys`.
+    init(
+        _ count: Int, on etcd: EtcdCluster, prefix: String = "test/", sessionTTLSeconds: Int = 10,
+        maxKeys: Int = ServerLimits().maxKeys
+    ) throws {
         nodes = try (0..<count).map { _ in
             try TestServer { configuration in
                 var cluster = ClusterConfiguration(etcd: etcd.endpoints)
@@ -16,6 +19,7 @@ final class ClusterNodes {
                 cluster.sessionTTLSeconds = sessionTTLSeconds
                 cluster.requestTimeoutMilliseconds = 3_000
                 configuration.cluster = cluster
+                configuration.limits.maxKeys = maxKeys
             }
         }
     }

@@ -92,4 +92,24 @@ struct ClusterStateTests {
             }
         }
     }
+
+    @Test func concurrentWritersOfOneKeyOnOneNodeAreAllApplied() async throws {
+        try await EtcdCluster.withCluster(members: 1) { etcd in
+            let cluster = try ClusterNodes(1, on: etcd)
+            let writers = try (0..<4).map { try cluster.client(0, name: "writer\($0)") }
+            let writesEach = 50
+            for (index, writer) in writers.enumerated() {
+                let frames = (0..<writesEach).map { #"{"op":"set","key":"hot","value":"w\#(index)-\#($0)"}"# }
+                try writer.sendBytes(Array(frames.joined(separator: "\n").utf8) + [10])
+            }
+            var failures: [JSONValue] = []
+            for writer in writers {
+                for _ in 0..<writesEach {
+                    let reply = try writer.next()
+                    if reply["ok"] != true { failures.append(reply) }
+                }
+            }
+            #expect(failures.isEmpty, "every write of a contested key is applied: \(failures)")
+        }
+    }
 }

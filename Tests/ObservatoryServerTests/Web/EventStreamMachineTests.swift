@@ -39,6 +39,14 @@ import Testing
         #expect(drain(&machine, deletion + "\n") == "id: e1:6\nevent: delete\ndata: \(deletion)\n\n")
     }
 
+    @Test func aSlowStreamAsksForCloseAndItsErrorsRevisionIsTheIDTheBrowserResumesFrom() {
+        var (machine, frames) = started("GET /events?prefix=sky.&slow=close HTTP/1.0\r\n\r\n")
+        #expect(frames == #"{"op":"observe","id":1,"prefix":"sky.","slow":"close"}"# + "\n")
+        _ = drain(&machine, #"{"ok":true,"id":1,"values":[],"revision":0}"# + "\n")
+        let error = #"{"ok":false,"id":null,"error":{"code":"slow_consumer","message":"behind","revision":8}}"#
+        #expect(drain(&machine, error + "\n") == "id: e1:8\nevent: error\ndata: \(error)\n\n")
+    }
+
     @Test func lastEventIDResumesAndAFailedResumeIsAReset() {
         var (machine, frames) = started("GET /events?prefix=a HTTP/1.0\r\nLast-Event-ID: e1:7\r\n\r\n")
         #expect(frames == #"{"op":"observe","id":1,"prefix":"a","fromRevision":7,"epoch":"e1"}"# + "\n")

@@ -1,0 +1,114 @@
+import Dispatch
+import Foundation
+import Observatory
+import ObservatoryEtcd
+import ObservatoryWire
+
+// The watch that feeds a node's cache: the first read of the prefix, the watch
+// from there, what it reports, and the reload after it lost continuity.
+extension ClusterState {
+    /// The values under the prefix and the revision they were read at.
+    static func read(_ client: EtcdClient, _ layout: ClusterKeyLayout) throws(EtcdError) -> (
+        [ValueEntry], Int64
+    ) {
+        let read = try client.range(layout.values)
+        return (entries(read.keyValues, layout), read.header.revision)
+    }
+
+    /// The entries `keyValues` (a read of the values) hold.
+    private static func entries(_ keyValues: [EtcdKeyValue], _ layout: ClusterKeyLayout) -> [ValueEntry] {
+        keyValues.compactMap { stored -> ValueEntry? in
+            guard case .value(let key) = layout.kind(of: stored.key) else { return nil }
+            return ClusterEnvelope.decode(stored.value)?.entry(key: key, version: stored.modRevision)
+        }
+    }
+
+    /// The values under the prefix at the earliest revision after `revision`
+    /// that etcd still holds (not compacted away), and that revision; the current
+    /// values when etcd holds none of those or `revision` is not in the past.
+    static func read(
+        _ client: EtcdClient, _ layout: ClusterKeyLayout, earliestAfter revision: Int64
+    ) throws(EtcdError) -> ([ValueEntry], Int64) {
+        let earliest = max(1, revision + 1)
+        do throws(EtcdError) {
+            let read = try client.range(layout.values, revision: earliest)
+            return (entries(read.keyValues, layout), min(earliest, read.header.revision))
+        } catch {
+            guard error.code == .compacted else { throw error }
+            return try Self.read(client, layout)
+        }
+    }
+
+    /// Waits until the watch has applied `revision`, for at most the request
+    /// timeout (a node that starts behind catches up before it serves).
+    func catchUp(to revision: Int64) {
+        let caughtUp = DispatchSemaphore(value: 0)
+        applied.whenApplied(revision) { caughtUp.signal() }
+        let patience = DispatchTimeInterval.milliseconds(configuration.requestTimeoutMilliseconds)
+        if caughtUp.wait(timeout: .now() + patience) == .timedOut {
+            logger.warning("cluster: the watch has not replayed etcd's history up to \(revision) yet; serving")
+        }
+    }
+
+    /// Starts the watch of the prefix after `revision`, unless the state is closed.
+    func startWatch(after revision: Int64) {
+        let request = EtcdWatchRequest(range: layout.everything, startRevision: revision + 1)
+        let started = EtcdWatch(client: client, request: request) { [weak self] update in
+            self?.handle(update)
+        }
+        let isStarted = watch.withLock { watch in
+            guard !watch.isClosed else { return false }
+            watch.current = started
+            return true
+        }
+        if !isStarted { started.cancel() }
+    }
+
+    /// After the watch ended (compacted past, canceled): reads the state again,
+    /// until etcd answers or the state closes, puts it in the cache, watches from
+    /// there, and has the server close its observers so they resume or start over.
+    private func reload() {
+        let ended = watch.withLock { $0.current.take() }
+        ended?.cancel()
+        var pause = Duration.milliseconds(100)
+        while !watch.withLock({ $0.isClosed }) {
+            do throws(EtcdError) {
+                let (entries, revision) = try Self.read(client, layout)
+                cache.reset(to: entries, at: revision)
+                applied.advance(to: revision)
+                startWatch(after: revision)
+                logger.warning("cluster: reloaded \(entries.count) keys at revision \(revision); observers must resume")
+                viewLostHandler.withLock { $0 }?(revision)
+                return
+            } catch {
+                logger.warning("cluster: cannot reload the state from etcd (\(error.message)); trying again")
+                Thread.sleep(
+                    forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+                pause = min(pause * 2, .seconds(2))
+            }
+        }
+    }
+
+    /// Applies what the watch reports to the cache; on the watch's thread.
+    func handle(_ update: EtcdWatch.Update) {
+        switch update {
+        case .events(let events):
+            guard let last = events.last?.revision else { return }
+            cache.replicate(ClusterEventMapper.changes(from: events, layout: layout), through: last)
+            applied.advance(to: last)
+        case .progress(let revision):
+            cache.replicate([], through: revision)
+            applied.advance(to: revision)
+        case .created:
+            break
+        case .interrupted(let error):
+            logger.warning("cluster: the etcd watch broke (\(error.message)); resuming")
+        case .compacted(let compactRevision):
+            logger.error("cluster: the etcd watch was compacted past (at \(compactRevision)); reloading")
+            workers.async { [weak self] in self?.reload() }
+        case .canceled(let reason):
+            logger.error("cluster: etcd canceled the watch (\(reason)); reloading")
+            workers.async { [weak self] in self?.reload() }
+        }
+    }
+}

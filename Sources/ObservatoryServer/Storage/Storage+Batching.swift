@@ -1,0 +1,75 @@
+import Dispatch
+
+// Batching: the changes of one event-loop turn written in one `write(2)`.
+extension Storage {
+    /// What writing the buffer did.
+    enum BatchOutcome {
+        /// `write(2)` took every buffered record (if there were any); run `waiters`
+        /// once the changes are announced.
+        case written(waiters: [Waiter])
+        /// The write failed and was cut back: the buffered changes are lost to their
+        /// writers and storage refuses changes until the server restarts; the
+        /// caller takes the changes back, then runs `waiters`.
+        case failed(StorageError, waiters: [Waiter])
+    }
+
+    /// Makes the store's batched writes wait in the buffer until `writeBuffered()`,
+    /// which the event loops call at the end of every turn. Before this, and
+    /// without loops (tests, tools), every change is written as it is made.
+    func startBatching() {
+        state.withLock { $0.batchesWrites = true }
+    }
+
+    /// Keeps the records of one change, at `revision`, for the next `writeBuffered()`
+    /// (the caller holds the store's lock and applies the change next); or writes
+    /// them at once when storage does not batch.
+    ///
+    /// - Returns: whether the records wait in the buffer (else they are written).
+    /// - Throws: `StorageError` when storage takes no change (failed, refusing or
+    ///   closed), or an immediate write failed; then nothing of the records stays.
+    func buffer(_ records: [StorageRecord], revision: Int64) throws(StorageError) -> Bool {
+        let isBuffered = try state.withLock { state throws(StorageError) -> Bool in
+            guard state.batchesWrites else { return false }
+            try checkAcceptsChanges(state)
+            for record in records { RecordFraming.append(record, to: &state.buffered) }
+            state.bufferedRevision = revision
+            return true
+        }
+        if !isBuffered { try append(records) }
+        return isBuffered
+    }
+
+    /// Writes every buffered record in one `write(2)` (the caller holds the store's
+    /// lock, so nothing is buffered meanwhile), and tells the durability machine.
+    func writeBuffered() -> BatchOutcome {
+        let (outcome, compact) = state.withLock { state -> (BatchOutcome, Bool) in
+            guard !state.buffered.isEmpty else { return (.written(waiters: []), false) }
+            let bytes = state.buffered
+            let revision = state.bufferedRevision
+            // Keeps the buffer's capacity for the next turn unless one turn made it large.
+            state.buffered.removeAll(keepingCapacity: state.buffered.capacity <= 1 << 20)
+            do throws(StorageError) {
+                try write(bytes, into: &state, kind: .batch)
+            } catch {
+                let reason = error.message
+                logger.error("storage: \(reason); the batch was not made, changes are refused until a restart")
+                let wake = carryOut(state.durability.batchWriteFailed(through: revision, error.message), &state)
+                return (.failed(error, waiters: wake), false)
+            }
+            let now = state.durability.isSyncing ? DispatchTime.now().uptimeNanoseconds : 0
+            let wake = carryOut(state.durability.appended(through: revision, at: now), &state)
+            return (.written(waiters: wake), claimCompactionIfDue(&state))
+        }
+        if compact { startCompaction() }
+        return outcome
+    }
+
+    /// Why storage refuses changes until the server restarts, if it does: a
+    /// duplicate's answer may name a change that was taken back, so none is given.
+    var refusal: StorageError? {
+        state.withLock { state in
+            guard state.durability.refusal != nil, let reason = state.durability.refusalReason else { return nil }
+            return StorageError(code: .unavailable, message: reason)
+        }
+    }
+}
