@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "observatory-bench",
             dependencies: [
-                "Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatorySockets",
+                "Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatorySockets", "ObservatoryHTTP",
             ]
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),

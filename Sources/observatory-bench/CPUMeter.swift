@@ -7,6 +7,8 @@ import Foundation
 struct CPUMeter {
     /// Busy percentages of one core over the measured time.
     struct Reading {
+        /// The server's CPU time over the measured time, in seconds.
+        let serverSeconds: Double
         let server: Double
         let bench: Double
         /// Every other process on the machine.
@@ -30,10 +32,12 @@ struct CPUMeter {
         guard elapsed > 0, let serverStart, let serverNow = Self.seconds(of: serverPID),
             let machineStart, let machineNow = Self.machineBusySeconds()
         else { return nil }
-        let server = 100 * (serverNow - serverStart) / elapsed
+        let serverSeconds = serverNow - serverStart
+        let server = 100 * serverSeconds / elapsed
         let bench = 100 * (Self.ownSeconds() - benchStart) / elapsed
         let machine = 100 * (machineNow - machineStart) / elapsed
-        return Reading(server: server, bench: bench, others: max(0, machine - server - bench))
+        return Reading(
+            serverSeconds: serverSeconds, server: server, bench: bench, others: max(0, machine - server - bench))
     }
 
     /// Busy time of all cores (everything but idle and I/O wait), from the first line of /proc/stat.

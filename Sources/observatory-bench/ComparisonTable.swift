@@ -3,7 +3,8 @@ import Foundation
 /// The results of every run, per scenario and server, printed as a Markdown table:
 /// one row per scenario, one column per server with the median of the runs (range
 /// in parentheses, then the medians of p50 and p99), and the ratio of the first
-/// server's median to the second's.
+/// server's median to the second's; under each fan-out row, the server's CPU time
+/// per delivery, the figure that compares transports of one server.
 struct ComparisonTable {
     private let servers: [String]
     private let scenarios: [ServerScenario]
@@ -30,33 +31,52 @@ struct ComparisonTable {
         var lines = ["| scenario |" + servers.map { " \($0) |" }.joined() + ratioHeader]
         lines.append("|---|" + servers.map { _ in "---|" }.joined() + (servers.count == 2 ? "---|" : ""))
         for scenario in scenarios {
-            let cells = servers.map { " \(cell(scenario, $0)) |" }.joined()
-            lines.append("| \(scenario.title) |" + cells + (servers.count == 2 ? " \(ratio(scenario)) |" : ""))
+            lines.append(row(scenario.title, scenario, { $0.figure }, scenario.unit, withLatency: true))
+            if case .fanOut(let observers) = scenario {
+                let title =
+                    "fan-out to \(observers.formatted()) observer\(observers == 1 ? "" : "s"), server CPU per delivery"
+                lines.append(row(title, scenario, { $0.cpuPerDelivery }, .nanoseconds, withLatency: false))
+            }
         }
         return lines.joined(separator: "\n")
     }
 
-    private func cell(_ scenario: ServerScenario, _ server: String) -> String {
+    /// One row: a cell per server with the median of `figure` over the runs, and the ratio.
+    private func row(
+        _ title: String, _ scenario: ServerScenario, _ figure: (ScenarioResult) -> Double?,
+        _ unit: ServerScenario.Unit, withLatency: Bool
+    ) -> String {
+        let cells = servers.map { " \(cell(scenario, $0, figure, unit, withLatency: withLatency)) |" }.joined()
+        return "| \(title) |" + cells + (servers.count == 2 ? " \(ratio(scenario, figure)) |" : "")
+    }
+
+    private func cell(
+        _ scenario: ServerScenario, _ server: String, _ figure: (ScenarioResult) -> Double?,
+        _ unit: ServerScenario.Unit, withLatency: Bool
+    ) -> String {
         let runs = results[scenario.name]?[server] ?? []
         let failed = failures[scenario.name]?[server] ?? []
         var parts: [String] = []
-        if !runs.isEmpty {
-            let figures = Measurement(runs: runs.map(\.figure))
+        let values = runs.compactMap { figure($0) }
+        if !values.isEmpty {
+            let figures = Measurement(runs: values)
             let (median, low, high) = (figures.median, figures.minimum, figures.maximum)
-            parts.append(
-                "\(Self.format(median, scenario.unit)) "
-                    + "(\(Self.format(low, scenario.unit))–\(Self.format(high, scenario.unit)))")
+            parts.append("\(Self.format(median, unit)) (\(Self.format(low, unit))–\(Self.format(high, unit)))")
+        }
+        if withLatency, !runs.isEmpty {
             if let p50 = Self.median(runs.compactMap(\.p50)), let p99 = Self.median(runs.compactMap(\.p99)) {
                 parts.append(Self.percentiles(p50, p99))
             }
             parts += runs.flatMap(\.problems)
         }
-        if !failed.isEmpty { parts.append("\(failed.count) run(s) failed: \(failed[0])") }
+        if withLatency, !failed.isEmpty { parts.append("\(failed.count) run(s) failed: \(failed[0])") }
         return parts.isEmpty ? "—" : parts.joined(separator: "; ")
     }
 
-    private func ratio(_ scenario: ServerScenario) -> String {
-        let medians = servers.map { server in Self.median((results[scenario.name]?[server] ?? []).map(\.figure)) }
+    private func ratio(_ scenario: ServerScenario, _ figure: (ScenarioResult) -> Double?) -> String {
+        let medians = servers.map { server in
+            Self.median((results[scenario.name]?[server] ?? []).compactMap { figure($0) })
+        }
         guard let first = medians[0], let second = medians[1], second > 0 else { return "—" }
         return String(format: "%.2f", first / second)
     }
@@ -79,6 +99,8 @@ struct ComparisonTable {
             return String(format: "%.0f", value)
         case .nanoseconds:
             if value >= 1e6 { return String(format: "%.1f ms", value / 1e6) }
+            if value < 1e3 { return String(format: "%.0f ns", value) }
+            if value < 1e4 { return String(format: "%.2f µs", value / 1e3) }
             return String(format: "%.0f µs", value / 1e3)
         case .bytes:
             return value >= 1_024 ? String(format: "%.1f KB", value / 1_024) : String(format: "%.0f B", value)

@@ -38,7 +38,7 @@ enum JSONLineFrames {
     }
 
     /// Replies start with `ok` as observatoryd writes them; other member orders take the slow path.
-    private static func classify(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> WireDialect.Frame {
+    static func classify(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> WireDialect.Frame {
         if ByteScan.hasPrefix(okPrefix, in: bytes, at: start, end: end) { return .reply(ok: true) }
         if ByteScan.hasPrefix(failurePrefix, in: bytes, at: start, end: end) { return .reply(ok: false) }
         if let new = ByteScan.find(newMember, in: bytes, from: start, to: end) {

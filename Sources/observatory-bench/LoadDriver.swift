@@ -34,7 +34,8 @@ final class LoadDriver {
         input.deallocate()
     }
 
-    /// Opens `count` more connections to `127.0.0.1:port`; returns their indices.
+    /// Opens `count` more connections to `127.0.0.1:port`, upgraded if the dialect
+    /// upgrades (at most 30 s for all); returns their indices.
     func connect(port: Int, count: Int) throws -> Range<Int> {
         let first = connections.count
         connections.reserveCapacity(first + count)
@@ -43,7 +44,16 @@ final class LoadDriver {
             connections.append(LoadConnection(socket: socket))
             try poller.add(socket.descriptor, token: index, interest: .readable)
         }
-        return first..<(first + count)
+        let range = first..<(first + count)
+        if let upgrade = dialect.upgradeRequest(port: port) {
+            for index in range { send(on: index) { $0.append(contentsOf: upgrade) } }
+            var wait = ReplyWait(replies: count)
+            guard try run(&wait, until: MonotonicClock.now() + MonotonicClock.nanoseconds(30)) else {
+                throw BenchError("the upgrades did not all complete within 30 s")
+            }
+            guard wait.failures == 0 else { throw BenchError("\(wait.failures) upgrades were refused") }
+        }
+        return range
     }
 
     /// Queues the request that `encode` appends on connection `index`; it goes out

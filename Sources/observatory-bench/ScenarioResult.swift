@@ -11,6 +11,9 @@ struct ScenarioResult {
     var problems: [String] = []
     /// The server's and the benchmark's CPU use while the load ran.
     var cpu: CPUMeter.Reading?
+    /// Fan-out: the server's CPU time per delivery, in nanoseconds, which compares
+    /// transports whatever else limits the rate (the client, a busy machine).
+    var cpuPerDelivery: Double?
 
     init(figure: Double, latency: LatencyHistogram? = nil) {
         self.figure = figure
@@ -34,6 +37,9 @@ struct ScenarioResult {
         if let cpu {
             let format = "cpu: server %.0f%%, bench %.0f%%, others %.0f%%"
             parts.append(String(format: format, cpu.server, cpu.bench, cpu.others))
+        }
+        if let cpuPerDelivery {
+            parts.append("server CPU per delivery \(ComparisonTable.format(cpuPerDelivery, .nanoseconds))")
         }
         return (parts + problems).joined(separator: "; ")
     }

@@ -6,7 +6,8 @@ struct ServerBenchmarkOptions {
         usage: observatory-bench server [options]
           --seconds S             measured seconds per scenario and server (default 5)
           --runs N                runs of every scenario on every server; the table gives medians (default 3)
-          --servers LIST          observatoryd,redis (default both; the ratio column needs both)
+          --servers LIST          some of observatoryd,websocket,redis (default observatoryd,redis; the ratio
+                                  column needs two): websocket is observatoryd with its clients on GET /ws
           --scenarios LIST        some of \(ServerScenario.all.map(\.name).joined(separator: ",")) (default all)
           --daemon PATH           observatoryd (default: the one next to this executable)
           --redis-server PATH     redis-server (default: the one on PATH)
@@ -40,7 +41,7 @@ struct ServerBenchmarkOptions {
         switch flag {
         case "--seconds": seconds = try Self.number(flag, value, in: 0.1...600)
         case "--runs": runs = Int(try Self.number(flag, value, in: 1...99))
-        case "--servers": servers = try Self.names(value, from: ["observatoryd", "redis"])
+        case "--servers": servers = try Self.names(value, from: ["observatoryd", "websocket", "redis"])
         case "--scenarios":
             let names = try Self.names(value, from: ServerScenario.all.map(\.name))
             scenarios = ServerScenario.all.filter { names.contains($0.name) }
@@ -76,7 +77,7 @@ struct ServerBenchmarkOptions {
                 ? .redis(executable: try redisExecutable(), extraArguments: redisArguments)
                 : .observatoryd(
                     executable: try daemonPath ?? Self.daemonNextToThisExecutable(),
-                    extraArguments: observatorydArguments)
+                    extraArguments: observatorydArguments, webSocket: name == "websocket")
         }
     }
 

@@ -12,9 +12,12 @@ struct ServerLaunch: Sendable {
     /// Appended after the benchmark's arguments.
     let extraArguments: [String]
 
-    /// observatoryd on any free loopback port; it logs the port it bound.
-    static func observatoryd(executable: String, extraArguments: [String]) -> ServerLaunch {
-        ServerLaunch(dialect: .observatory, executable: executable, extraArguments: extraArguments)
+    /// observatoryd on any free loopback port; it logs the port it bound. Its clients
+    /// speak the line protocol over TCP, or over WebSocket with `webSocket`.
+    static func observatoryd(executable: String, extraArguments: [String], webSocket: Bool = false) -> ServerLaunch {
+        ServerLaunch(
+            dialect: webSocket ? .observatoryWebSocket : .observatory, executable: executable,
+            extraArguments: extraArguments)
     }
 
     /// redis-server without persistence (`--save "" --appendonly no`), unless the extra arguments say otherwise.
@@ -31,7 +34,7 @@ struct ServerLaunch: Sendable {
     func arguments(port: Int) -> [String] {
         let own: [String] =
             switch dialect {
-            case .observatory:
+            case .observatory, .observatoryWebSocket:
                 // In memory unless the extra arguments say otherwise, as Redis is.
                 ["--host", "127.0.0.1", "--port", String(port), "--log-level", "info", "--fsync", "none"]
             case .redis:

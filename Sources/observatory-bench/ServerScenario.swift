@@ -99,6 +99,9 @@ enum ServerScenario: Equatable, Sendable {
         let figure = rate == nil ? workload.deliveryRate : Double(workload.latency.percentile(0.99))
         var result = ScenarioResult(figure: figure, latency: workload.latency)
         result.cpu = meter.read()
+        if let cpu = result.cpu, workload.deliveries > 0 {
+            result.cpuPerDelivery = cpu.serverSeconds * 1e9 / Double(workload.deliveries)
+        }
         result.note(workload.failedWrites, "failed writes")
         result.note(workload.missing, "events missing")
         return result

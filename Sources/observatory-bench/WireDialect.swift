@@ -2,15 +2,18 @@
 /// cuts received bytes into frames and tells replies from events.
 ///
 /// Both servers get the same operations, so the scenarios are written once:
-/// observatoryd's `observe`/`set`/`ping` JSON lines, and Redis's SUBSCRIBE/PUBLISH
-/// (fan-out), SET (writes) and PING in RESP2.
+/// observatoryd's `observe`/`set`/`ping` JSON lines (over TCP, or one per WebSocket
+/// text message over `GET /ws`), and Redis's SUBSCRIBE/PUBLISH (fan-out), SET
+/// (writes) and PING in RESP2.
 enum WireDialect: Sendable {
     case observatory
+    case observatoryWebSocket
     case redis
 
     /// One received frame, as much as the scenarios need to know of it.
     enum Frame: Equatable {
-        /// The answer to a request (Redis's subscribe confirmation counts as one).
+        /// The answer to a request (Redis's subscribe confirmation and the WebSocket
+        /// upgrade's response count as one).
         case reply(ok: Bool)
         /// A change pushed to an observer, carrying the write's send stamp.
         case event(timestamp: UInt64)
@@ -28,6 +31,7 @@ enum WireDialect: Sendable {
     func appendObserve(_ key: String, to output: inout [UInt8]) {
         switch self {
         case .observatory: JSONLineFrames.appendRequest(op: "observe", key: key, value: nil, to: &output)
+        case .observatoryWebSocket: WebSocketFrames.appendRequest(op: "observe", key: key, value: nil, to: &output)
         case .redis: RESPFrames.appendCommand("SUBSCRIBE", key: key, value: nil, to: &output)
         }
     }
@@ -36,6 +40,7 @@ enum WireDialect: Sendable {
     func appendPublish(_ key: String, _ value: [UInt8], to output: inout [UInt8]) {
         switch self {
         case .observatory: JSONLineFrames.appendRequest(op: "set", key: key, value: value, to: &output)
+        case .observatoryWebSocket: WebSocketFrames.appendRequest(op: "set", key: key, value: value, to: &output)
         case .redis: RESPFrames.appendCommand("PUBLISH", key: key, value: value, to: &output)
         }
     }
@@ -44,6 +49,7 @@ enum WireDialect: Sendable {
     func appendSet(_ key: String, _ value: [UInt8], to output: inout [UInt8]) {
         switch self {
         case .observatory: JSONLineFrames.appendRequest(op: "set", key: key, value: value, to: &output)
+        case .observatoryWebSocket: WebSocketFrames.appendRequest(op: "set", key: key, value: value, to: &output)
         case .redis: RESPFrames.appendCommand("SET", key: key, value: value, to: &output)
         }
     }
@@ -52,8 +58,15 @@ enum WireDialect: Sendable {
     func appendPing(to output: inout [UInt8]) {
         switch self {
         case .observatory: JSONLineFrames.appendRequest(op: "ping", key: nil, value: nil, to: &output)
+        case .observatoryWebSocket: WebSocketFrames.appendRequest(op: "ping", key: nil, value: nil, to: &output)
         case .redis: RESPFrames.appendCommand("PING", key: nil, value: nil, to: &output)
         }
+    }
+
+    /// What a new connection sends before anything else (and gets a reply to):
+    /// the WebSocket upgrade; nothing for the other dialects.
+    func upgradeRequest(port: Int) -> [UInt8]? {
+        self == .observatoryWebSocket ? WebSocketFrames.upgradeRequest(port: port) : nil
     }
 
     /// The frame starting at `start` in `bytes[..<end]`, or nil while it is incomplete.
@@ -62,6 +75,7 @@ enum WireDialect: Sendable {
     func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) throws -> Scanned? {
         switch self {
         case .observatory: try JSONLineFrames.scan(bytes, from: start, to: end)
+        case .observatoryWebSocket: try WebSocketFrames.scan(bytes, from: start, to: end)
         case .redis: try RESPFrames.scan(bytes, from: start, to: end)
         }
     }
@@ -70,6 +84,7 @@ enum WireDialect: Sendable {
     var serverName: String {
         switch self {
         case .observatory: "observatoryd"
+        case .observatoryWebSocket: "observatoryd-ws"
         case .redis: "redis-server"
         }
     }

@@ -62,4 +62,15 @@ import Testing
                 == [0x88, 5, 0x03, 0xE8, 0x62, 0x79, 0x65])
         #expect(WebSocketFrameEncoder.close(nil) == [0x88, 0])
     }
+
+    /// A text header written in front of a payload kept elsewhere makes the same
+    /// bytes as the whole frame, at each length encoding's edges.
+    @Test(arguments: [0, 125, 126, 65_535, 65_536])
+    func aTextHeaderBeforeItsPayloadIsTheWholeFrame(payloadCount: Int) {
+        let payload = [UInt8](repeating: 0x61, count: payloadCount)
+        var bytes: [UInt8] = []
+        WebSocketFrameEncoder.appendTextHeader(payloadCount: payloadCount, to: &bytes)
+        bytes += payload
+        #expect(bytes == WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .text, payload: payload)))
+    }
 }

@@ -24,8 +24,44 @@ public enum WebSocketFrameEncoder {
         if frame.rsv1 { first |= 0x40 }
         if frame.rsv2 { first |= 0x20 }
         if frame.rsv3 { first |= 0x10 }
+        appendHeader(first: first, masked: frame.maskingKey != nil, payloadCount: length, to: &output)
+        guard let key = frame.maskingKey else {
+            output.append(contentsOf: frame.payload)
+            return
+        }
+        for shift in [24, 16, 8, 0] as [UInt32] { output.append(UInt8(truncatingIfNeeded: key >> shift)) }
+        var masked = frame.payload
+        WebSocketFrame.applyMask(key, to: &masked)
+        output.append(contentsOf: masked)
+    }
+
+    /// Appends the header of a final, unmasked text frame (a server's) whose payload
+    /// of `payloadCount` bytes the caller appends next, straight from where it is
+    /// kept: a server sending one payload to many clients frames it without copying
+    /// it first. Inlinable and byte by byte: it runs once per event per WebSocket
+    /// client, and an `append(contentsOf:)` of a few bytes costs more than these.
+    @inlinable
+    public static func appendTextHeader(payloadCount: Int, to output: inout [UInt8]) {
+        // FIN and the text opcode; a literal, where `WebSocketOpcode.text` is read through its accessor.
+        let first: UInt8 = 0x81
+        guard payloadCount <= 0xFFFF else {
+            return appendHeader(first: first, masked: false, payloadCount: payloadCount, to: &output)
+        }
         output.append(first)
-        let maskBit: UInt8 = frame.maskingKey == nil ? 0 : 0x80
+        if payloadCount <= 125 {
+            output.append(UInt8(payloadCount))
+        } else {
+            output.append(126)
+            output.append(UInt8(payloadCount >> 8))
+            output.append(UInt8(truncatingIfNeeded: payloadCount))
+        }
+    }
+
+    /// The first byte as given, then the mask bit and the shortest length encoding.
+    @usableFromInline
+    static func appendHeader(first: UInt8, masked: Bool, payloadCount length: Int, to output: inout [UInt8]) {
+        let maskBit: UInt8 = masked ? 0x80 : 0
+        output.append(first)
         if length <= 125 {
             output.append(maskBit | UInt8(length))
         } else if length <= 0xFFFF {
@@ -38,14 +74,6 @@ public enum WebSocketFrameEncoder {
                 output.append(UInt8(truncatingIfNeeded: UInt64(length) >> UInt64(shift)))
             }
         }
-        guard let key = frame.maskingKey else {
-            output.append(contentsOf: frame.payload)
-            return
-        }
-        for shift in [24, 16, 8, 0] as [UInt32] { output.append(UInt8(truncatingIfNeeded: key >> shift)) }
-        var masked = frame.payload
-        WebSocketFrame.applyMask(key, to: &masked)
-        output.append(contentsOf: masked)
     }
 
     /// A final text frame carrying `text`.

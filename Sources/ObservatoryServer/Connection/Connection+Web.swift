@@ -57,30 +57,65 @@ extension Connection {
 
     /// The bytes to send next: the queue's for the line protocol; for HTTP, the
     /// web face's bytes made from the queue's frames (a stream's or a WebSocket's
-    /// last bytes once a closing connection has sent everything else).
+    /// last bytes once a closing connection has sent everything else); for a
+    /// WebSocket that only wraps lines, the queue's own text messages.
     func nextBytesToSend(_ acknowledgement: OutboundQueue.Acknowledgement) -> ArraySlice<UInt8> {
         guard dialect == .http else { return output.withQueue { $0.nextBytes(acknowledging: acknowledgement) } }
+        if web?.takesQueueFramed == true { return nextFramedBytes(acknowledgement) }
         if web?.pendingWire.isEmpty == true {
+            // Switched where the whole write buffer is taken, so no line is left behind in it.
+            let switches = web?.canTakeQueueFramed == true
             let (queued, isEmpty) = output.withQueue { queue in
                 let bytes = queue.nextBytes(acknowledging: acknowledgement)
                 queue.markSent(bytes.count)
+                if switches { queue.framing = .webSocketText }
                 return (bytes, queue.isEmpty)
             }
             web?.produce(from: queued)
-            if web?.pendingWire.isEmpty == true, isEmpty, case .closing = machine.phase {
-                web?.finish(shuttingDown: machine.isShuttingDown)
-            }
+            if switches { web?.takeQueueFramed() }
+            finishIfDrained(queueIsEmpty: isEmpty)
         }
         return web?.pendingWire ?? []
     }
 
+    /// The next bytes of a WebSocket whose queue writes text messages: the queue's,
+    /// or the machine's frames between two messages.
+    private func nextFramedBytes(_ acknowledgement: OutboundQueue.Acknowledgement) -> ArraySlice<UInt8> {
+        guard let source = web?.nextSource else { return [] }
+        switch source {
+        case .queue:
+            let bytes = output.withQueue { $0.nextBytes(acknowledging: acknowledgement) }
+            web?.handOut(.queue, count: bytes.count)
+            guard bytes.isEmpty else { return bytes }
+        case .droppedQueue:
+            output.withQueue { queue in
+                // Bounded: each round drops a chunk; what is left waits for the next flush.
+                for _ in 0..<64 {
+                    let bytes = queue.nextBytes(acknowledging: acknowledgement)
+                    guard !bytes.isEmpty else { break }
+                    queue.markSent(bytes.count)
+                }
+            }
+        case .wire:
+            break
+        }
+        finishIfDrained(queueIsEmpty: output.withQueue { $0.isEmpty })
+        let wire = web?.pendingWire ?? []
+        web?.handOut(.wire, count: wire.count)
+        return wire
+    }
+
+    /// Once a closing connection has sent everything, the web face's last bytes.
+    private func finishIfDrained(queueIsEmpty: Bool) {
+        if web?.pendingWire.isEmpty == true, queueIsEmpty, case .closing = machine.phase {
+            web?.finish(shuttingDown: machine.isShuttingDown)
+        }
+    }
+
     /// Records that the socket took `count` bytes of `nextBytesToSend`.
     func markSent(_ count: Int) {
-        if dialect == .http {
-            web?.markSent(count)
-        } else {
-            output.withQueue { $0.markSent(count) }
-        }
+        if dialect == .http, web?.markSent(count) == false { return }
+        output.withQueue { $0.markSent(count) }
     }
 
     /// Schedules an event stream's keep-alive comment, once the connection is one.

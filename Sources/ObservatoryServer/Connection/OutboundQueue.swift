@@ -26,10 +26,10 @@ import ObservatoryWire
 ///   place: nothing behind it goes out until it is fulfilled
 ///   (`waitingForPendingReply` says which one the head waits for).
 ///
-/// Its eighteen stored properties (items, byte and event counts, coalescing index,
-/// direct-write buffer, acknowledgement and pending-reply cursors, the replay's
-/// allowance, the failure's revision) all change together on every append and
-/// send, on every delivery's hot path, so they stay in one value.
+/// Its nineteen stored properties (items, byte and event counts, coalescing index,
+/// direct-write buffer and its framing, acknowledgement and pending-reply cursors,
+/// the replay's allowance, the failure's revision) all change together on every
+/// append and send, on every delivery's hot path, so they stay in one value.
 struct OutboundQueue {
     /// Queued bytes beyond which events are coalesced, then the connection dropped.
     let maxQueuedBytes: Int
@@ -37,6 +37,8 @@ struct OutboundQueue {
     let chunkBytes: Int
     /// Unsent bytes up to which events go straight into the write buffer.
     private let directBytes: Int
+    /// How frames go into the write buffer; changed only while it is taken whole.
+    var framing = OutboundFraming.lines
 
     private var items: [Item?] = []
     private var head = 0
@@ -158,7 +160,7 @@ struct OutboundQueue {
             writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
             writeOffset = 0
         }
-        change.appendFrame(to: &writeBuffer)
+        framing.append(change, to: &writeBuffer)
         return true
     }
 
@@ -344,7 +346,7 @@ struct OutboundQueue {
                 items[head] = resolved
                 continue
             case .frame(let bytes):
-                writeBuffer.append(contentsOf: bytes)
+                framing.append(bytes, to: &writeBuffer)
             case .change(let change), .merged(_, let change), .strictChange(let change):
                 guard change.version <= acknowledgement.revision else {
                     waitingForRevision = change.version
@@ -352,16 +354,16 @@ struct OutboundQueue {
                     return compactItems()
                 }
                 if case .merged(let first, _) = item {
-                    first.coalesced(with: change).appendFrame(to: &writeBuffer)
+                    framing.append(first.coalesced(with: change), to: &writeBuffer)
                 } else {
-                    change.appendFrame(to: &writeBuffer)
+                    framing.append(change, to: &writeBuffer)
                 }
                 if coalescingIndex?[StoreKey(change.key)] == head { coalescingIndex?[StoreKey(change.key)] = nil }
             case .write(let bytes, let revision, let id):
                 if revision <= acknowledgement.revision {
-                    writeBuffer.append(contentsOf: bytes)
+                    framing.append(bytes, to: &writeBuffer)
                 } else if let failure = acknowledgement.failureForLostWrite(revision, id) {
-                    writeBuffer.append(contentsOf: failure)
+                    framing.append(failure, to: &writeBuffer)
                 } else {
                     waitingForRevision = revision
                     items[head] = item

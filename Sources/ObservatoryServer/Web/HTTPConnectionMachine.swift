@@ -20,7 +20,7 @@ import ObservatoryWire
 /// `maxFrameBytes`); at most `maxOutstanding` requests wait for their responses,
 /// after which the machine asks not to be read; `wire` holds one queue chunk.
 ///
-/// Its nineteen stored properties are one connection's web state across its
+/// Its twenty-two stored properties are one connection's web state across its
 /// lives (HTTP exchanges, then possibly a WebSocket or an event stream): the
 /// decoder, the responses owed, the mode of the output and each mode's own state;
 /// a connection changes mode in place, so they live in one machine.
@@ -72,14 +72,22 @@ struct HTTPConnectionMachine {
     /// The token of the `hello` sent for this connection, once one was sent.
     var helloToken: String??
     var nextRequestID: Int64 = 1
-    private(set) var outputMode = OutputMode.http
+    var outputMode = OutputMode.http
     /// Bytes to send, and how many of them are sent.
-    private(set) var wire: [UInt8] = []
-    private var wireOffset = 0
+    var wire: [UInt8] = []
+    var wireOffset = 0
     /// The connection ends once `wire` is sent.
-    private(set) var closesWhenSent = false
+    var closesWhenSent = false
     /// The closing bytes of a stream or a WebSocket were added.
-    private var isFinished = false
+    var isFinished = false
+    /// The connection's queue writes WebSocket text messages itself, which go to
+    /// the socket as they are (`takeQueueFramed()`).
+    var takesQueueFramed = false
+    /// How many bytes of the queue were handed out last; nil when they were `wire`'s.
+    var queueBytesHandedOut: Int?
+    /// A send took only part of the queue's bytes, which may end inside a message:
+    /// the rest goes before any frame of `wire`.
+    var isQueueMessageUnfinished = false
 
     /// A machine for a connection of a server whose history is `epoch`.
     init(epoch: String, maxFrameBytes: Int) {
@@ -207,166 +215,6 @@ struct HTTPConnectionMachine {
         if closes { stopsDecoding = true }
         let bytes = answersHeadRequest ? response.encodedForHeadRequest() : response.encoded()
         expectations.append(.response(bytes, closes: closes))
-    }
-
-    // MARK: Output
-
-    /// Turns bytes taken from the connection's queue (whole LF-terminated frames)
-    /// into bytes to send, with the responses that were waiting for them.
-    mutating func produce(from queued: ArraySlice<UInt8>) {
-        emitReadyResponses()
-        var rest = queued
-        while let newline = rest.firstIndex(of: 10) {
-            handleOutgoing(rest[rest.startIndex..<newline])
-            rest = rest[(newline + 1)...]
-            emitReadyResponses()
-        }
-    }
-
-    /// Records that the socket took `count` bytes of `pendingWire`.
-    mutating func markSent(_ count: Int) {
-        wireOffset += count
-        if wireOffset == wire.count {
-            wire.removeAll(keepingCapacity: wire.capacity <= 1 << 17)
-            wireOffset = 0
-        }
-    }
-
-    /// The connection is closing with everything queued sent: ends a stream with
-    /// its last chunk and a WebSocket with a close frame (1001 when the server
-    /// shuts down), once.
-    mutating func finish(shuttingDown: Bool) {
-        guard !isFinished else { return }
-        isFinished = true
-        switch outputMode {
-        case .eventStream(let chunked):
-            if chunked { appendWire(ChunkedBodyEncoder.lastChunk) }
-        case .webSocket:
-            let code: WebSocketCloseCode = shuttingDown ? .goingAway : Self.sessionEndedCode
-            for case .send(let bytes) in webSocket?.close(code) ?? [] { appendWire(bytes) }
-        case .http, .finished:
-            break
-        }
-        outputMode = .finished
-    }
-
-    /// A comment that keeps proxies from closing an idle stream; false when this is no stream.
-    mutating func keepStreamAlive() -> Bool {
-        guard case .eventStream(let chunked) = outputMode else { return false }
-        appendStreamBytes(ServerSentEvent.comment("keep-alive"), chunked: chunked)
-        return true
-    }
-
-    private mutating func emitReadyResponses() {
-        while let first = expectations.first, !first.awaitsReply {
-            expectations.removeFirst()
-            switch first {
-            case .response(let bytes, let closes):
-                guard outputMode == .http else { continue }
-                appendWire(bytes)
-                if closes { finishHTTP() }
-            case .upgrade(let bytes):
-                appendWire(bytes)
-                outputMode = .webSocket
-            case .hello, .rest, .eventStream:
-                break
-            }
-        }
-    }
-
-    private mutating func handleOutgoing(_ line: ArraySlice<UInt8>) {
-        switch outputMode {
-        case .finished:
-            return
-        case .webSocket:
-            if case .hello = expectations.first {
-                expectations.removeFirst()
-                guard WebResponse.failureCode(of: line) != nil else { return }
-                appendWebSocketText(line)
-                finish(shuttingDown: false)
-                closesWhenSent = true
-                return
-            }
-            appendWebSocketText(line)
-        case .eventStream(let chunked):
-            appendStreamBytes(StreamEvent.encode(line: line, epoch: epoch), chunked: chunked)
-        case .http:
-            // Events on a connection without observations: only `shutdown`, which
-            // HTTP says with the connection's close.
-            guard let first = expectations.first, first.awaitsReply, !line.starts(with: Array(#"{"event""#.utf8))
-            else { return }
-            expectations.removeFirst()
-            answer(first, with: line)
-        }
-    }
-
-    private mutating func answer(_ expectation: WebExpectation, with line: ArraySlice<UInt8>) {
-        let failure = WebResponse.failureCode(of: line)
-        switch expectation {
-        case .hello(let omitsBody):
-            guard failure != nil else { return }
-            emit(WebResponse.rest(replyLine: line, keepAlive: false), omitsBody: omitsBody)
-        case .rest(let keepAlive, let omitsBody):
-            emit(
-                WebResponse.rest(replyLine: line, keepAlive: keepAlive && failure != "frame_too_large"),
-                omitsBody: omitsBody)
-        case .eventStream(let resuming, let chunked):
-            guard failure == nil else {
-                emit(WebResponse.rest(replyLine: line, keepAlive: false))
-                return
-            }
-            appendWire(StreamEvent.head(chunked: chunked))
-            outputMode = .eventStream(chunked: chunked)
-            appendStreamBytes(StreamEvent.start(reply: line, resuming: resuming), chunked: chunked)
-        case .response, .upgrade:
-            break
-        }
-    }
-
-    private mutating func emit(_ response: HTTPResponse, omitsBody: Bool = false) {
-        appendWire(omitsBody ? response.encodedForHeadRequest() : response.encoded())
-        if !response.head.keepAlive { finishHTTP() }
-    }
-
-    /// Nothing after this response: the connection closes once it is sent.
-    private mutating func finishHTTP() {
-        outputMode = .finished
-        expectations = []
-        stopsDecoding = true
-        closesWhenSent = true
-    }
-
-    /// Appends one unmasked text frame around `line`, its header written here
-    /// rather than through a `WebSocketFrame`: this runs once per event per
-    /// observer, and copying the payload into a frame first would double its cost.
-    private mutating func appendWebSocketText(_ line: ArraySlice<UInt8>) {
-        guard webSocket?.state == .open else { return }
-        let count = line.count
-        wire.append(0x81) // FIN and the text opcode
-        if count < 126 {
-            wire.append(UInt8(count))
-        } else if count <= 0xFFFF {
-            wire.append(126)
-            wire.append(UInt8(count >> 8))
-            wire.append(UInt8(count & 0xFF))
-        } else {
-            wire.append(127)
-            for shift in stride(from: 56, through: 0, by: -8) { wire.append(UInt8((count >> shift) & 0xFF)) }
-        }
-        wire.append(contentsOf: line)
-    }
-
-    private mutating func appendStreamBytes(_ bytes: [UInt8], chunked: Bool) {
-        guard !bytes.isEmpty else { return }
-        if chunked {
-            ChunkedBodyEncoder.appendChunk(bytes, to: &wire)
-        } else {
-            appendWire(bytes)
-        }
-    }
-
-    private mutating func appendWire(_ bytes: [UInt8]) {
-        wire.append(contentsOf: bytes)
     }
 }
 

@@ -101,4 +101,33 @@ import Testing
         #expect(try bad.nextMessage()["error"]?["code"] == "unauthenticated")
         #expect(try bad.closeCode() == 1008)
     }
+
+    /// Events the queue writes as text messages and the pongs the machine writes
+    /// share the socket: every frame arrives whole, the events in order, each pong
+    /// between two messages.
+    @Test func aBurstOfEventsAndPingsArrivesAsWholeFrames() throws {
+        let server = try TestServer()
+        let watcher = try WebClient(port: server.port)
+        try watcher.upgrade()
+        try watcher.sendText(#"{"op":"observe","key":"burst"}"#)
+        #expect(try watcher.nextMessage()["ok"] == true)
+        let writer = try server.client()
+        let (count, pings) = (400, 10)
+        for value in 1...count {
+            try writer.send(#"{"op":"set","key":"burst","value":"# + "\(value)}")
+            if value % (count / pings) == 0 { try watcher.sendFrame(.ping, [UInt8(value / (count / pings))]) }
+        }
+        var values: [Int64] = []
+        var pongs: [[UInt8]] = []
+        // Bounded: one frame per round, each read waits at most the client's patience.
+        for _ in 0..<(count + pings) {
+            guard let frame = try watcher.nextFrame() else { break }
+            if frame.opcode == .pong { pongs.append(frame.payload) }
+            if frame.opcode == .text, let value = try JSONValue.parse(frame.payload)["new"]?.integerValue {
+                values.append(value)
+            }
+        }
+        #expect(values == Array(1...Int64(count)))
+        #expect(pongs == (1...pings).map { [UInt8($0)] })
+    }
 }
