@@ -23,12 +23,16 @@ enum Footprint {
     /// The bytes `value` holds beyond the slot it sits in.
     static func of(_ value: JSONValue) -> Int {
         switch value {
-        case .null, .bool, .integer, .double: 0
-        case .string(let text): of(text)
-        case .array(let elements): heapObject + elements.reduce(elements.count * slot) { $0 + of($1) }
+        case .null, .bool, .integer, .double: return 0
+        case .string(let text): return of(text)
+        case .array(let elements):
+            var bytes = heapObject + elements.count * slot
+            for element in elements { bytes += of(element) }
+            return bytes
         case .object(let object):
-            heapObject
-                + object.members.reduce(object.count * memberSlot) { $0 + of($1.key) + of($1.value) }
+            var bytes = heapObject + object.count * memberSlot
+            for member in object.members { bytes += of(member.key) + of(member.value) }
+            return bytes
         }
     }
 
@@ -44,14 +48,16 @@ enum Footprint {
     }
 
     /// The bytes a change counts against the history's cap: its event as sent
-    /// (PROTOCOL.md promises to keep "the last 64 MiB of them"), estimated from its
-    /// values when nobody observed it and its event was never encoded.
+    /// (PROTOCOL.md promises to keep "the last 64 MiB of them"); when nobody
+    /// observed it and its event was never encoded, what its values hold (as the
+    /// store counted its entry, or walked here).
     ///
     /// The trees the change keeps alive come on top, at most about as much again:
     /// its new value (its old one is the previous change's new value, or an entry
     /// the store counted until this change replaced it).
     static func of(change: StoreChange) -> Int {
         if change.isEncoded { return changeOverhead + change.frameByteCount }
+        if let held = change.heldBytes { return changeOverhead + held }
         var bytes = changeOverhead + of(change.key)
         switch change.event {
         case .update(_, let old, let new, _, _, _, _): bytes += of(new) + (old.map(of) ?? 0)

@@ -34,6 +34,9 @@ public final class StoreChange: Sendable, Equatable {
     public let version: Int64
     /// The encoded event, when this change was made by `encoded()` (or coalescing).
     private let encoding: Encoding?
+    /// The bytes its values hold, when the store counted them while planning it
+    /// (`Footprint.of(change:)` walks the values otherwise).
+    let heldBytes: Int?
 
     /// The encoded event line, ending in LF: the one made once by `encoded()`,
     /// else encoded anew at each call.
@@ -68,22 +71,23 @@ public final class StoreChange: Sendable, Equatable {
     }
 
     /// Creates the change for `event`, which must be an update or a delete, not yet encoded.
-    convenience init(_ event: Event, key: String, version: Int64) {
-        self.init(event, key: key, version: version, encoding: nil)
+    convenience init(_ event: Event, key: String, version: Int64, heldBytes: Int? = nil) {
+        self.init(event, key: key, version: version, encoding: nil, heldBytes: heldBytes)
     }
 
-    private init(_ event: Event, key: String, version: Int64, encoding: Encoding?) {
+    private init(_ event: Event, key: String, version: Int64, encoding: Encoding?, heldBytes: Int? = nil) {
         self.event = event
         self.key = key
         self.version = version
         self.encoding = encoding
+        self.heldBytes = heldBytes
     }
 
     /// This change with its event encoded, ready to be queued for observers:
     /// itself when it already is.
     public func encoded() -> StoreChange {
         guard encoding == nil else { return self }
-        return StoreChange(event, key: key, version: version, encoding: Encoding(event))
+        return StoreChange(event, key: key, version: version, encoding: Encoding(event), heldBytes: heldBytes)
     }
 
     /// The change an update or delete event describes (`nil` for `shutdown`):
@@ -97,25 +101,26 @@ public final class StoreChange: Sendable, Equatable {
         }
     }
 
-    /// A created or changed key; `old` is `nil` for a creation.
+    /// A created or changed key; `old` is `nil` for a creation. `heldBytes`: what
+    /// its values hold, if the caller counted it.
     static func update(
         key: String, old: JSONValue?, new: JSONValue, version: Int64, by author: Author,
-        sessionBound: Bool = false
+        sessionBound: Bool = false, heldBytes: Int? = nil
     ) -> StoreChange {
         // The wire keeps its name for a session-bound key: `ephemeral`.
         let event = Event.update(
             key: key, old: old, new: new, version: version, author: author.name, session: author.session,
             ephemeral: sessionBound)
-        return StoreChange(event, key: key, version: version)
+        return StoreChange(event, key: key, version: version, heldBytes: heldBytes)
     }
 
     /// A deleted key; `old` is its last value, `reason` says why when the server deleted it.
     static func delete(
-        key: String, old: JSONValue, version: Int64, by author: Author, reason: String? = nil
+        key: String, old: JSONValue, version: Int64, by author: Author, reason: String? = nil, heldBytes: Int? = nil
     ) -> StoreChange {
         let event = Event.delete(
             key: key, old: old, version: version, author: author.name, session: author.session, reason: reason)
-        return StoreChange(event, key: key, version: version)
+        return StoreChange(event, key: key, version: version, heldBytes: heldBytes)
     }
 
     /// This change followed by `later` (same key) as one change, for a slow consumer:

@@ -82,10 +82,12 @@ struct StoreState {
         let entry = ValueEntry(
             key: key, value: value, version: version, author: author.name, session: author.session,
             ephemeral: sessionBound)
-        let byteChange = Footprint.of(entry: entry) - (existing.map(Footprint.of(entry:)) ?? 0)
+        let entryBytes = Footprint.of(entry: entry)
+        let byteChange = entryBytes - (existing.map(Footprint.of(entry:)) ?? 0)
         try checkBytes(adding: byteChange)
         let change = StoreChange.update(
-            key: key, old: existing?.value, new: value, version: version, by: author, sessionBound: sessionBound)
+            key: key, old: existing?.value, new: value, version: version, by: author, sessionBound: sessionBound,
+            heldBytes: entryBytes)
         let reply = AppliedWrite.Reply.set(key: key, version: version, changed: true)
         return PlannedWrite(
             change: change, applied: remembered(requestId, reply, now: now),

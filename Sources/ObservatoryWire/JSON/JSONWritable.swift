@@ -2,9 +2,9 @@
 /// ``JSONValue`` (a tree, encoded when written) or an ``EncodedJSON`` (bytes,
 /// copied as they are).
 ///
-/// ``StoredEntry`` and ``ServerEvent`` are generic over it, so that a message
-/// is written by one function for both kinds of values and the two encodings
-/// cannot drift apart: with canonical bytes (``EncodedJSON/isCanonical``) a
+/// ``ServerEvent`` is generic over it, and ``ValueEntry`` and ``RawValueEntry``
+/// are written by one function generic over it, so that the two encodings of a
+/// message cannot drift apart: with canonical bytes (``EncodedJSON/isCanonical``) a
 /// message carrying ``EncodedJSON`` is byte for byte the one carrying the
 /// equivalent ``JSONValue``.
 public protocol JSONWritable: Sendable, Equatable {
