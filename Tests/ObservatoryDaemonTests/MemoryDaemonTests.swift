@@ -72,7 +72,12 @@ import Testing
     /// and what a burst of them took goes back to the system once they are gone.
     /// The cap holds up to one read (64 KiB) per connection on top, for the read
     /// that finds it exceeded; counted as received, the daemon grew 81 MiB here.
-    @Test func unfinishedLinesCountAsAllocatedAndTheirMemoryGoesBack() throws {
+    @Test(
+        .enabled(
+            if: !Self.isThreadSanitized,
+            "ThreadSanitizer's allocator keeps freed memory and ignores glibc's settings: measured in the plain build")
+    )
+    func unfinishedLinesCountAsAllocatedAndTheirMemoryGoesBack() throws {
         let limit = FileDescriptorLimit.raiseToMaximum().after
         try #require(limit > 1_000, "this test needs an open-file limit above 1,000, not \(limit)")
         let directory = try TemporaryDirectory()
@@ -118,6 +123,10 @@ import Testing
             try Self.residentBytes(of: process) - start <= 16 * Self.mebibyte
         }
     }
+
+    /// Whether this test process (and so the daemon built with it) runs under
+    /// ThreadSanitizer, whose runtime defines `__tsan_init`.
+    private static let isThreadSanitized = dlsym(nil, "__tsan_init") != nil
 
     /// The resident memory of `process`, from `/proc/PID/status`.
     private static func residentBytes(of process: Process) throws -> Int {
