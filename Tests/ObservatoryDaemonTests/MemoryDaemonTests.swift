@@ -75,7 +75,8 @@ import Testing
     @Test(
         .enabled(
             if: !Self.isThreadSanitized,
-            "the thread sanitizer's allocator keeps freed memory and ignores glibc's settings: measured in the plain build")
+            "the thread sanitizer's allocator keeps freed memory and ignores glibc's settings: measured in the plain build"
+        )
     )
     func unfinishedLinesCountAsAllocatedAndTheirMemoryGoesBack() throws {
         let limit = FileDescriptorLimit.raiseToMaximum().after
