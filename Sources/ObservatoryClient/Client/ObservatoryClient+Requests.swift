@@ -147,9 +147,9 @@ extension ObservatoryClient {
     /// ends and the client does not reconnect; stop iterating to end it.
     ///
     /// `slow` says what the server does when this client falls behind the
-    /// target's changes: with ``SlowPolicy/coalesce`` (the default) it merges the
+    /// target's changes: with `SlowPolicy.coalesce` (the default) it merges the
     /// pending changes of each key into one (the stream then skips intermediate
-    /// values); with ``SlowPolicy/close`` it never merges them and closes the
+    /// values); with `SlowPolicy.close` it never merges them and closes the
     /// connection instead, and the client reconnects and resumes from the revision
     /// the server says everything was sent up to: the stream misses no change.
     /// (When one watcher of a target asks for `close`, the target is observed so
