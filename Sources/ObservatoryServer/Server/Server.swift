@@ -252,12 +252,12 @@ public final class Server: Sendable {
         logger.debug("connection \(connection.sessionID) closed")
         if remaining == 0 { allClosed.signal() }
         if trimSchedule.withLock({ $0.connectionClosed() }) {
-            // Off the loop: a trim walks every heap, which must not hold up its connections.
-            loops[0].schedule(at: EventLoop.now() + TrimSchedule.delayNanoseconds) { [trimSchedule] in
-                DispatchQueue.global(qos: .utility).async {
-                    SystemMemory.trim()
-                    trimSchedule.withLock { $0.trimmed() }
-                }
+            // Off the loops (a trim walks every heap, which must not hold up their
+            // connections), and not on a loop's timers, which only its own thread may touch.
+            let delay = DispatchTimeInterval.nanoseconds(Int(TrimSchedule.delayNanoseconds))
+            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [trimSchedule] in
+                SystemMemory.trim()
+                trimSchedule.withLock { $0.trimmed() }
             }
         }
     }
