@@ -44,10 +44,15 @@ extension Storage {
     func writeBuffered() -> BatchOutcome {
         let (outcome, compact) = state.withLock { state -> (BatchOutcome, Bool) in
             guard !state.buffered.isEmpty else { return (.written(waiters: []), false) }
-            let bytes = state.buffered
+            // Taken out while it is written, then emptied and put back: the next turn
+            // reuses its memory, unless one turn made it large.
+            var bytes: [UInt8] = []
+            swap(&bytes, &state.buffered)
+            defer {
+                bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
+                state.buffered = bytes
+            }
             let revision = state.bufferedRevision
-            // Keeps the buffer's capacity for the next turn unless one turn made it large.
-            state.buffered.removeAll(keepingCapacity: state.buffered.capacity <= 1 << 20)
             do throws(StorageError) {
                 try write(bytes, into: &state, kind: .batch)
             } catch {

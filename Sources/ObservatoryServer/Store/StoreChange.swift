@@ -55,10 +55,14 @@ public final class StoreChange: Sendable, Equatable {
         encoding?.frame.count ?? frame.count
     }
 
-    /// Appends `frame` to `buffer`, copied from where it is kept.
-    func appendFrame(to buffer: inout [UInt8]) {
-        guard let encoding else { return buffer.append(contentsOf: frame) }
-        encoding.frame.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+    /// Appends `frame` to `buffer`, copied from where it is kept; without its
+    /// final LF when `withoutLineFeed` (a WebSocket message carries the line alone).
+    func appendFrame(to buffer: inout [UInt8], withoutLineFeed: Bool = false) {
+        let dropped = withoutLineFeed ? 1 : 0
+        guard let encoding else { return buffer.append(contentsOf: frame.dropLast(dropped)) }
+        encoding.frame.withUnsafeBufferPointer { bytes in
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<(bytes.count - dropped)]))
+        }
     }
 
     /// Whether the event was encoded once for all its observers (`encoded()`).

@@ -29,10 +29,8 @@ enum OutboundFraming: Sendable {
     @inline(__always)
     func append(_ change: StoreChange, to buffer: inout [UInt8]) {
         guard case .webSocketText = self else { return change.appendFrame(to: &buffer) }
-        // Every event frame ends with its LF: written with the frame, then taken off.
+        // Every event frame ends with its LF, which the message leaves out.
         WebSocketFrameEncoder.appendTextHeader(payloadCount: change.frameByteCount - 1, to: &buffer)
-        change.appendFrame(to: &buffer)
-        buffer.removeLast()
+        change.appendFrame(to: &buffer, withoutLineFeed: true)
     }
-
 }
