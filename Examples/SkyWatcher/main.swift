@@ -9,7 +9,9 @@ import ObservatoryClient
 //     swift run SkyWatcher                        # terminal 2
 //     swift run observatory set sky.color red     # terminal 3
 //
-// OBSERVATORY_HOST and OBSERVATORY_PORT choose another server.
+// OBSERVATORY_HOST and OBSERVATORY_PORT choose another server; the nodes of a
+// cluster go in OBSERVATORY_HOST as a list, `127.0.0.1:7070,127.0.0.1:7071`, and
+// the mirror moves to the next one when its node goes away.
 import ObservatoryLogging
 import ObservatoryWire
 
@@ -24,11 +26,18 @@ final class SkyWatcher: Observer {
 }
 
 let environment = ProcessInfo.processInfo.environment
-var configuration = ClientConfiguration(
-    host: environment["OBSERVATORY_HOST"] ?? "127.0.0.1",
-    port: environment["OBSERVATORY_PORT"].flatMap(Int.init) ?? 7070,
-    name: "sky-watcher"
-)
+let defaultPort = environment["OBSERVATORY_PORT"].flatMap(Int.init) ?? 7070
+let hosts = (environment["OBSERVATORY_HOST"] ?? "127.0.0.1").split(separator: ",").map(String.init)
+var endpoints: [Endpoint] = []
+for host in hosts {
+    do {
+        endpoints.append(try Endpoint(parsing: host, defaultPort: defaultPort))
+    } catch {
+        say("OBSERVATORY_HOST: \(error)")
+        exit(2)
+    }
+}
+var configuration = ClientConfiguration(endpoints: endpoints, name: "sky-watcher")
 configuration.logger = Logger(level: .warning, sink: StandardErrorLogSink())
 
 let client = ObservatoryClient(configuration: configuration)
