@@ -291,7 +291,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .unknownProbe(let kind): "unknown memory probe '\(kind)'"
-        case .unknownSuite(let suite): "unknown benchmark '\(suite)': use core, server or storage"
+        case .unknownSuite(let suite): "unknown benchmark '\(suite)': use core, server, storage or cluster"
         case .badOption(let flag, let value): "\(flag) takes a positive whole number, not '\(value)'"
         }
     }

@@ -1,8 +1,11 @@
-/// One writer changes one key, every observer receives every change.
+/// One writer changes one key, every observer receives every change; or several
+/// writers each change a key of their own (`Plan.keys`), taking the writes in turn,
+/// and the observers observe all of them, for a server that orders the writes of
+/// one key one after another (a cluster node, each waiting for etcd).
 ///
-/// The writer keeps at most `window` writes unacknowledged, so the server always has
-/// work queued but no backlog grows without bound; or, paced, it sends write i at
-/// start + i / rate and stamps it with that intended time, so a writer that falls
+/// The writers keep at most `window` writes each unacknowledged, so the server always
+/// has work queued but no backlog grows without bound; or, paced, write i is sent at
+/// start + i / rate and stamped with that intended time, so a writer that falls
 /// behind shows as latency instead of hiding it (no coordinated omission).
 /// Deliveries are counted while the writer writes; after that, a drain of at most
 /// `drainSeconds` collects the events still in flight for the latency figures.
@@ -12,7 +15,8 @@
 struct FanOutWorkload: Workload {
     /// What to run.
     struct Plan {
-        let key: String
+        /// The writers' keys, one per writer.
+        let keys: [String]
         let observers: Int
         let window: Int
         /// Writes per second, or nil for as fast as the window allows.
@@ -22,7 +26,7 @@ struct FanOutWorkload: Workload {
     }
 
     private let plan: Plan
-    private let writer: Int
+    private let writers: Range<Int>
     private let start: UInt64
     private let runEnd: UInt64
     private var payload = BenchPayload()
@@ -39,9 +43,11 @@ struct FanOutWorkload: Workload {
     /// When the writer stopped (the end of the measured time).
     private(set) var stoppedAt: UInt64?
 
-    init(plan: Plan, writer: Int, start: UInt64) {
+    /// `writers` are the connections that write, one per key of the plan.
+    init(plan: Plan, writers: Range<Int>, start: UInt64) {
+        precondition(writers.count == plan.keys.count, "one key per writer")
         self.plan = plan
-        self.writer = writer
+        self.writers = writers
         self.start = start
         runEnd = start + MonotonicClock.nanoseconds(plan.seconds)
     }
@@ -60,7 +66,7 @@ struct FanOutWorkload: Workload {
 
     mutating func received(_ frame: WireDialect.Frame, on index: Int, at now: UInt64, driver: LoadDriver) {
         switch frame {
-        case .reply(let ok) where index == writer:
+        case .reply(let ok) where writers.contains(index):
             acknowledged += 1
             if !ok { failedWrites += 1 }
         case .event(let stamp) where stamp >= start:
@@ -83,9 +89,10 @@ struct FanOutWorkload: Workload {
         return drained || now >= stopped + MonotonicClock.nanoseconds(plan.drainSeconds)
     }
 
-    /// Queues the writes the window (and the pace) allow at `now`.
+    /// Queues the writes the window (and the pace) allow at `now`, dealt to the writers in turn.
     private mutating func write(at now: UInt64, driver: LoadDriver) {
-        for _ in 0..<plan.window where published - acknowledged < UInt64(plan.window) {
+        let window = UInt64(plan.window * writers.count)
+        for _ in 0..<window where published - acknowledged < window {
             var stamp = now
             if let rate = plan.rate {
                 let due = start + UInt64(Double(published) * 1e9 / rate)
@@ -95,10 +102,11 @@ struct FanOutWorkload: Workload {
                 }
                 stamp = due
             }
+            let turn = Int(published % UInt64(writers.count))
             published += 1
             payload.update(sequence: published, timestamp: stamp)
-            let (key, value) = (plan.key, payload.bytes)
-            driver.send(on: writer) { driver.dialect.appendPublish(key, value, to: &$0) }
+            let (key, value) = (plan.keys[turn], payload.bytes)
+            driver.send(on: writers.lowerBound + turn) { driver.dialect.appendPublish(key, value, to: &$0) }
         }
     }
 }

@@ -12,13 +12,18 @@ enum JSONLineFrames {
     /// Only an update event has a `new` member; the stamp is in its value (an `old` value may have one too).
     private static let newMember = Array(#""new":"#.utf8)
 
-    /// Appends `{"op":OP[,"key":KEY][,"value":VALUE]}` and a line feed; `key` is plain ASCII.
-    static func appendRequest(op: String, key: String?, value: [UInt8]?, to output: inout [UInt8]) {
+    /// Appends `{"op":OP[,"key":KEY][,"value":VALUE]}` and a line feed; `key` is plain
+    /// ASCII, and goes in the member `keyMember` (`prefix` to observe a prefix).
+    static func appendRequest(
+        op: String, key: String?, value: [UInt8]?, keyMember: String = "key", to output: inout [UInt8]
+    ) {
         output.append(contentsOf: #"{"op":""#.utf8)
         output.append(contentsOf: op.utf8)
         output.append(UInt8(ascii: "\""))
         if let key {
-            output.append(contentsOf: #","key":""#.utf8)
+            output.append(contentsOf: #",""#.utf8)
+            output.append(contentsOf: keyMember.utf8)
+            output.append(contentsOf: #"":""#.utf8)
             output.append(contentsOf: key.utf8)
             output.append(UInt8(ascii: "\""))
         }

@@ -7,6 +7,8 @@ struct ScenarioResult {
     var p50: Double?
     /// 99th-percentile latency in nanoseconds.
     var p99: Double?
+    /// The largest latency in nanoseconds (within the histogram's 1.6 %), where a row shows it.
+    var maximum: Double?
     /// Failed requests, missing events: printed next to the figures.
     var problems: [String] = []
     /// The server's and the benchmark's CPU use while the load ran.
@@ -30,16 +32,16 @@ struct ScenarioResult {
 
     /// One line for the progress log: the figure, the percentiles, CPU use and problems.
     func summary(_ unit: ServerScenario.Unit) -> String {
-        var parts = [ComparisonTable.format(figure, unit)]
+        var parts = [FigureFormat.format(figure, unit)]
         if let p50, let p99 {
-            parts.append(ComparisonTable.percentiles(p50, p99))
+            parts.append(FigureFormat.percentiles(p50, p99, maximum: maximum))
         }
         if let cpu {
             let format = "cpu: server %.0f%%, bench %.0f%%, others %.0f%%"
             parts.append(String(format: format, cpu.server, cpu.bench, cpu.others))
         }
         if let cpuPerDelivery {
-            parts.append("server CPU per delivery \(ComparisonTable.format(cpuPerDelivery, .nanoseconds))")
+            parts.append("server CPU per delivery \(FigureFormat.format(cpuPerDelivery, .nanoseconds))")
         }
         return (parts + problems).joined(separator: "; ")
     }

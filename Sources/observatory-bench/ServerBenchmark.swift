@@ -38,7 +38,7 @@ enum ServerBenchmark {
     /// One server of each kind for all of `scenarios`, the servers taking turns per scenario.
     private static func measureOnSharedServers(
         _ scenarios: [ServerScenario], _ launches: [ServerLaunch], _ options: ServerBenchmarkOptions, run: Int,
-        into table: inout ComparisonTable
+        into table: inout ComparisonTable<ServerScenario>
     ) throws {
         guard !scenarios.isEmpty else { return }
         var servers: [ServerProcess] = []
@@ -53,7 +53,7 @@ enum ServerBenchmark {
 
     private static func measureOnFreshServers(
         _ scenarios: [ServerScenario], _ launches: [ServerLaunch], _ options: ServerBenchmarkOptions, run: Int,
-        into table: inout ComparisonTable
+        into table: inout ComparisonTable<ServerScenario>
     ) throws {
         for scenario in scenarios {
             for launch in launches {
@@ -67,7 +67,7 @@ enum ServerBenchmark {
     /// One measurement into the table; a failure is recorded in its row and the benchmark goes on.
     private static func measure(
         _ scenario: ServerScenario, on server: ServerProcess, _ options: ServerBenchmarkOptions, run: Int,
-        into table: inout ComparisonTable
+        into table: inout ComparisonTable<ServerScenario>
     ) {
         let name = server.launch.dialect.serverName
         do {

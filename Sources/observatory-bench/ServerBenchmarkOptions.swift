@@ -89,7 +89,8 @@ struct ServerBenchmarkOptions {
         }
     }
 
-    private static func number(_ flag: String, _ text: String, in range: ClosedRange<Double>) throws -> Double {
+    /// `text` as a number within `range`, or an error naming `flag`.
+    static func number(_ flag: String, _ text: String, in range: ClosedRange<Double>) throws -> Double {
         guard let value = Double(text), range.contains(value) else {
             throw BenchError("\(flag) needs a number in \(range.lowerBound)...\(range.upperBound)")
         }

@@ -11,6 +11,9 @@ struct ServerLaunch: Sendable {
     let executable: String
     /// Appended after the benchmark's arguments.
     let extraArguments: [String]
+    /// The client port, when it must be chosen before the server starts (etcd members
+    /// name each other's ports); nil lets observatoryd pick one and Redis get a free one.
+    var port: Int?
 
     /// observatoryd on any free loopback port; it logs the port it bound. Its clients
     /// speak the line protocol over TCP, or over WebSocket with `webSocket`.
@@ -23,6 +26,12 @@ struct ServerLaunch: Sendable {
     /// redis-server without persistence (`--save "" --appendonly no`), unless the extra arguments say otherwise.
     static func redis(executable: String, extraArguments: [String]) -> ServerLaunch {
         ServerLaunch(dialect: .redis, executable: executable, extraArguments: extraArguments)
+    }
+
+    /// An etcd member serving its JSON gateway on `clientPort`; `arguments` are its
+    /// whole command line (name, data directory, URLs, initial cluster).
+    static func etcdMember(executable: String, clientPort: Int, arguments: [String]) -> ServerLaunch {
+        ServerLaunch(dialect: .etcdGateway, executable: executable, extraArguments: arguments, port: clientPort)
     }
 
     /// The server's name, program and extra arguments, for the table's header.
@@ -42,6 +51,8 @@ struct ServerLaunch: Sendable {
                     "--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no",
                     "--daemonize", "no", "--maxclients", "20000", "--tcp-backlog", "4096",
                 ]
+            case .etcdGateway:
+                []
             }
         return own + extraArguments
     }

@@ -15,7 +15,7 @@ final class ServerProcess {
     /// Starts the server and waits (at most 10 s) until it accepts connections.
     init(launch: ServerLaunch) throws {
         self.launch = launch
-        let requestedPort = launch.dialect == .redis ? try Self.freePort() : 0
+        let requestedPort = try launch.port ?? (launch.dialect == .redis ? Self.freePort() : 0)
         logPath = NSTemporaryDirectory() + "observatory-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
         guard FileManager.default.createFile(atPath: logPath, contents: nil),
             let log = FileHandle(forWritingAtPath: logPath)
@@ -50,6 +50,11 @@ final class ServerProcess {
             let value = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
         else { throw BenchError("cannot read VmRSS of process \(pid)") }
         return value
+    }
+
+    /// The last 500 bytes of the server's output, for error messages.
+    func logTail() -> String {
+        Self.tail(of: logPath)
     }
 
     /// Stops the server: SIGTERM, and SIGKILL if it has not exited after 5 s.

@@ -4,7 +4,7 @@ import Foundation
 /// fan-out of one writer's changes to 1, 100 and 1,000 observers; the same paced at
 /// 10,000 writes/s to 100 observers, for latency under a fixed load; request/response
 /// writes on 1 and 50 connections; and the memory of 1,000 and 10,000 idle connections.
-enum ServerScenario: Equatable, Sendable {
+enum ServerScenario: TableScenario, Equatable, Sendable {
     case fanOut(observers: Int)
     case paced(observers: Int, rate: Int)
     case writes(connections: Int)
@@ -52,6 +52,11 @@ enum ServerScenario: Equatable, Sendable {
         }
     }
 
+    var cpuPerDeliveryTitle: String? {
+        guard case .fanOut(let observers) = self else { return nil }
+        return "fan-out to \(observers.formatted()) observer\(observers == 1 ? "" : "s"), server CPU per delivery"
+    }
+
     var unit: Unit {
         switch self {
         case .fanOut, .writes: .perSecond
@@ -72,9 +77,9 @@ enum ServerScenario: Equatable, Sendable {
         let key = "bench.\(name).\(run)"
         return switch self {
         case .fanOut(let observers):
-            try Self.fanOut(server, key: key, observers: observers, rate: nil, seconds: seconds)
+            try Self.fanOut(observersOn: server, key: key, observers: observers, rate: nil, seconds: seconds)
         case .paced(let observers, let rate):
-            try Self.fanOut(server, key: key, observers: observers, rate: Double(rate), seconds: seconds)
+            try Self.fanOut(observersOn: server, key: key, observers: observers, rate: Double(rate), seconds: seconds)
         case .writes(let connections):
             try Self.writes(server, connections: connections, seconds: seconds)
         case .idleMemory(let connections):
@@ -82,22 +87,40 @@ enum ServerScenario: Equatable, Sendable {
         }
     }
 
-    private static func fanOut(
-        _ server: ServerProcess, key: String, observers: Int, rate: Double?, seconds: Double
+    /// One writer changes `key`, `observers` observers on `server` receive every change;
+    /// or, with several `writers`, each changes `key.N` and the observers observe the
+    /// prefix `key.`. The writers are on `writerServer` (another node of a cluster) if
+    /// given, else on `server`. The CPU figures are `server`'s. The figure is the p99 latency (and the
+    /// maximum is kept) when `latencyFigure`, which is by default when paced at `rate`;
+    /// else it is the delivery rate.
+    static func fanOut(
+        observersOn server: ServerProcess, writerOn writerServer: ServerProcess? = nil, key: String, observers: Int,
+        rate: Double?, seconds: Double, writers: Int = 1, latencyFigure: Bool? = nil
     ) throws -> ScenarioResult {
         let driver = try LoadDriver(dialect: server.launch.dialect)
         let observerRange = try driver.connect(port: server.port, count: observers)
-        let writer = try driver.connect(port: server.port, count: 1).lowerBound
-        for index in observerRange { driver.send(on: index) { driver.dialect.appendObserve(key, to: &$0) } }
+        let writerRange = try driver.connect(port: (writerServer ?? server).port, count: writers)
+        let keys = writers == 1 ? [key] : (0..<writers).map { "\(key).\($0)" }
+        for index in observerRange {
+            driver.send(on: index) {
+                if writers == 1 {
+                    driver.dialect.appendObserve(key, to: &$0)
+                } else {
+                    driver.dialect.appendObserve(prefix: key + ".", to: &$0)
+                }
+            }
+        }
         try waitFor(ReplyWait(replies: observers), on: driver, what: "observe replies")
-        let plan = FanOutWorkload.Plan(key: key, observers: observers, window: window, rate: rate, seconds: seconds)
-        var workload = FanOutWorkload(plan: plan, writer: writer, start: MonotonicClock.now())
+        let plan = FanOutWorkload.Plan(keys: keys, observers: observers, window: window, rate: rate, seconds: seconds)
+        var workload = FanOutWorkload(plan: plan, writers: writerRange, start: MonotonicClock.now())
         let deadline = MonotonicClock.now() + MonotonicClock.nanoseconds(seconds + plan.drainSeconds + 1)
         let meter = CPUMeter(serverPID: server.pid)
         _ = try driver.run(&workload, until: deadline)
         // Paced, the load is fixed and the p99 latency is the figure.
-        let figure = rate == nil ? workload.deliveryRate : Double(workload.latency.percentile(0.99))
+        let isLatency = latencyFigure ?? (rate != nil)
+        let figure = isLatency ? Double(workload.latency.percentile(0.99)) : workload.deliveryRate
         var result = ScenarioResult(figure: figure, latency: workload.latency)
+        if isLatency { result.maximum = Double(workload.latency.percentile(1)) }
         result.cpu = meter.read()
         if let cpu = result.cpu, workload.deliveries > 0 {
             result.cpuPerDelivery = cpu.serverSeconds * 1e9 / Double(workload.deliveries)
@@ -107,7 +130,8 @@ enum ServerScenario: Equatable, Sendable {
         return result
     }
 
-    private static func writes(_ server: ServerProcess, connections: Int, seconds: Double) throws -> ScenarioResult {
+    /// `connections` connections to `server`, each setting a random key, waiting for the reply, and setting the next.
+    static func writes(_ server: ServerProcess, connections: Int, seconds: Double) throws -> ScenarioResult {
         let driver = try LoadDriver(dialect: server.launch.dialect)
         let range = try driver.connect(port: server.port, count: connections)
         var workload = RequestResponseWorkload(connections: range, start: MonotonicClock.now(), seconds: seconds)

@@ -28,9 +28,11 @@ enum WebSocketFrames {
     }
 
     /// Appends the request as one masked text frame (the line without its LF).
-    static func appendRequest(op: String, key: String?, value: [UInt8]?, to output: inout [UInt8]) {
+    static func appendRequest(
+        op: String, key: String?, value: [UInt8]?, keyMember: String = "key", to output: inout [UInt8]
+    ) {
         var line: [UInt8] = []
-        JSONLineFrames.appendRequest(op: op, key: key, value: value, to: &line)
+        JSONLineFrames.appendRequest(op: op, key: key, value: value, keyMember: keyMember, to: &line)
         line.removeLast()
         WebSocketFrameEncoder.append(WebSocketFrame(opcode: .text, maskingKey: maskingKey, payload: line), to: &output)
     }
