@@ -25,9 +25,7 @@ struct ClusterBenchmarkOptions {
     private var etcdBinary = "etcd"
 
     init(_ arguments: [String]) throws {
-        var remaining = arguments[...]
-        while let flag = remaining.popFirst() {
-            guard let value = remaining.popFirst() else { throw BenchError("\(flag) needs a value\n\(Self.usage)") }
+        for (flag, value) in try ServerBenchmarkOptions.flagsAndValues(arguments, usage: Self.usage) {
             try apply(flag, value)
         }
     }
@@ -40,12 +38,7 @@ struct ClusterBenchmarkOptions {
             guard value == "1" || value == "3" else { throw BenchError("--members takes 1 or 3, not \(value)") }
             members = Int(value) ?? 1
         case "--only":
-            let names = value.split(separator: ",").map(String.init)
-            if let unknown = names.first(where: { !ClusterScenario.groups.contains($0) }) {
-                throw BenchError(
-                    "--only: unknown \(unknown); expected some of \(ClusterScenario.groups.joined(separator: ","))")
-            }
-            guard !names.isEmpty else { throw BenchError("--only needs at least one scenario group") }
+            let names = try ServerBenchmarkOptions.names(value, from: ClusterScenario.groups)
             groups = ClusterScenario.groups.filter { names.contains($0) }
         case "--fanout-rate": fanOutRate = Int(try ServerBenchmarkOptions.number(flag, value, in: 1...1_000_000))
         case "--lag-rate": lagRate = Int(try ServerBenchmarkOptions.number(flag, value, in: 1...1_000_000))

@@ -30,11 +30,18 @@ struct ServerBenchmarkOptions {
     private(set) var dataDirectories: [String] = []
 
     init(_ arguments: [String]) throws {
+        for (flag, value) in try Self.flagsAndValues(arguments, usage: Self.usage) { try apply(flag, value) }
+    }
+
+    /// `arguments` as flag and value pairs (every option of the suites takes a value), or an error with `usage`.
+    static func flagsAndValues(_ arguments: [String], usage: String) throws -> [(flag: String, value: String)] {
+        var pairs: [(flag: String, value: String)] = []
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
-            guard let value = remaining.popFirst() else { throw BenchError("\(flag) needs a value\n\(Self.usage)") }
-            try apply(flag, value)
+            guard let value = remaining.popFirst() else { throw BenchError("\(flag) needs a value\n\(usage)") }
+            pairs.append((flag, value))
         }
+        return pairs
     }
 
     private mutating func apply(_ flag: String, _ value: String) throws {
@@ -97,7 +104,8 @@ struct ServerBenchmarkOptions {
         return value
     }
 
-    private static func names(_ list: String, from known: [String]) throws -> [String] {
+    /// The comma-separated `list`, each one of `known`, or an error naming what is expected.
+    static func names(_ list: String, from known: [String]) throws -> [String] {
         let names = list.split(separator: ",").map(String.init)
         let expected = "expected some of \(known.joined(separator: ","))"
         if let unknown = names.first(where: { !known.contains($0) }) {

@@ -90,9 +90,9 @@ enum ServerScenario: TableScenario, Equatable, Sendable {
     /// One writer changes `key`, `observers` observers on `server` receive every change;
     /// or, with several `writers`, each changes `key.N` and the observers observe the
     /// prefix `key.`. The writers are on `writerServer` (another node of a cluster) if
-    /// given, else on `server`. The CPU figures are `server`'s. The figure is the p99 latency (and the
-    /// maximum is kept) when `latencyFigure`, which is by default when paced at `rate`;
-    /// else it is the delivery rate.
+    /// given, else on `server`. The CPU figures are `server`'s. The figure is the p99
+    /// latency (and the maximum is kept) when `latencyFigure`, which it is by default
+    /// when paced at `rate`; else it is the delivery rate.
     static func fanOut(
         observersOn server: ServerProcess, writerOn writerServer: ServerProcess? = nil, key: String, observers: Int,
         rate: Double?, seconds: Double, writers: Int = 1, latencyFigure: Bool? = nil
