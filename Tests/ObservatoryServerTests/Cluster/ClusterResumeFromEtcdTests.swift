@@ -1,0 +1,90 @@
+import ObservatoryEtcd
+import ObservatoryTestSupport
+import ObservatoryWire
+import Testing
+
+@testable import ObservatoryServer
+
+/// A resume from further back than a node's own history is read back from etcd
+/// (PROTOCOL.md, "Cluster mode": a client may resume on any node from any
+/// revision etcd has not compacted away), and gets a snapshot once etcd has
+/// compacted that far.
+@Suite(.requiresEtcd, .serialized)
+struct ClusterResumeFromEtcdTests {
+    /// Makes node `index`'s own history forget all but its newest change, as its
+    /// caps do after many changes: the configuration keeps them at 10,000 changes
+    /// and 64 MiB or more, too many to write in a test.
+    private func forgetHistory(of nodes: ClusterNodes, _ index: Int) {
+        nodes[index].server.store.guarded.withLock { $0.history.limitBytes(to: 0) }
+    }
+
+    /// A watcher of `sky.` on node 0 and its resume point; then, on node 0, 40
+    /// changes of other keys with 17 changes of `sky.` among them (sets, a delete,
+    /// a session-bound key that goes with its session), which the watcher sees live.
+    private func missedChanges(on nodes: ClusterNodes) throws -> (
+        from: Int64, epoch: JSONValue, live: [[UInt8]], last: Int64
+    ) {
+        let watcher = try nodes.client(0, name: "watcher")
+        let from = try #require(try watcher.request(#"{"op":"observe","prefix":"sky."}"#)["revision"]?.integerValue)
+        let epoch = try #require(try watcher.request(#"{"op":"ping"}"#)["epoch"])
+        let alice = try nodes.client(0, name: "alice")
+        for index in 0..<40 {
+            _ = try alice.request(#"{"op":"set","key":"noise.\#(index % 7)","value":\#(index)}"#)
+            if index % 3 == 0 { _ = try alice.request(#"{"op":"set","key":"sky.color","value":\#(index)}"#) }
+        }
+        _ = try alice.request(#"{"op":"set","key":"sky.here","value":true,"ephemeral":true}"#)
+        _ = try alice.request(#"{"op":"delete","key":"sky.color"}"#)
+        alice.close()
+        let live = try (0..<17).map { _ in try #require(try watcher.nextLine()) }
+        let lastEvent = try JSONValue.parse(try #require(live.last))
+        let last = try #require(lastEvent["version"]?.integerValue)
+        return (from, epoch, live, last)
+    }
+
+    /// Waits until node `index` has applied `revision`.
+    private func waitForApplied(_ revision: Int64, on nodes: ClusterNodes, _ index: Int) throws {
+        let pinger = try nodes.client(index, name: "pinger")
+        try waitUntil("node \(index) applied \(revision)") {
+            try pinger.request(#"{"op":"ping"}"#)["revision"]?.integerValue ?? 0 >= revision
+        }
+    }
+
+    @Test func aResumeFromBeforeTheNodesHistoryReplaysWhatEtcdHoldsThenLiveEvents() async throws {
+        try await EtcdCluster.withCluster(members: 1) { etcd in
+            let nodes = try ClusterNodes(2, on: etcd)
+            let missed = try missedChanges(on: nodes)
+            try waitForApplied(missed.last, on: nodes, 1)
+            forgetHistory(of: nodes, 1)
+
+            let resumer = try nodes.client(1, name: "watcher")
+            let reply = try resumer.request(
+                #"{"op":"observe","prefix":"sky.","fromRevision":\#(missed.from),"epoch":\#(missed.epoch)}"#)
+            #expect(reply["resumed"] == true, "\(reply)")
+            let replayed = try missed.live.indices.map { _ in try #require(try resumer.nextLine()) }
+            #expect(replayed == missed.live, "exactly the missed events, in order, as first sent on node 0")
+
+            let bob = try nodes.client(0, name: "bob")
+            let version = try #require(
+                try bob.request(#"{"op":"set","key":"sky.color","value":"blue"}"#)["version"]?.integerValue)
+            let next = try JSONValue.parse(try #require(try resumer.nextLine()))
+            #expect(next["version"]?.integerValue == version, "the live event follows, nothing repeated: \(next)")
+        }
+    }
+
+    @Test func aResumeFromRevisionsEtcdHasCompactedGetsASnapshot() async throws {
+        try await EtcdCluster.withCluster(members: 1) { etcd in
+            let nodes = try ClusterNodes(2, on: etcd)
+            let missed = try missedChanges(on: nodes)
+            try waitForApplied(missed.last, on: nodes, 1)
+            forgetHistory(of: nodes, 1)
+            try EtcdClient(urls: etcd.endpoints).compact(missed.last - 5)
+
+            let resumer = try nodes.client(1, name: "watcher")
+            let reply = try resumer.request(
+                #"{"op":"observe","prefix":"sky.","fromRevision":\#(missed.from),"epoch":\#(missed.epoch)}"#)
+            #expect(reply["resumed"] == false, "\(reply)")
+            #expect(reply["values"] == [], "sky.color was deleted, sky.here went with its session: \(reply)")
+            #expect(reply["revision"]?.integerValue ?? 0 >= missed.last)
+        }
+    }
+}
