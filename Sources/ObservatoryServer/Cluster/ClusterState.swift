@@ -11,6 +11,8 @@ import ObservatoryWire
 /// - **Reads** (`get`, `list`, `observe`, snapshots and resumes) come from the
 ///   cache, a `SharedStore` kept in memory, to which the watch of the whole prefix
 ///   applies each committed change in revision order (`ClusterEventMapper`).
+///   A resume from before the cache's history is read back from etcd and
+///   answered later (`ClusterState+Replay.swift`, `ClusterReplay`).
 /// - **Writes** never block the caller's event loop: `apply` returns a
 ///   `PendingReply` and runs the transaction (`ClusterWritePlan`) on a queue of
 ///   the writer's session (so one session's writes reach etcd in request order,
