@@ -17,32 +17,18 @@ private final class LiveObserver: Observer {
     private let alice = Author(name: "alice", session: "sa.1")
     private let bob = Author(name: "bob", session: "sb.1")
 
-    private func put(_ key: String, _ envelope: ClusterEnvelope, revision: Int64) -> EtcdWatchEvent {
-        EtcdWatchEvent(
-            kind: .put,
-            keyValue: EtcdKeyValue(
-                key: Array(key.utf8), value: envelope.encoded(), createRevision: revision, modRevision: revision,
-                version: 1, lease: 0))
-    }
-
-    private func delete(_ key: String, revision: Int64) -> EtcdWatchEvent {
-        EtcdWatchEvent(
-            kind: .delete,
-            keyValue: EtcdKeyValue(
-                key: Array(key.utf8), value: [], createRevision: 0, modRevision: revision, version: 0, lease: 0))
-    }
-
     /// `sky.color` red at 5; after 10: bob's blue (11), a noise key (12), alice's
     /// delete with its marker (13), a session-bound key (14) that goes with its lease (15).
     private let baseline = [ValueEntry(key: "sky.color", value: "red", version: 5, author: "alice", session: "sa.1")]
     private var events: [EtcdWatchEvent] {
         [
-            put("obs/k/sky.color", ClusterEnvelope(value: "blue", author: bob), revision: 11),
-            put("obs/k/noise", ClusterEnvelope(value: 1, author: bob), revision: 12),
-            put("obs/d/sky.color", ClusterEnvelope(value: nil, author: alice), revision: 13),
-            delete("obs/k/sky.color", revision: 13),
-            put("obs/k/sky.here", ClusterEnvelope(value: true, author: alice, sessionBound: true), revision: 14),
-            delete("obs/k/sky.here", revision: 15),
+            EtcdWatchEvent.put("obs/k/sky.color", ClusterEnvelope(value: "blue", author: bob), revision: 11),
+            EtcdWatchEvent.put("obs/k/noise", ClusterEnvelope(value: 1, author: bob), revision: 12),
+            EtcdWatchEvent.put("obs/d/sky.color", ClusterEnvelope(value: nil, author: alice), revision: 13),
+            EtcdWatchEvent.delete("obs/k/sky.color", revision: 13),
+            EtcdWatchEvent.put(
+                "obs/k/sky.here", ClusterEnvelope(value: true, author: alice, sessionBound: true), revision: 14),
+            EtcdWatchEvent.delete("obs/k/sky.here", revision: 15),
         ]
     }
 

@@ -41,24 +41,30 @@ struct ClusterResumeFromEtcdTests {
         return (from, epoch, live, last)
     }
 
-    /// Waits until node `index` has applied `revision`.
-    private func waitForApplied(_ revision: Int64, on nodes: ClusterNodes, _ index: Int) throws {
-        let pinger = try nodes.client(index, name: "pinger")
-        try waitUntil("node \(index) applied \(revision)") {
-            try pinger.request(#"{"op":"ping"}"#)["revision"]?.integerValue ?? 0 >= revision
+    /// Waits until node 1 has applied the missed changes, makes it forget them
+    /// (`forgetHistory`), runs `beforeResuming`, then resumes the watcher on node 1:
+    /// its connection and the `observe` reply.
+    private func resumeOnNodeThatForgot(
+        _ nodes: ClusterNodes, _ missed: (from: Int64, epoch: JSONValue, live: [[UInt8]], last: Int64),
+        beforeResuming: () throws -> Void = {}
+    ) throws -> (LineClient, JSONValue) {
+        let pinger = try nodes.client(1, name: "pinger")
+        try waitUntil("node 1 applied \(missed.last)") {
+            try pinger.request(#"{"op":"ping"}"#)["revision"]?.integerValue ?? 0 >= missed.last
         }
+        forgetHistory(of: nodes, 1)
+        try beforeResuming()
+        let resumer = try nodes.client(1, name: "watcher")
+        let reply = try resumer.request(
+            #"{"op":"observe","prefix":"sky.","fromRevision":\#(missed.from),"epoch":\#(missed.epoch)}"#)
+        return (resumer, reply)
     }
 
     @Test func aResumeFromBeforeTheNodesHistoryReplaysWhatEtcdHoldsThenLiveEvents() async throws {
         try await EtcdCluster.withCluster(members: 1) { etcd in
             let nodes = try ClusterNodes(2, on: etcd)
             let missed = try missedChanges(on: nodes)
-            try waitForApplied(missed.last, on: nodes, 1)
-            forgetHistory(of: nodes, 1)
-
-            let resumer = try nodes.client(1, name: "watcher")
-            let reply = try resumer.request(
-                #"{"op":"observe","prefix":"sky.","fromRevision":\#(missed.from),"epoch":\#(missed.epoch)}"#)
+            let (resumer, reply) = try resumeOnNodeThatForgot(nodes, missed)
             #expect(reply["resumed"] == true, "\(reply)")
             let replayed = try missed.live.indices.map { _ in try #require(try resumer.nextLine()) }
             #expect(replayed == missed.live, "exactly the missed events, in order, as first sent on node 0")
@@ -75,13 +81,9 @@ struct ClusterResumeFromEtcdTests {
         try await EtcdCluster.withCluster(members: 1) { etcd in
             let nodes = try ClusterNodes(2, on: etcd)
             let missed = try missedChanges(on: nodes)
-            try waitForApplied(missed.last, on: nodes, 1)
-            forgetHistory(of: nodes, 1)
-            try EtcdClient(urls: etcd.endpoints).compact(missed.last - 5)
-
-            let resumer = try nodes.client(1, name: "watcher")
-            let reply = try resumer.request(
-                #"{"op":"observe","prefix":"sky.","fromRevision":\#(missed.from),"epoch":\#(missed.epoch)}"#)
+            let (_, reply) = try resumeOnNodeThatForgot(nodes, missed) {
+                try EtcdClient(urls: etcd.endpoints).compact(missed.last - 5)
+            }
             #expect(reply["resumed"] == false, "\(reply)")
             #expect(reply["values"] == [], "sky.color was deleted, sky.here went with its session: \(reply)")
             #expect(reply["revision"]?.integerValue ?? 0 >= missed.last)
