@@ -11,6 +11,8 @@ extension ClusterState {
     private struct ReplayFetch {
         var replay: ClusterReplay?
         var watch: EtcdWatch?
+        /// The time limit, canceled once answered so that it releases the snapshot at once.
+        var timeLimit: DispatchWorkItem?
         var isOver = false
     }
 
@@ -29,6 +31,7 @@ extension ClusterState {
                 guard !fetch.isOver else { return nil }
                 fetch.isOver = true
                 fetch.replay = nil
+                fetch.timeLimit.take()?.cancel()
                 return .some(fetch.watch.take())
             }
             guard let watch else { return }
@@ -38,9 +41,11 @@ extension ClusterState {
             pending.fulfill(snapshot: start.values, at: start.revision)
         }
         let timeout = DispatchTimeInterval.milliseconds(configuration.requestTimeoutMilliseconds)
-        workers.asyncAfter(deadline: .now() + timeout) {
+        let timeLimit = DispatchWorkItem {
             finish(nil, "etcd did not bring its changes within the request timeout")
         }
+        fetch.withLock { $0.timeLimit = timeLimit }
+        workers.asyncAfter(deadline: .now() + timeout, execute: timeLimit)
         workers.async { [self] in
             let baseline: [ValueEntry]
             do throws(EtcdError) {
