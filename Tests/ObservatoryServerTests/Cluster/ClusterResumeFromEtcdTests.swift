@@ -89,4 +89,28 @@ struct ClusterResumeFromEtcdTests {
             #expect(reply["revision"]?.integerValue ?? 0 >= missed.last)
         }
     }
+
+    @Test func aReplayEndsAtARevisionWithNoChangeUnderThePrefixOnEtcdsProgressReport() async throws {
+        try await EtcdCluster.withCluster(members: 1) { etcd in
+            let nodes = try ClusterNodes(1, on: etcd)
+            let alice = try nodes.client(0, name: "alice")
+            let from = try #require(try alice.request(#"{"op":"ping"}"#)["revision"]?.integerValue)
+            _ = try alice.request(#"{"op":"set","key":"sky.color","value":"red"}"#)
+            // The node reloads at a revision outside its prefix: no change under it there or after.
+            let foreign = try EtcdClient(urls: etcd.endpoints).put(Array("elsewhere/x".utf8), Array("1".utf8))
+            let state = try #require(nodes[0].server.clusterState)
+            state.handle(.compacted(compactRevision: 0))
+            try waitUntil("the node reloaded at \(foreign.header.revision)") {
+                try alice.request(#"{"op":"ping"}"#)["revision"]?.integerValue ?? 0 >= foreign.header.revision
+            }
+
+            let resumer = try nodes.client(0, name: "watcher")
+            let reply = try resumer.request(#"{"op":"observe","prefix":"sky.","fromRevision":\#(from)}"#)
+            // No event of the replay's watch reaches that revision; etcd's progress report says it caught up.
+            #expect(reply["resumed"] == true, "\(reply)")
+            #expect(reply["revision"]?.integerValue == foreign.header.revision)
+            #expect(try resumer.next()["new"] == "red")
+        }
+    }
+
 }
