@@ -1,4 +1,5 @@
 import ObservatoryEtcd
+import ObservatoryWire
 
 /// Where a cluster keeps what under its etcd prefix: each key's value
 /// (`<prefix>k/<key>`), the author of each key's last deletion
@@ -62,6 +63,14 @@ struct ClusterKeyLayout: Sendable, Equatable {
     /// The keys holding values: what a node reads at start.
     var values: EtcdKeyRange {
         .prefix(valuePrefix)
+    }
+
+    /// The keys holding the values of `target`: what a replay reads at its resume point.
+    func values(of target: Target) -> EtcdKeyRange {
+        switch target {
+        case .key(let key): .key(valueKey(key))
+        case .prefix(let prefix): .prefix(valueKey(prefix))
+        }
     }
 
     /// What `etcdKey` holds.

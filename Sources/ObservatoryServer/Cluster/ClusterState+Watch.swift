@@ -16,7 +16,7 @@ extension ClusterState {
     }
 
     /// The entries `keyValues` (a read of the values) hold.
-    private static func entries(_ keyValues: [EtcdKeyValue], _ layout: ClusterKeyLayout) -> [ValueEntry] {
+    static func entries(_ keyValues: [EtcdKeyValue], _ layout: ClusterKeyLayout) -> [ValueEntry] {
         keyValues.compactMap { stored -> ValueEntry? in
             guard case .value(let key) = layout.kind(of: stored.key) else { return nil }
             return ClusterEnvelope.decode(stored.value)?.entry(key: key, version: stored.modRevision)

@@ -11,6 +11,8 @@ import ObservatoryWire
 /// - **Reads** (`get`, `list`, `observe`, snapshots and resumes) come from the
 ///   cache, a `SharedStore` kept in memory, to which the watch of the whole prefix
 ///   applies each committed change in revision order (`ClusterEventMapper`).
+///   A resume from before the cache's history is read back from etcd and
+///   answered later (`ClusterState+Replay.swift`, `ClusterReplay`).
 /// - **Writes** never block the caller's event loop: `apply` returns a
 ///   `PendingReply` and runs the transaction (`ClusterWritePlan`) on a queue of
 ///   the writer's session (so one session's writes reach etcd in request order,
@@ -70,15 +72,20 @@ final class ClusterState: SharedState {
     private let keyTurns = ClusterKeyTurns()
     /// `limits.maxKeys`, decided by this node.
     private let keyBudget: ClusterKeyBudget
+    /// The most changes and bytes of events a resume reads back from etcd
+    /// (`limits.historyChanges`, `limits.historyBytes`: what the node's own history may hold).
+    let replayLimits: (changes: Int, bytes: Int)
 
     /// Connects to etcd, reads the state under the prefix and starts the watch.
     ///
     /// - Throws: `EtcdError` when etcd cannot be reached (blocks until it answers
     ///   or the request timeout passes: called before the server starts).
     init(
-        configuration: ClusterConfiguration, historyChanges: Int, maxKeys: Int, logger: Logger
+        configuration: ClusterConfiguration, historyChanges: Int, historyBytes: Int = ServerLimits().historyBytes,
+        maxKeys: Int, logger: Logger
     ) throws(EtcdError) {
         self.configuration = configuration
+        replayLimits = (historyChanges, historyBytes)
         keyBudget = ClusterKeyBudget(maxKeys: maxKeys)
         self.logger = logger
         let timeout = Duration.milliseconds(configuration.requestTimeoutMilliseconds)
@@ -134,7 +141,14 @@ final class ClusterState: SharedState {
         _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer,
         subscribe: () throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
     ) throws(Failure) -> ObservationStart {
-        try cache.observe(target, from: resumePoint, by: observer, subscribe: subscribe, receive: receive)
+        var start = try cache.observe(target, from: resumePoint, by: observer, subscribe: subscribe, receive: receive)
+        // From before the cache's history: read back from etcd what it no longer holds, answered later.
+        if let resumePoint, start.replay == nil, resumePoint.epoch.map({ $0 == epoch }) ?? true,
+            resumePoint.revision < start.revision
+        {
+            start.pendingReplay = replay(target, after: resumePoint.revision, until: start)
+        }
+        return start
     }
 
     func stopObserving(key: String, by observer: some Observer) {

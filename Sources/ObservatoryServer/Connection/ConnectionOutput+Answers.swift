@@ -18,6 +18,8 @@ extension ConnectionOutput {
                 switch answer.content {
                 case .reply(let reply): append(reply)
                 case .pendingWrite(let pending, let id): appendPendingWrite(pending, id: id)
+                case .pendingObservation(let replay, let id, let route):
+                    appendPendingObservation(replay, id: id, route: route)
                 }
                 if let replay = answer.replay {
                     self.replay(replay.changes, via: replay.route)

@@ -112,6 +112,16 @@ final class ConnectionOutput: Sendable {
         state.withLock { $0.queue.appendPendingWrite(pending, id: id) }
     }
 
+    /// Queues the place of a resuming `observe`'s reply and replay that the shared
+    /// state gives later (the caller flushes); its replay is filtered by the
+    /// observations as they are now, like live events of `route`.
+    func appendPendingObservation(_ replay: PendingReplay, id: RequestID?, route: ObservationSet.Route) {
+        state.withLock { state in
+            let observation = PendingObservation(replay, id: id, route: route, observations: state.observations)
+            state.queue.appendPendingObservation(observation)
+        }
+    }
+
     /// Queues an event that is not a store change, such as `shutdown` (the caller flushes).
     func append(_ event: Event) {
         appendFrame(event.encodedLine())

@@ -17,6 +17,8 @@ extension OutboundQueue {
         case merged(first: StoreChange, latest: StoreChange)
         /// The place of a write's reply that is not known yet.
         case pendingWrite(PendingReply, id: RequestID?)
+        /// The place of a resuming `observe`'s reply and replay, not known yet.
+        case pendingObservation(PendingObservation)
 
         /// The bytes the item counts for in `maxQueuedBytes`.
         var byteCount: Int {
@@ -24,7 +26,7 @@ extension OutboundQueue {
             case .frame(let bytes), .write(let bytes, _, _): bytes.count
             case .change(let change), .strictChange(let change): change.frameByteCount
             case .merged(let first, let latest): StoreChange.coalescedByteCount(first, latest)
-            case .pendingWrite: Item.pendingWriteByteCount
+            case .pendingWrite, .pendingObservation: Item.pendingWriteByteCount
             }
         }
 
@@ -49,7 +51,7 @@ extension OutboundQueue {
         var latestChange: StoreChange? {
             switch self {
             case .change(let change), .merged(_, let change): change
-            case .frame, .write, .pendingWrite, .strictChange: nil
+            case .frame, .write, .pendingWrite, .pendingObservation, .strictChange: nil
             }
         }
 
@@ -57,6 +59,8 @@ extension OutboundQueue {
         var earliestVersion: Int64? {
             switch self {
             case .change(let change), .merged(let change, _), .strictChange(let change): change.version
+            // Its replay starts right after the resume point.
+            case .pendingObservation(let observation): observation.replay.resumeRevision + 1
             case .frame, .write, .pendingWrite: nil
             }
         }
@@ -65,7 +69,7 @@ extension OutboundQueue {
         func merging(_ later: StoreChange) -> Item? {
             switch self {
             case .change(let first), .merged(let first, _): .merged(first: first, latest: later)
-            case .frame, .write, .pendingWrite, .strictChange: nil
+            case .frame, .write, .pendingWrite, .pendingObservation, .strictChange: nil
             }
         }
     }

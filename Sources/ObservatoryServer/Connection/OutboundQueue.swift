@@ -22,10 +22,11 @@ import ObservatoryWire
 ///   queue until storage acknowledges their revision (`nextBytes(acknowledging:)`),
 ///   and everything behind them waits too, so order holds. A write whose fsync
 ///   failed gets the error its `Acknowledgement` says instead of its reply.
-/// - A write whose reply the shared state gives later (`PendingReply`) holds its
-///   place: nothing behind it goes out until it is fulfilled
-///   (`waitingForPendingReply` says which one the head waits for).
+/// - A write's reply or a resuming `observe`'s reply and replay that the shared
+///   state gives later holds its place: nothing behind it goes out until it is
+///   known (`waitingForPendingReply` says which one the head waits for).
 ///
+/// Items, counts and cursors are internal for `OutboundQueue+Pending.swift`.
 /// Its nineteen stored properties (items, byte and event counts, coalescing index,
 /// direct-write buffer and its framing, acknowledgement and pending-reply cursors,
 /// the replay's allowance, the failure's revision) all change together on every
@@ -40,15 +41,15 @@ struct OutboundQueue {
     /// How frames go into the write buffer; changed only while it is taken whole.
     var framing = OutboundFraming.lines
 
-    private var items: [Item?] = []
-    private var head = 0
-    private var pendingBytes = 0
+    var items: [Item?] = []
+    var head = 0
+    var pendingBytes = 0
     private var writeBuffer: [UInt8] = []
     private var writeOffset = 0
     /// While coalescing: the position in `items` of the pending event of each key.
-    private var coalescingIndex: [StoreKey: Int]?
+    var coalescingIndex: [StoreKey: Int]?
     /// Bytes of a resume's replay still counted beyond `maxQueuedBytes` (see `appendReplayed`).
-    private var replayAllowance = 0
+    var replayAllowance = 0
     /// Events that wait while `holdEvents()` is in effect, each with whether it may be coalesced.
     private var heldEvents: [(change: StoreChange, mayCoalesce: Bool)] = []
     private var isHolding = false
@@ -60,7 +61,7 @@ struct OutboundQueue {
     /// Bytes sent so far, to tell a client that still reads from one that stopped.
     private(set) var sentByteCount = 0
     /// Events handed to the queue, for `/metrics` (a plain count: the queue's lock guards it).
-    private(set) var eventCount = 0
+    var eventCount = 0
     /// The revision the head of the queue waits for storage to acknowledge, after a
     /// refill that stopped there.
     private(set) var waitingForRevision: Int64?
@@ -100,13 +101,6 @@ struct OutboundQueue {
         guard !isFailed else { return }
         items.append(.write(frame, revision: revision, id: id))
         pendingBytes += frame.count
-    }
-
-    /// Queues the place of a write's reply that is given later.
-    mutating func appendPendingWrite(_ pending: PendingReply, id: RequestID?) {
-        guard !isFailed else { return }
-        items.append(.pendingWrite(pending, id: id))
-        pendingBytes += Item.pendingWriteByteCount
     }
 
     /// Queues an event, coalescing or failing when over the limit.
@@ -344,6 +338,13 @@ struct OutboundQueue {
                 let resolved = Item.resolved(result, id: id)
                 pendingBytes += resolved.byteCount - item.byteCount
                 items[head] = resolved
+                continue
+            case .pendingObservation(let observation):
+                guard expand(observation, at: head) else {
+                    waitingForPendingReply = observation.replay.reply
+                    items[head] = item
+                    return compactItems()
+                }
                 continue
             case .frame(let bytes):
                 framing.append(bytes, to: &writeBuffer)

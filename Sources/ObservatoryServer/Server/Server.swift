@@ -85,7 +85,7 @@ public final class Server: Sendable {
         if let cluster = configuration.cluster {
             let state = try ClusterState(
                 configuration: cluster, historyChanges: configuration.limits.historyChanges,
-                maxKeys: configuration.limits.maxKeys, logger: logger)
+                historyBytes: configuration.limits.historyBytes, maxKeys: configuration.limits.maxKeys, logger: logger)
             store = state.cache
             sessions = SessionEnvironment(
                 state: state, authenticator: Authenticator(auth: configuration.auth, logger: logger),

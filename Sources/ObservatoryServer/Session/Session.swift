@@ -49,6 +49,9 @@ final class Session: Observer {
             case reply(Reply)
             /// The reply to a write (request `id`) that the shared state decides later.
             case pendingWrite(PendingReply, id: RequestID?)
+            /// The reply to a resuming `observe` (request `id`) and its replay, given
+            /// later; the replay is filtered like live events of `route`.
+            case pendingObservation(PendingReplay, id: RequestID?, route: ObservationSet.Route)
         }
 
         /// The reply to queue, or the write whose reply holds its place.
@@ -76,10 +79,6 @@ final class Session: Observer {
         case finished
     }
 
-    // More than ten stored properties: the session's own state (identity, rights,
-    // frames, closing, observations, the answer being built) and, copied out of its
-    // environment, what it reads at every request, to save a load per request.
-
     /// The core library's handle on this session's observations.
     let receiver = Receiver()
     /// Where events go, filtered by the observations it keeps.
@@ -95,18 +94,21 @@ final class Session: Observer {
     private let maxQueuedBytes: Int
     private var splitter: FrameSplitter
     /// What this session may read and write; `nil` when authentication is off.
-    private var rights: AccessRights?
+    private(set) var rights: AccessRights?
     /// Whether a `hello` presented a valid token.
-    private var hasToken = false
+    private(set) var hasToken = false
     /// Set after a frame that ends the session: no further frame is answered.
     private(set) var isClosing = false
     /// Whether this session is subscribed to every change (it observes at least one prefix).
     private var observesPrefixes = false
-    /// A write answered later: no further frame is answered until it is known, so
-    /// that the next request sees the write (as it would on the local store).
-    private var awaitedWrite: PendingReply?
-    /// The answer being built: `perform` marks a ping or a replay on it.
-    private var answer = (releasesEventsFirst: false, replay: Replay?.none)
+    /// A write or a resuming `observe` answered later: no further frame is answered
+    /// until it is known, so that the next request sees the write (as it would on
+    /// the local store), and a connection has one replay in flight at most.
+    private var awaitedReply: PendingReply?
+    /// The answer being built: `perform` marks a ping, a replay or a pending one on it.
+    private var answer = (
+        releasesEventsFirst: false, replay: Replay?.none, pending: (PendingReplay, ObservationSet.Route)?.none
+    )
 
     /// The client's address, for logs.
     private let peer: String
@@ -142,12 +144,12 @@ final class Session: Observer {
         guard !isClosing else { return .finished }
         if queuedBytes > maxQueuedBytes { return .backlogged }
         // Answered again once the queue drained, which it does after the reply went out.
-        if let awaitedWrite, awaitedWrite.result == nil { return .backlogged }
-        awaitedWrite = nil
+        if let awaitedReply, awaitedReply.result == nil { return .backlogged }
+        awaitedReply = nil
         do throws(WireError) {
             guard let frame = try splitter.next() else { return .finished }
             let content = respond(to: frame)
-            defer { answer = (false, nil) }
+            defer { answer = (false, nil, nil) }
             return .answer(
                 Answer(content: content, releasesEventsFirst: answer.releasesEventsFirst, replay: answer.replay))
         } catch {
@@ -208,6 +210,10 @@ final class Session: Observer {
         do throws(WireError) {
             switch try perform(request.operation) {
             case .ready(let payload):
+                if let (pending, route) = answer.pending {
+                    awaitedReply = pending.reply
+                    return .pendingObservation(pending, id: request.id, route: route)
+                }
                 metrics.countChange(payload)
                 return .reply(.success(id: request.id, payload))
             case .pending(let pending):
@@ -215,7 +221,7 @@ final class Session: Observer {
                 pending.whenFulfilled {
                     if case .success(let payload) = pending.result { metrics.countChange(payload) }
                 }
-                awaitedWrite = pending
+                awaitedReply = pending
                 return .pendingWrite(pending, id: request.id)
             }
         } catch {
@@ -328,6 +334,18 @@ final class Session: Observer {
             output.deliver(change, via: route)
         }
         guard resumePoint != nil else { return .observe(values: observation.values, revision: observation.revision) }
+        if let pending = observation.pendingReplay {
+            let metrics = environment.metrics
+            pending.reply.whenFulfilled {
+                guard case .success(.observe(_, _, true)) = pending.reply.result else {
+                    return metrics.resumesReset.add()
+                }
+                metrics.resumesReplayed.add()
+            }
+            answer.pending = (pending, route)
+            // Not sent: the pending replay's reply takes its place.
+            return .observe(values: [], revision: observation.revision)
+        }
         guard let changes = observation.replay else {
             environment.metrics.resumesReset.add()
             return .observe(values: observation.values, revision: observation.revision, resumed: false)
@@ -361,40 +379,5 @@ final class Session: Observer {
         for prefix in observed.prefixes where !readable.allowsEveryKey(withPrefix: prefix.text) {
             unobserve(.prefix(prefix.text))
         }
-    }
-
-    private func checkRead(_ key: String) throws(WireError) {
-        guard let rights, !rights.read.allows(key) else { return }
-        throw denied("read \"\(key)\"")
-    }
-
-    private func checkRead(_ target: Target) throws(WireError) {
-        switch target {
-        case .key(let key):
-            try checkRead(key)
-        case .prefix(let prefix):
-            guard let rights, !rights.read.allowsEveryKey(withPrefix: prefix) else { return }
-            throw denied("read every key under \"\(prefix)\" (observing a prefix needs a rule such as \"\(prefix)*\")")
-        }
-    }
-
-    /// A conditional write also needs read access: its `conflict` reply tells
-    /// whether the key exists and its version.
-    private func checkWrite(_ key: String, ifVersion: Int64?) throws(WireError) {
-        if let rights, !rights.write.allows(key) {
-            throw denied("write \"\(key)\"")
-        }
-        guard ifVersion != nil else { return }
-        try checkRead(key)
-    }
-
-    /// `forbidden` for a token's connection; `unauthenticated` before a `hello`
-    /// with a token, since one might grant what the anonymous rights do not.
-    private func denied(_ action: String) -> WireError {
-        guard hasToken else {
-            return WireError(
-                code: .unauthenticated, message: "anonymous connections may not \(action); send hello with a token")
-        }
-        return WireError(code: .forbidden, message: "this token may not \(action)")
     }
 }

@@ -10,4 +10,9 @@ public struct ObservationStart: Sendable {
     /// The target's changes after the resume point, oldest first, when the
     /// state could resume; `nil` for a snapshot.
     public var replay: [StoreChange]?
+    /// Set when the state answers later (a cluster node reading the changes
+    /// its own history no longer holds back from etcd): the observation has
+    /// started, `values` and `revision` are the snapshot it falls back to, and
+    /// the reply and its replay come from here.
+    var pendingReplay: PendingReplay? = nil
 }

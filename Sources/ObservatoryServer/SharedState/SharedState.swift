@@ -44,6 +44,10 @@ protocol SharedState: AnyObject, Sendable {
     /// Starts `observer` receiving the changes of `target` through `receive` (if
     /// `subscribe` says so) and, in the same step, takes its snapshot or, from a
     /// `resumePoint` the state can serve, the changes after it.
+    ///
+    /// Must not block: a state that fetches the changes elsewhere (a cluster node
+    /// reading etcd's history) returns a start with `pendingReplay` set, which
+    /// answers `resumed:true` and the replay, or the start's snapshot, later.
     func observe<Failure: Error>(
         _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer,
         subscribe: () throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void

@@ -112,7 +112,8 @@ struct ChangeHistory: Sendable {
         }
     }
 
-    private static func matches(_ key: String, _ target: Target) -> Bool {
+    /// Whether a change of `key` belongs to `target` (also what a cluster replay keeps).
+    static func matches(_ key: String, _ target: Target) -> Bool {
         switch target {
         case .key(let observed): StoreKey(key) == StoreKey(observed)
         case .prefix(let prefix): StoreKey(key).hasBytePrefix(prefix)

@@ -8,24 +8,12 @@ import Testing
     private let layout = ClusterKeyLayout(prefix: "obs/")
     private let alice = Author(name: "alice", session: "sa.1")
 
-    private func put(_ key: String, _ envelope: ClusterEnvelope, revision: Int64) -> EtcdWatchEvent {
-        EtcdWatchEvent(
-            kind: .put,
-            keyValue: EtcdKeyValue(
-                key: Array(key.utf8), value: envelope.encoded(), createRevision: revision, modRevision: revision,
-                version: 1, lease: 0))
-    }
-
-    private func delete(_ key: String, revision: Int64) -> EtcdWatchEvent {
-        EtcdWatchEvent(
-            kind: .delete,
-            keyValue: EtcdKeyValue(
-                key: Array(key.utf8), value: [], createRevision: 0, modRevision: revision, version: 0, lease: 0))
-    }
-
     @Test func aPutOfAValueKeyIsASetByItsAuthor() {
         let changes = ClusterEventMapper.changes(
-            from: [put("obs/k/sky", ClusterEnvelope(value: "red", author: alice, sessionBound: true), revision: 4)],
+            from: [
+                EtcdWatchEvent.put(
+                    "obs/k/sky", ClusterEnvelope(value: "red", author: alice, sessionBound: true), revision: 4)
+            ],
             layout: layout)
         let entry = ValueEntry(key: "sky", value: "red", version: 4, author: "alice", session: "sa.1", ephemeral: true)
         #expect(changes == [.set(entry)])
@@ -34,8 +22,8 @@ import Testing
     @Test func aDeleteTakesItsAuthorFromTheMarkerOfTheSameRevision() {
         let changes = ClusterEventMapper.changes(
             from: [
-                put("obs/d/sky", ClusterEnvelope(value: nil, author: alice), revision: 9),
-                delete("obs/k/sky", revision: 9),
+                EtcdWatchEvent.put("obs/d/sky", ClusterEnvelope(value: nil, author: alice), revision: 9),
+                EtcdWatchEvent.delete("obs/k/sky", revision: 9),
             ], layout: layout)
         #expect(changes == [.delete(key: "sky", version: 9, author: alice)])
     }
@@ -43,19 +31,19 @@ import Testing
     @Test func aDeleteWithoutAMarkerHasNoAuthor() {
         let changes = ClusterEventMapper.changes(
             from: [
-                put("obs/d/sky", ClusterEnvelope(value: nil, author: alice), revision: 8),
-                delete("obs/k/sky", revision: 9),
+                EtcdWatchEvent.put("obs/d/sky", ClusterEnvelope(value: nil, author: alice), revision: 8),
+                EtcdWatchEvent.delete("obs/k/sky", revision: 9),
             ], layout: layout)
         #expect(changes == [.delete(key: "sky", version: 9, author: nil)])
     }
 
     @Test func markersRequestIdsAndForeignValuesChangeNothing() {
-        var foreign = put("obs/k/raw", ClusterEnvelope(value: 1, author: alice), revision: 3)
+        var foreign = EtcdWatchEvent.put("obs/k/raw", ClusterEnvelope(value: 1, author: alice), revision: 3)
         foreign.keyValue.value = Array("not json".utf8)
         let changes = ClusterEventMapper.changes(
             from: [
-                put("obs/r/abc", ClusterEnvelope(value: 1, author: alice), revision: 2), foreign,
-                delete("obs/d/sky", revision: 4),
+                EtcdWatchEvent.put("obs/r/abc", ClusterEnvelope(value: 1, author: alice), revision: 2), foreign,
+                EtcdWatchEvent.delete("obs/d/sky", revision: 4),
             ], layout: layout)
         #expect(changes.isEmpty)
     }
