@@ -36,14 +36,18 @@ enum StreamEvent {
     /// becomes its id, `EPOCH:REVISION`: the browser reconnects with it as its
     /// `Last-Event-ID`, so the stream resumes where nothing was missed, not after
     /// the last event it saw (which may be a coalesced one, ahead of a dropped event).
+    ///
+    /// Only the line's outline is read (its event name, version and error
+    /// revision): the line itself is the data, as the store encoded it once for
+    /// every observer, so it is never decoded into a tree here.
     static func encode(line: ArraySlice<UInt8>, epoch: String) -> [UInt8] {
+        guard let outline = MessageOutline(line: line) else { return [] }
         let data = String(decoding: line, as: UTF8.self)
-        guard let message = try? JSONValue.parse(line) else { return [] }
-        guard let name = message["event"]?.stringValue else {
-            let id = message["error"]?["revision"]?.integerValue.map { "\(epoch):\($0)" }
+        guard let name = outline.event else {
+            let id = outline.errorRevision.map { "\(epoch):\($0)" }
             return ServerSentEvent(id: id, event: "error", data: data).encoded()
         }
-        let id = message["version"]?.integerValue.map { "\(epoch):\($0)" }
+        let id = outline.version.map { "\(epoch):\($0)" }
         return ServerSentEvent(id: id, event: name, data: data).encoded()
     }
 
