@@ -57,7 +57,9 @@ let package = Package(
         .target(name: "ObservatoryCommandLine", dependencies: ["ObservatoryClient", "ObservatoryWire", "Observatory"]),
         // The etcd v3 client over etcd's JSON gateway: KV, transactions, leases,
         // watches. Nothing Observatory-specific; cluster mode builds on it.
-        .target(name: "ObservatoryEtcd", dependencies: ["Observatory", "ObservatoryHTTP", "ObservatorySockets"]),
+        .target(
+            name: "ObservatoryEtcd",
+            dependencies: ["Observatory", "ObservatoryHTTP", "ObservatorySockets", "ObservatoryWire"]),
         .executableTarget(name: "observatoryd", dependencies: ["ObservatoryDaemon"]),
         .executableTarget(name: "observatory", dependencies: ["ObservatoryCommandLine"]),
         // The README's walkthrough: mirrors `sky.color` and prints its changes.

@@ -137,7 +137,7 @@ public final class EtcdClient: Sendable {
     /// Compacts the history: revisions before `revision` can no longer be read
     /// or watched from (they answer `compacted`). Keeps the database small.
     public func compact(_ revision: Int64) throws(EtcdError) {
-        _ = try call("/v3/kv/compaction", ["revision": EtcdJSON.text(revision), "physical": true], .idempotent)
+        _ = try call("/v3/kv/compaction", ["physical": true, "revision": EtcdJSON.text(revision)], .idempotent)
     }
 
     /// The status of the first member that answers: the cluster id, the leader, the revision.

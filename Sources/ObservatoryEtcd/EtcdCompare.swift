@@ -1,3 +1,5 @@
+import ObservatoryWire
+
 /// A condition of a transaction on one key: one of its revisions, its version
 /// or its value, compared with a given one. A key that does not exist has every
 /// revision and its version at 0, so `createRevision == 0` means "absent".
@@ -54,24 +56,17 @@ public struct EtcdCompare: Hashable, Sendable {
 
     /// The `Compare` object of a transaction request.
     var requestObject: EtcdJSON.Object {
-        var object: EtcdJSON.Object = ["key": EtcdJSON.base64(key), "result": relation.rawValue]
-        switch target {
-        case .createRevision(let revision):
-            object["target"] = "CREATE"
-            object["create_revision"] = EtcdJSON.text(revision)
-        case .modRevision(let revision):
-            object["target"] = "MOD"
-            object["mod_revision"] = EtcdJSON.text(revision)
-        case .version(let version):
-            object["target"] = "VERSION"
-            object["version"] = EtcdJSON.text(version)
-        case .value(let value):
-            object["target"] = "VALUE"
-            object["value"] = EtcdJSON.base64(value)
-        case .lease(let lease):
-            object["target"] = "LEASE"
-            object["lease"] = EtcdJSON.text(lease)
-        }
-        return object
+        let (targetName, field, operand): (String, String, JSONValue) =
+            switch target {
+            case .createRevision(let revision): ("CREATE", "create_revision", EtcdJSON.text(revision))
+            case .modRevision(let revision): ("MOD", "mod_revision", EtcdJSON.text(revision))
+            case .version(let version): ("VERSION", "version", EtcdJSON.text(version))
+            case .value(let value): ("VALUE", "value", EtcdJSON.base64(value))
+            case .lease(let lease): ("LEASE", "lease", EtcdJSON.text(lease))
+            }
+        return EtcdJSON.object([
+            ("key", EtcdJSON.base64(key)), ("result", .string(relation.rawValue)), ("target", .string(targetName)),
+            (field, operand),
+        ])
     }
 }

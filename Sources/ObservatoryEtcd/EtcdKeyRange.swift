@@ -1,3 +1,5 @@
+import ObservatoryWire
+
 /// The keys a request covers: one key, every key under a prefix, or every key
 /// from one key on. etcd's `key` and `range_end` pair.
 public struct EtcdKeyRange: Hashable, Sendable {
@@ -49,9 +51,8 @@ public struct EtcdKeyRange: Hashable, Sendable {
         return [0]
     }
 
-    /// Adds `key` and, when not empty, `range_end` to a request object.
-    func write(into object: inout EtcdJSON.Object) {
-        object["key"] = EtcdJSON.base64(key)
-        if !rangeEnd.isEmpty { object["range_end"] = EtcdJSON.base64(rangeEnd) }
+    /// A request's `key` and, when not empty, `range_end` (null: left out), for `EtcdJSON.object(_:)`.
+    var members: [(String, JSONValue)] {
+        [("key", EtcdJSON.base64(key)), ("range_end", rangeEnd.isEmpty ? nil : EtcdJSON.base64(rangeEnd))]
     }
 }

@@ -1,3 +1,5 @@
+import ObservatoryWire
+
 /// One request that can stand alone or be a step of a transaction: a read, a
 /// write or a delete.
 public enum EtcdOperation: Hashable, Sendable {
@@ -19,30 +21,29 @@ public enum EtcdOperation: Hashable, Sendable {
     /// The request object, as sent alone to `/v3/kv/range`, `/v3/kv/put` or
     /// `/v3/kv/deleterange`, or inside a transaction's `request_…` field.
     var requestObject: EtcdJSON.Object {
-        var object: EtcdJSON.Object = [:]
         switch self {
         case .range(let range, let revision, let limit):
-            range.write(into: &object)
-            if revision != 0 { object["revision"] = EtcdJSON.text(revision) }
-            if limit != 0 { object["limit"] = EtcdJSON.text(limit) }
+            EtcdJSON.object(
+                range.members + [
+                    ("revision", revision != 0 ? EtcdJSON.text(revision) : nil),
+                    ("limit", limit != 0 ? EtcdJSON.text(limit) : nil),
+                ])
         case .put(let key, let value, let lease, let returnPrevious):
-            object["key"] = EtcdJSON.base64(key)
-            object["value"] = EtcdJSON.base64(value)
-            if lease != 0 { object["lease"] = EtcdJSON.text(lease) }
-            if returnPrevious { object["prev_kv"] = true }
+            EtcdJSON.object([
+                ("key", EtcdJSON.base64(key)), ("value", EtcdJSON.base64(value)),
+                ("lease", lease != 0 ? EtcdJSON.text(lease) : nil), ("prev_kv", returnPrevious ? true : nil),
+            ])
         case .deleteRange(let range, let returnPrevious):
-            range.write(into: &object)
-            if returnPrevious { object["prev_kv"] = true }
+            EtcdJSON.object(range.members + [("prev_kv", returnPrevious ? true : nil)])
         }
-        return object
     }
 
     /// The operation as a `RequestOp` of a transaction.
     var transactionObject: EtcdJSON.Object {
         switch self {
-        case .range: ["request_range": requestObject]
-        case .put: ["request_put": requestObject]
-        case .deleteRange: ["request_delete_range": requestObject]
+        case .range: ["request_range": .object(requestObject)]
+        case .put: ["request_put": .object(requestObject)]
+        case .deleteRange: ["request_delete_range": .object(requestObject)]
         }
     }
 }

@@ -28,10 +28,10 @@ public struct EtcdTransaction: Hashable, Sendable {
 
     /// The `TxnRequest` object.
     var requestObject: EtcdJSON.Object {
-        var object: EtcdJSON.Object = [:]
-        if !compares.isEmpty { object["compare"] = compares.map(\.requestObject) }
-        if !success.isEmpty { object["success"] = success.map(\.transactionObject) }
-        if !failure.isEmpty { object["failure"] = failure.map(\.transactionObject) }
-        return object
+        EtcdJSON.object([
+            ("compare", compares.isEmpty ? nil : .array(compares.map { .object($0.requestObject) })),
+            ("success", success.isEmpty ? nil : .array(success.map { .object($0.transactionObject) })),
+            ("failure", failure.isEmpty ? nil : .array(failure.map { .object($0.transactionObject) })),
+        ])
     }
 }

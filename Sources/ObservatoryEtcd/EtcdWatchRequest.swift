@@ -1,3 +1,5 @@
+import ObservatoryWire
+
 /// What a watch watches: a range of keys, from a revision, with which extras.
 public struct EtcdWatchRequest: Hashable, Sendable {
     /// The keys watched.
@@ -24,11 +26,11 @@ public struct EtcdWatchRequest: Hashable, Sendable {
     /// The stream's one message, `{"create_request": …}`, starting at `startRevision`
     /// (the resume point after a break, not necessarily the first one).
     func createRequestObject(startRevision: Int64) -> EtcdJSON.Object {
-        var create: EtcdJSON.Object = [:]
-        range.write(into: &create)
-        if startRevision != 0 { create["start_revision"] = EtcdJSON.text(startRevision) }
-        if previousKeyValues { create["prev_kv"] = true }
-        if progressNotify { create["progress_notify"] = true }
-        return ["create_request": create]
+        let create = EtcdJSON.object(
+            range.members + [
+                ("start_revision", startRevision != 0 ? EtcdJSON.text(startRevision) : nil),
+                ("prev_kv", previousKeyValues ? true : nil), ("progress_notify", progressNotify ? true : nil),
+            ])
+        return ["create_request": .object(create)]
     }
 }

@@ -41,7 +41,7 @@ public struct EtcdWatchResponse: Hashable, Sendable {
     init(line: [UInt8]) throws(EtcdError) {
         let message = try EtcdJSON.object(from: line)
         if let error = message["error"] {
-            if let errorObject = error as? EtcdJSON.Object {
+            if case .object(let errorObject) = error {
                 throw EtcdError.gateway(object: errorObject, isWrite: false)
             }
             throw EtcdError.gateway(object: message, isWrite: false)

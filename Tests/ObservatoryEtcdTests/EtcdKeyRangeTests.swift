@@ -20,9 +20,8 @@ import Testing
     }
 
     @Test func singleKeyHasNoRangeEndInItsRequest() {
-        var object: EtcdJSON.Object = [:]
-        EtcdKeyRange.key("foo").write(into: &object)
-        #expect(object["key"] as? String == "Zm9v")
+        let object = EtcdJSON.object(EtcdKeyRange.key("foo").members)
+        #expect(object["key"] == "Zm9v")
         #expect(object["range_end"] == nil)
     }
 
@@ -30,6 +29,8 @@ import Testing
         #expect(EtcdEndpoint(url: "http://127.0.0.1:2379") == EtcdEndpoint(host: "127.0.0.1", port: 2379))
         #expect(EtcdEndpoint(url: "http://[::1]:2379/") == EtcdEndpoint(host: "::1", port: 2379))
         #expect(EtcdEndpoint(url: "http://[::1]:2379")?.description == "http://[::1]:2379")
+        #expect(EtcdEndpoint(host: "::1", port: 2379).hostHeader == "[::1]:2379")
+        #expect(EtcdEndpoint(host: "127.0.0.1", port: 2379).hostHeader == "127.0.0.1:2379")
         #expect(EtcdEndpoint(url: "https://127.0.0.1:2379") == nil)
         #expect(EtcdEndpoint(url: "http://127.0.0.1") == nil)
         #expect(EtcdEndpoint(url: "http://127.0.0.1:0") == nil)
