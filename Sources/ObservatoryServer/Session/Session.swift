@@ -47,6 +47,8 @@ final class Session: Observer {
         enum Content {
             /// A reply known now.
             case reply(Reply)
+            /// A reply that carries values (a `get`, an `observe` snapshot), written from their bytes.
+            case valueReply(RawReply)
             /// The reply to a write (request `id`) that the shared state decides later.
             case pendingWrite(PendingReply, id: RequestID?)
         }
@@ -95,9 +97,9 @@ final class Session: Observer {
     private let maxQueuedBytes: Int
     private var splitter: FrameSplitter
     /// What this session may read and write; `nil` when authentication is off.
-    private var rights: AccessRights?
+    private(set) var rights: AccessRights?
     /// Whether a `hello` presented a valid token.
-    private var hasToken = false
+    private(set) var hasToken = false
     /// Set after a frame that ends the session: no further frame is answered.
     private(set) var isClosing = false
     /// Whether this session is subscribed to every change (it observes at least one prefix).
@@ -194,8 +196,8 @@ final class Session: Observer {
     }
 
     private func respond(to frame: [UInt8]) -> Answer.Content {
-        let request: Request
-        switch Request.decode(frame: frame, limits: environment.limits.request) {
+        let request: RawRequest
+        switch RawRequest.decode(frame: frame, limits: environment.limits.request) {
         case .failure(let rejection):
             if Self.namesHello(frame) { isClosing = true }
             if case .failure(_, let error) = rejection.reply { environment.metrics.countError(error.code) }
@@ -206,7 +208,12 @@ final class Session: Observer {
         let metrics = environment.metrics
         metrics.countRequest(request.operation.kind)
         do throws(WireError) {
-            switch try perform(request.operation) {
+            let written: WriteReply
+            switch try perform(request.operation, id: request.id) {
+            case .answered(let content): return content
+            case .written(let reply): written = reply
+            }
+            switch written {
             case .ready(let payload):
                 metrics.countChange(payload)
                 return .reply(.success(id: request.id, payload))
@@ -232,8 +239,15 @@ final class Session: Observer {
         return value["op"] == "hello"
     }
 
-    /// Performs one operation; only writes may be answered later.
-    private func perform(_ operation: Operation) throws(WireError) -> WriteReply {
+    /// What performing an operation gave: a write's reply (now or later), or
+    /// any other op's reply.
+    private enum Performed {
+        case written(WriteReply)
+        case answered(Answer.Content)
+    }
+
+    /// Performs one operation of request `id`; only writes may be answered later.
+    private func perform(_ operation: RawOperation, id: RequestID?) throws(WireError) -> Performed {
         guard !environment.isShuttingDown else {
             throw WireError(code: .shuttingDown, message: "the server is shutting down; reconnect later")
         }
@@ -241,33 +255,51 @@ final class Session: Observer {
             throw WireError(code: .unauthenticated, message: "send hello with a token first")
         }
         switch operation {
+        case .set(let key, let value, let ifVersion, let sessionBound, let requestId):
+            try checkWrite(key, ifVersion: ifVersion)
+            return .written(
+                try state.apply(
+                    .set(key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId),
+                    by: identity))
+        case .other(let operation):
+            return try perform(operation, id: id)
+        }
+    }
+
+    /// Performs any op but a `set` whose value is kept as bytes.
+    private func perform(_ operation: Operation, id: RequestID?) throws(WireError) -> Performed {
+        let ready = { (payload: ReplyPayload) in Performed.answered(.reply(.success(id: id, payload))) }
+        switch operation {
         case .hello(let name, let token, let protocolVersion):
-            return .ready(try hello(name: name, token: token, protocolVersion: protocolVersion))
+            return ready(try hello(name: name, token: token, protocolVersion: protocolVersion))
         case .get(let key):
             try checkRead(key)
             guard let entry = state.get(key) else { throw WireError.notFound(key: key) }
-            return .ready(.get(entry))
-        case .set(let key, let value, let ifVersion, let sessionBound, let requestId):
-            try checkWrite(key, ifVersion: ifVersion)
-            return try state.apply(
-                .set(key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId),
-                by: identity)
+            return .answered(.valueReply(.get(id: id, entry)))
+        case .set(let key, let value, let ifVersion, let ephemeral, let requestId):
+            // `RawRequest` keeps every set's value as bytes; a tree is written as its encoding.
+            return try perform(
+                .set(
+                    key: key, value: EncodedJSON(value), ifVersion: ifVersion, ephemeral: ephemeral,
+                    requestId: requestId),
+                id: id)
         case .delete(let key, let ifVersion, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
-            return try state.apply(.delete(key: key, ifVersion: ifVersion, requestId: requestId), by: identity)
+            return .written(
+                try state.apply(.delete(key: key, ifVersion: ifVersion, requestId: requestId), by: identity))
         case .observe(let target, let resumePoint, let slow):
             try checkRead(target)
-            return .ready(try observe(target, from: resumePoint, slow: slow))
+            return .answered(.valueReply(try observe(target, from: resumePoint, slow: slow, id: id)))
         case .unobserve(let target):
             unobserve(target)
-            return .ready(.unobserve)
+            return ready(.unobserve)
         case .list(let prefix, let after, let limit):
             let cap = environment.limits.maxListKeys
             let readable = rights?.read
             let page = state.list(prefix: prefix, after: after, limit: min(Int(clamping: limit ?? .max), cap)) {
                 readable?.allows($0) ?? true
             }
-            return .ready(.list(keys: page.keys, more: page.more))
+            return ready(.list(keys: page.keys, more: page.more))
         case .ping:
             // Every change up to `revision` has been handed to this output (the store
             // delivers under the lock it counts revisions with); the events held
@@ -275,7 +307,7 @@ final class Session: Observer {
             // follows every event it vouches for (PROTOCOL.md, "Progress").
             let revision = state.revision
             answer.releasesEventsFirst = true
-            return .ready(.ping(revision: revision, epoch: state.epoch))
+            return ready(.ping(revision: revision, epoch: state.epoch))
         }
     }
 
@@ -308,8 +340,8 @@ final class Session: Observer {
     /// The target joins the observation set under the store's lock, in the step
     /// that takes the snapshot or the replay, so no change reaches this session
     /// twice or not at all.
-    private func observe(_ target: Target, from resumePoint: ResumePoint?, slow: SlowPolicy) throws(WireError)
-        -> ReplyPayload
+    private func observe(_ target: Target, from resumePoint: ResumePoint?, slow: SlowPolicy, id: RequestID?)
+        throws(WireError) -> RawReply
     {
         let route: ObservationSet.Route =
             switch target {
@@ -327,14 +359,15 @@ final class Session: Observer {
         } receive: { change in
             output.deliver(change, via: route)
         }
-        guard resumePoint != nil else { return .observe(values: observation.values, revision: observation.revision) }
+        let (values, revision) = (observation.values, observation.revision)
+        guard resumePoint != nil else { return .observe(id: id, values: values, revision: revision) }
         guard let changes = observation.replay else {
             environment.metrics.resumesReset.add()
-            return .observe(values: observation.values, revision: observation.revision, resumed: false)
+            return .observe(id: id, values: values, revision: revision, resumed: false)
         }
         environment.metrics.resumesReplayed.add()
         answer.replay = Replay(changes: changes, route: route)
-        return .observe(values: [], revision: observation.revision, resumed: true)
+        return .observe(id: id, values: [], revision: revision, resumed: true)
     }
 
     private func unobserve(_ target: Target) {
@@ -361,40 +394,5 @@ final class Session: Observer {
         for prefix in observed.prefixes where !readable.allowsEveryKey(withPrefix: prefix.text) {
             unobserve(.prefix(prefix.text))
         }
-    }
-
-    private func checkRead(_ key: String) throws(WireError) {
-        guard let rights, !rights.read.allows(key) else { return }
-        throw denied("read \"\(key)\"")
-    }
-
-    private func checkRead(_ target: Target) throws(WireError) {
-        switch target {
-        case .key(let key):
-            try checkRead(key)
-        case .prefix(let prefix):
-            guard let rights, !rights.read.allowsEveryKey(withPrefix: prefix) else { return }
-            throw denied("read every key under \"\(prefix)\" (observing a prefix needs a rule such as \"\(prefix)*\")")
-        }
-    }
-
-    /// A conditional write also needs read access: its `conflict` reply tells
-    /// whether the key exists and its version.
-    private func checkWrite(_ key: String, ifVersion: Int64?) throws(WireError) {
-        if let rights, !rights.write.allows(key) {
-            throw denied("write \"\(key)\"")
-        }
-        guard ifVersion != nil else { return }
-        try checkRead(key)
-    }
-
-    /// `forbidden` for a token's connection; `unauthenticated` before a `hello`
-    /// with a token, since one might grant what the anonymous rights do not.
-    private func denied(_ action: String) -> WireError {
-        guard hasToken else {
-            return WireError(
-                code: .unauthenticated, message: "anonymous connections may not \(action); send hello with a token")
-        }
-        return WireError(code: .forbidden, message: "this token may not \(action)")
     }
 }

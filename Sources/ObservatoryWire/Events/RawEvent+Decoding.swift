@@ -1,0 +1,66 @@
+extension ServerEvent where Value == EncodedJSON {
+    /// Reads an event frame (a line without its LF), keeping its values as the
+    /// bytes that were sent: how a server reads back the events it kept, without
+    /// building the values' trees. Accepts and rejects what
+    /// ``ServerMessage/decode(frame:maxDepth:)`` does for an event frame.
+    ///
+    /// - Throws: a `bad_frame` ``WireError`` when the frame is not an event
+    ///   object or its fields are malformed.
+    public static func decode(frame: some Collection<UInt8>, maxDepth: Int = ServerMessage.defaultMaxDepth)
+        throws(WireError) -> RawEvent
+    {
+        let found: [EncodedJSON.Member]?
+        do {
+            found = try EncodedJSON.members(ofObject: frame, maxDepth: maxDepth)
+        } catch {
+            throw WireError(code: .badFrame, message: "server sent a frame that is not JSON: \(error)")
+        }
+        guard let members = found else {
+            throw WireError(code: .badFrame, message: "server sent an event that is not an object")
+        }
+        // The small fields as a tree; the values as bytes. A repeated name keeps its last value.
+        var old: EncodedJSON?
+        var new: EncodedJSON?
+        var others: [(String, JSONValue)] = []
+        for member in members {
+            switch member.name {
+            case "old": old = member.value
+            case "new": new = member.value
+            default: others.append((member.name, member.value.decoded()))
+            }
+        }
+        let fields = FieldReader(JSONObject(others), errorCode: .badFrame, context: "server event: ")
+        switch try fields.requiredString("event") {
+        case "update":
+            return .update(
+                key: try fields.requiredString("key"),
+                old: old,
+                new: try required(new, "new", in: fields),
+                version: try fields.requiredInteger("version", minimum: 0),
+                author: try fields.requiredString("author"),
+                session: try fields.requiredString("session"),
+                ephemeral: try fields.optionalBool("ephemeral") ?? false
+            )
+        case "delete":
+            return .delete(
+                key: try fields.requiredString("key"),
+                old: try required(old, "old", in: fields),
+                version: try fields.requiredInteger("version", minimum: 0),
+                author: try fields.requiredString("author"),
+                session: try fields.requiredString("session"),
+                reason: try fields.optionalString("reason")
+            )
+        case "shutdown":
+            return .shutdown
+        case let name:
+            throw fields.failure("event", "names an unknown event \"\(name)\"; expected update, delete or shutdown")
+        }
+    }
+
+    private static func required(_ value: EncodedJSON?, _ field: String, in fields: FieldReader<JSONObject>)
+        throws(WireError) -> EncodedJSON
+    {
+        guard let value else { throw fields.failure(field, FieldReader<JSONObject>.requiredValueProblem) }
+        return value
+    }
+}
