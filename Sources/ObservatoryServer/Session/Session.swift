@@ -259,7 +259,8 @@ final class Session: Observer {
             try checkWrite(key, ifVersion: ifVersion)
             return .written(
                 try state.apply(
-                    .set(key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId),
+                    .set(
+                        key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId),
                     by: identity))
         case .other(let operation):
             return try perform(operation, id: id)

@@ -14,8 +14,11 @@ private final class CacheObserver: Observer {
     private let alice = Author(name: "alice", session: "sa.1")
     private let bob = Author(name: "bob", session: "sb.1")
 
-    private func entry(_ key: String, _ value: EncodedJSON, _ version: Int64, sessionBound: Bool = false) -> RawValueEntry {
-        RawValueEntry(key: key, value: value, version: version, author: "alice", session: "sa.1", ephemeral: sessionBound)
+    private func entry(_ key: String, _ value: EncodedJSON, _ version: Int64, sessionBound: Bool = false)
+        -> RawValueEntry
+    {
+        RawValueEntry(
+            key: key, value: value, version: version, author: "alice", session: "sa.1", ephemeral: sessionBound)
     }
 
     private func cache(_ entries: [RawValueEntry], at revision: Int64) -> SharedStore {

@@ -28,7 +28,8 @@ import Testing
         let store = cache(keys: 2)
         #expect(budget.reserve("a", in: store) { 2 })
         // Applied by the watch before its reservation was released.
-        store.replicate([.set(RawValueEntry(key: "a", value: 1, version: 3, author: "alice", session: "s1"))], through: 3)
+        store.replicate(
+            [.set(RawValueEntry(key: "a", value: 1, version: 3, author: "alice", session: "s1"))], through: 3)
         #expect(budget.reserve("b", in: store) { 3 })
     }
 
