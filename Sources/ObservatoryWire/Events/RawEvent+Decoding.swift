@@ -30,37 +30,6 @@ extension ServerEvent where Value == EncodedJSON {
             }
         }
         let fields = FieldReader(JSONObject(others), errorCode: .badFrame, context: "server event: ")
-        switch try fields.requiredString("event") {
-        case "update":
-            return .update(
-                key: try fields.requiredString("key"),
-                old: old,
-                new: try required(new, "new", in: fields),
-                version: try fields.requiredInteger("version", minimum: 0),
-                author: try fields.requiredString("author"),
-                session: try fields.requiredString("session"),
-                ephemeral: try fields.optionalBool("ephemeral") ?? false
-            )
-        case "delete":
-            return .delete(
-                key: try fields.requiredString("key"),
-                old: try required(old, "old", in: fields),
-                version: try fields.requiredInteger("version", minimum: 0),
-                author: try fields.requiredString("author"),
-                session: try fields.requiredString("session"),
-                reason: try fields.optionalString("reason")
-            )
-        case "shutdown":
-            return .shutdown
-        case let name:
-            throw fields.failure("event", "names an unknown event \"\(name)\"; expected update, delete or shutdown")
-        }
-    }
-
-    private static func required(_ value: EncodedJSON?, _ field: String, in fields: FieldReader<JSONObject>)
-        throws(WireError) -> EncodedJSON
-    {
-        guard let value else { throw fields.failure(field, FieldReader<JSONObject>.requiredValueProblem) }
-        return value
+        return try decode(name: try fields.requiredString("event"), from: fields) { $0 == "old" ? old : new }
     }
 }
