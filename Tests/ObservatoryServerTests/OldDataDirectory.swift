@@ -1,10 +1,9 @@
-import Foundation
-
 /// A data directory written by observatoryd before values were kept as bytes
 /// (main at c043ced, `--fsync always`, `compactionLogBytes` 4096), as base64:
 /// a snapshot of 13 keys at revision 31 with its recent changes, and the log after it.
 /// `sky.color` was sent as `{"r": 255, "g": 1.0}`, `late` as `"\u00e9t\u00e9"`,
-/// `retry` as `[1, 2.5, null]` with `requestId` `r-1`; `pad.0` was deleted at 39.
+/// `retry` as `[1, 2.5, null]` with `requestId` `r-1` (its record long expired);
+/// `pad.0` was deleted at 39.
 enum OldDataDirectory {
     /// `snapshot-0000000002.obs`.
     static let snapshot = [
