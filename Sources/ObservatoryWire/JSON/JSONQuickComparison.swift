@@ -198,6 +198,9 @@ struct JSONQuickComparison: ~Copyable {
         throws(JSONParseError)
         -> Bool
     {
+        guard mayHoldName(name, in: UnsafeBufferPointer(rebasing: parser.bytes[parser.position...])) else {
+            return false
+        }
         try parser.skipValue()
         while true {
             parser.skipWhitespace()
@@ -211,6 +214,32 @@ struct JSONQuickComparison: ~Copyable {
             parser.skipWhitespace()
             try parser.skipValue()
         }
+    }
+
+    /// Whether `text` may hold a member named `name`: it holds `"name"` or a
+    /// backslash (an escaped name might read as `name`). When it does not, the
+    /// walk of the rest of the object can be left out: values that differ in their
+    /// first member (a counter, a timestamp) are then unequal after one search,
+    /// where the walk checked every later member.
+    private static func mayHoldName(_ name: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = text.startIndex
+        while index < text.endIndex {
+            switch text[index] {
+            case UInt8(ascii: "\\"):
+                return true
+            case UInt8(ascii: "\""):
+                let end = index + 1 + name.count
+                if end < text.endIndex, text[end] == UInt8(ascii: "\""),
+                    sameBytes(UnsafeBufferPointer(rebasing: text[(index + 1)..<end]), name)
+                {
+                    return true
+                }
+            default:
+                break
+            }
+            index += 1
+        }
+        return false
     }
 
     /// Whether two byte ranges hold the same bytes, compared eight at a time.
