@@ -27,7 +27,8 @@ import Testing
         #expect(verdict(#"{"a":1,"a":2}"#, #"{"a":2,"a":2}"#) == .undecided)
         #expect(verdict(#"{"a":1,"a":2}"#, #"{"a":2}"#) == .undecided)
         #expect(verdict(#"{"a":1,"b":2,"a":3}"#, #"{"a":2,"b":2,"a":3}"#) == .undecided, "a later a decides")
-        #expect(verdict(#"{"a":1,"b":2,"\u0061":3}"#, #"{"a":2,"b":2,"\u0061":3}"#) == .undecided, "so may an escaped a")
+        #expect(
+            verdict(#"{"a":1,"b":2,"\u0061":3}"#, #"{"a":2,"b":2,"\u0061":3}"#) == .undecided, "so may an escaped a")
         #expect(verdict(#""\u0041""#, #""A""#) == .undecided)
         #expect(verdict(#""é""#, #""e\u0301""#) == .undecided)
     }
