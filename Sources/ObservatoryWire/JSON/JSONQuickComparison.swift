@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Compares two validated JSON texts in one pass over both, building nothing,
 /// where the answer is clear from the bytes: for ``EncodedJSON``'s equality,
 /// so that a store that compares each new value with the current one (an equal
@@ -222,22 +228,19 @@ struct JSONQuickComparison: ~Copyable {
     /// first member (a counter, a timestamp) are then unequal after one search,
     /// where the walk checked every later member.
     private static func mayHoldName(_ name: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = text.startIndex
-        while index < text.endIndex {
-            switch text[index] {
-            case UInt8(ascii: "\\"):
+        guard let base = text.baseAddress else { return false }
+        // `memchr` finds each byte in steps of many bytes; a loop over every byte cost as much as the walk.
+        if memchr(base, Int32(UInt8(ascii: "\\")), text.count) != nil { return true }
+        var offset = 0
+        while offset < text.count, let found = memchr(base + offset, Int32(UInt8(ascii: "\"")), text.count - offset) {
+            let start = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            let end = start + name.count
+            if end < text.count, text[end] == UInt8(ascii: "\""),
+                sameBytes(UnsafeBufferPointer(rebasing: text[start..<end]), name)
+            {
                 return true
-            case UInt8(ascii: "\""):
-                let end = index + 1 + name.count
-                if end < text.endIndex, text[end] == UInt8(ascii: "\""),
-                    sameBytes(UnsafeBufferPointer(rebasing: text[(index + 1)..<end]), name)
-                {
-                    return true
-                }
-            default:
-                break
             }
-            index += 1
+            offset = start
         }
         return false
     }
