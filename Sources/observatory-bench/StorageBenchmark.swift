@@ -46,9 +46,9 @@ enum StorageBenchmark {
     }
 
     /// A 64-byte JSON value: a string of 62 characters and its quotes.
-    private static func value(_ index: Int) -> JSONValue {
+    private static func value(_ index: Int) -> EncodedJSON {
         let digits = String(index)
-        return .string(String(repeating: "v", count: 62 - digits.count) + digits)
+        return EncodedJSON(.string(String(repeating: "v", count: 62 - digits.count) + digits))
     }
 
     private static func fill(_ configuration: ServerConfiguration, keys: Int) throws -> Double {
@@ -88,7 +88,7 @@ enum StorageBenchmark {
             var index = 0
             while !stop.withLock({ $0 }) {
                 let started = DispatchTime.now().uptimeNanoseconds
-                _ = try? store.set("bench.key.\(index % keys)", to: .integer(Int64(index)), by: author)
+                _ = try? store.set("bench.key.\(index % keys)", to: EncodedJSON(.integer(Int64(index))), by: author)
                 durations.append(DispatchTime.now().uptimeNanoseconds - started)
                 index += 1
             }

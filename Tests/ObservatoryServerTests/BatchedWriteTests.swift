@@ -22,7 +22,7 @@ private final class ChangeRecorder: Observer {
     }
 
     private func set(
-        _ store: SharedStore, _ key: String, _ value: JSONValue, ifVersion: Int64? = nil,
+        _ store: SharedStore, _ key: String, _ value: EncodedJSON, ifVersion: Int64? = nil,
         requestId: String? = nil
     ) throws(WireError) -> ReplyPayload {
         let write = Write.set(key: key, value: value, ifVersion: ifVersion, sessionBound: false, requestId: requestId)
@@ -103,7 +103,7 @@ private final class ChangeRecorder: Observer {
         endOfTurn()
         files.heal(.write)
 
-        #expect(context.store.get("k") == ValueEntry(key: "k", value: 1, version: 1, author: "alice", session: "s1"))
+        #expect(context.store.get("k") == RawValueEntry(key: "k", value: 1, version: 1, author: "alice", session: "s1"))
         #expect(context.store.get("fresh") == nil)
         #expect(context.store.list(prefix: "") == [KeyVersion(key: "k", version: 1)])
         #expect(context.store.revision == 1)

@@ -9,7 +9,7 @@ import Testing
     private let author = Author(name: "alice", session: "s1")
 
     private func update(_ key: String, _ version: Int64, size: Int = 0) -> StoreChange {
-        let new: JSONValue = size > 0 ? .string(String(repeating: "v", count: size)) : .integer(version)
+        let new: EncodedJSON = size > 0 ? .string(String(repeating: "v", count: size)) : .integer(version)
         return .update(key: key, old: nil, new: new, version: version, by: author)
     }
 

@@ -6,7 +6,7 @@ import Testing
 @Suite struct OutboundQueueTests {
     private let author = Author(name: "alice", session: "s1")
 
-    private func update(_ key: String, old: JSONValue?, new: JSONValue, version: Int64) -> StoreChange {
+    private func update(_ key: String, old: EncodedJSON?, new: EncodedJSON, version: Int64) -> StoreChange {
         .update(key: key, old: old, new: new, version: version, by: author)
     }
 

@@ -9,7 +9,7 @@ import Testing
 @Suite struct PendingObservationTests {
     private let bob = Author(name: "bob", session: "sb.1")
 
-    private func change(_ key: String, _ value: JSONValue, _ version: Int64, old: JSONValue? = nil) -> StoreChange {
+    private func change(_ key: String, _ value: EncodedJSON, _ version: Int64, old: EncodedJSON? = nil) -> StoreChange {
         StoreChange.update(key: key, old: old, new: value, version: version, by: bob).encoded()
     }
 
@@ -41,7 +41,7 @@ import Testing
         let replay = PendingReplay(after: 10)
         output.appendPendingObservation(replay, id: .integer(1), route: .prefix)
         output.deliver(change("sky.a", 3, 20), via: .prefix)
-        let entry = ValueEntry(key: "sky.a", value: 2, version: 14, author: "bob", session: "sb.1")
+        let entry = RawValueEntry(key: "sky.a", value: 2, version: 14, author: "bob", session: "sb.1")
         replay.fulfill(snapshot: [entry], at: 15)
         replay.fulfill(replaying: [change("sky.a", 1, 11)], through: 15)
         let messages = try output.drainMessages()
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func eventsCoalescedBehindItStillMergeWithTheirOwnKeyAfterItsReplayIsIn() throws {
-        let padding = JSONValue.string(String(repeating: "x", count: 120))
+        let padding = EncodedJSON(.string(String(repeating: "x", count: 120)))
         var queue = OutboundQueue(maxQueuedBytes: 700, chunkBytes: 1)
         var observations = ObservationSet(limit: 10)
         _ = try observations.add(.prefix(""))

@@ -6,8 +6,8 @@ import Testing
 @Suite struct RecordScannerTests {
     private let records: [StorageRecord] = [
         .header(StorageHeader(kind: .log, epoch: "e1", revision: 0, sessionLease: 1_024)),
-        .set(ValueEntry(key: "sky.color", value: ["rgb": [0, 0.5, 1]], version: 1, author: "alice", session: "s1")),
-        .set(ValueEntry(key: "é.k", value: "ünïcødé 😀", version: 2, author: "bob", session: "s2")),
+        .set(RawValueEntry(key: "sky.color", value: ["rgb": [0, 0.5, 1]], version: 1, author: "alice", session: "s1")),
+        .set(RawValueEntry(key: "é.k", value: "ünïcødé 😀", version: 2, author: "bob", session: "s2")),
         .delete(key: "sky.color", version: 3, author: "alice", session: "s1"),
         .sessionLease(2_048),
     ]

@@ -18,7 +18,7 @@ private final class LaterResumingState: SharedState {
         try store.apply(write, by: author)
     }
 
-    func get(_ key: String) -> ValueEntry? { store.get(key) }
+    func get(_ key: String) -> RawValueEntry? { store.get(key) }
 
     func list(
         prefix: String, after: String?, limit: Int, where isIncluded: (String) -> Bool

@@ -20,7 +20,7 @@ private final class RecordingObserver: Observer {
         #expect(try store.set("a", to: 3, by: bob) == .set(key: "a", version: 3, changed: true))
         #expect(try store.delete("b", by: bob) == .delete(key: "b", version: 4))
         #expect(store.revision == 4)
-        #expect(store.get("a") == ValueEntry(key: "a", value: 3, version: 3, author: "bob", session: "s2"))
+        #expect(store.get("a") == RawValueEntry(key: "a", value: 3, version: 3, author: "bob", session: "s2"))
         #expect(store.get("b") == nil)
     }
 

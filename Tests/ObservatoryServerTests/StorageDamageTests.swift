@@ -26,7 +26,7 @@ import Testing
         try storage(of: first).close()
         let whole = try #require(FileManager.default.contents(atPath: log))
         let recordBytes = RecordFraming.framed(
-            .set(ValueEntry(key: "k.9", value: 9, version: 10, author: "alice", session: "s1"))
+            .set(RawValueEntry(key: "k.9", value: 9, version: 10, author: "alice", session: "s1"))
         ).count
         let lastStart = whole.count - recordBytes
         for cut in (lastStart + 1)..<whole.count {

@@ -38,7 +38,7 @@ extension StorageSuite {
     }
 
     /// Every entry of `store`, in key order.
-    func contents(of store: SharedStore) -> [ValueEntry] {
+    func contents(of store: SharedStore) -> [RawValueEntry] {
         store.snapshot(.prefix(""))
     }
 }

@@ -29,7 +29,7 @@ import Testing
     @Test func aPlannedChangeCarriesItsRecordThenItsRequestId() throws {
         let state = StoreState(maxKeys: 10)
         let planned = try state.planSet("a", to: 1, ifVersion: nil, requestId: "r1", by: alice, now: 5)
-        let entry = ValueEntry(key: "a", value: 1, version: 1, author: "alice", session: "s1")
+        let entry = RawValueEntry(key: "a", value: 1, version: 1, author: "alice", session: "s1")
         let applied = AppliedWrite(requestId: "r1", appliedAt: 5, reply: .set(key: "a", version: 1, changed: true))
         #expect(planned.records == [.set(entry), .appliedWrite(applied)])
     }

@@ -19,14 +19,13 @@ func json(_ text: String) throws -> JSONValue {
 extension ConnectionOutput {
     /// Everything queued so far, as parsed lines (marks it all sent).
     func drainMessages() throws -> [JSONValue] {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = withQueue { $0.nextBytes() }
-            if chunk.isEmpty { break }
-            bytes.append(contentsOf: chunk)
-            withQueue { $0.markSent(chunk.count) }
-        }
-        return try bytes.split(separator: UInt8(ascii: "\n")).map { try json($0) }
+        try drainLines().map { try json($0) }
+    }
+
+    /// Everything queued so far, as lines exactly as they would be sent, without
+    /// their LFs (marks it all sent).
+    func drainLines() -> [ArraySlice<UInt8>] {
+        withQueue { $0.drainLines() }
     }
 }
 
@@ -54,6 +53,11 @@ func kernelSendBufferCeiling() -> Int {
 extension OutboundQueue {
     /// Sends everything queued, as a socket that takes every byte would, and parses the frames.
     mutating func drainMessages() throws -> [JSONValue] {
+        try drainLines().map { try json($0) }
+    }
+
+    /// Sends everything queued, as `drainMessages()` does, and returns the lines as sent.
+    mutating func drainLines() -> [ArraySlice<UInt8>] {
         var bytes: [UInt8] = []
         while true {
             let chunk = nextBytes()
@@ -61,7 +65,7 @@ extension OutboundQueue {
             bytes.append(contentsOf: chunk)
             markSent(chunk.count)
         }
-        return try bytes.split(separator: UInt8(ascii: "\n")).map { try json($0) }
+        return bytes.split(separator: UInt8(ascii: "\n"))
     }
 }
 

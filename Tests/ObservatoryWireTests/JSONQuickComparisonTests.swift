@@ -19,12 +19,16 @@ import Testing
         #expect(verdict("[1,2,3]", "[1,2,3.0]") == .equal)
         #expect(verdict("true", "null") == .unequal)
         #expect(verdict("{}", #"{"a":1}"#) == .unequal)
+        #expect(verdict(#"{"a":1,"b":"a","c":"\"a\""}"#, #"{"a":2,"b":"a","c":"\"a\""}"#) == .unequal)
     }
 
     @Test func whatTheBytesCannotTellIsLeftToTheTrees() {
         #expect(verdict(#"{"a":1,"b":2}"#, #"{"b":2,"a":1}"#) == .undecided)
         #expect(verdict(#"{"a":1,"a":2}"#, #"{"a":2,"a":2}"#) == .undecided)
         #expect(verdict(#"{"a":1,"a":2}"#, #"{"a":2}"#) == .undecided)
+        #expect(verdict(#"{"a":1,"b":2,"a":3}"#, #"{"a":2,"b":2,"a":3}"#) == .undecided, "a later a decides")
+        #expect(
+            verdict(#"{"a":1,"b":2,"\u0061":3}"#, #"{"a":2,"b":2,"\u0061":3}"#) == .undecided, "so may an escaped a")
         #expect(verdict(#""\u0041""#, #""A""#) == .undecided)
         #expect(verdict(#""é""#, #""e\u0301""#) == .undecided)
     }

@@ -38,4 +38,15 @@ import Testing
         #expect(fields.nonObject == [1, 2])
         #expect(fields.value(of: .op) == Optional.none)
     }
+
+    @Test func anOpIsFoundByItsNameExactlyAsByItsRawValue() {
+        let names =
+            OperationKind.allCases.map(\.rawValue) + [
+                "", "s", "sex", "got", "gets", "pong", "lost", "Set", "hellO", "delete ", "observer", "unobserves",
+                "observ", "ping\u{0}", "séte",
+            ]
+        for name in names {
+            #expect(OperationKind.named(name) == OperationKind(rawValue: name), "\(name)")
+        }
+    }
 }

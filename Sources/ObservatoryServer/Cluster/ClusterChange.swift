@@ -4,7 +4,7 @@ import ObservatoryWire
 /// new entry, or its deletion with the author that deleted it.
 enum ClusterChange: Equatable, Sendable {
     /// `entry` is the key's entry from now on (its `version` is the change's revision).
-    case set(ValueEntry)
+    case set(RawValueEntry)
     /// `key` was deleted at `version` by `author`; `nil` when no author was
     /// recorded, as when etcd deleted a session-bound key with its lease.
     case delete(key: String, version: Int64, author: Author?)

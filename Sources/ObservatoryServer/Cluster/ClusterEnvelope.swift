@@ -7,8 +7,8 @@ import ObservatoryWire
 /// `"sessionBound":true` when it is: etcd keeps bytes, and the version is etcd's
 /// `mod_revision`, so it is not stored.
 struct ClusterEnvelope: Equatable, Sendable {
-    /// The value; `nil` in a deletion marker.
-    var value: JSONValue?
+    /// The value, as it was sent; `nil` in a deletion marker.
+    var value: EncodedJSON?
     /// Who made the change.
     var author: Author
     /// Whether the key is bound to `author`'s session.
@@ -20,31 +20,50 @@ struct ClusterEnvelope: Equatable, Sendable {
             && lhs.author.session == rhs.author.session
     }
 
-    /// The bytes stored in etcd.
+    /// The bytes stored in etcd: the value's bytes copied, the rest written as
+    /// every build writes it, so nodes of older builds read them.
     func encoded() -> [UInt8] {
-        var members: [(String, JSONValue)] = []
-        if let value { members.append(("value", value)) }
-        members.append(("author", .string(author.name)))
-        members.append(("session", .string(author.session)))
-        if sessionBound { members.append(("sessionBound", .bool(true))) }
-        return JSONValue.object(JSONObject(members)).encoded()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((value?.count ?? 0) + 64)
+        bytes.append(UInt8(ascii: "{"))
+        if let value {
+            bytes.append(contentsOf: #""value":"#.utf8)
+            value.encode(into: &bytes)
+            bytes.append(UInt8(ascii: ","))
+        }
+        bytes.append(contentsOf: #""author":"#.utf8)
+        JSONValue.string(author.name).encode(into: &bytes)
+        bytes.append(contentsOf: #","session":"#.utf8)
+        JSONValue.string(author.session).encode(into: &bytes)
+        if sessionBound { bytes.append(contentsOf: #","sessionBound":true"#.utf8) }
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
     }
 
-    /// Reads stored bytes; `nil` when they are not an envelope (a foreign value).
+    /// Reads stored bytes, the value kept as its bytes; `nil` when they are not
+    /// an envelope (a foreign value).
     static func decode(_ bytes: [UInt8]) -> ClusterEnvelope? {
         // One level more than a value may have: the envelope's own.
-        guard let object = try? JSONValue.parse(bytes, maxDepth: JSONValue.defaultMaxDepth + 1),
-            case .string(let name)? = object["author"], case .string(let session)? = object["session"]
+        guard let members = try? EncodedJSON.members(ofObject: bytes, maxDepth: JSONValue.defaultMaxDepth + 1)
+        else { return nil }
+        // A repeated name keeps its last value, as in a parsed object.
+        var value: EncodedJSON?
+        var fields: [String: EncodedJSON] = [:]
+        for member in members {
+            if member.name == "value" { value = member.value } else { fields[member.name] = member.value }
+        }
+        guard case .string(let name)? = fields["author"]?.decoded(),
+            case .string(let session)? = fields["session"]?.decoded()
         else { return nil }
         return ClusterEnvelope(
-            value: object["value"], author: Author(name: name, session: session),
-            sessionBound: object["sessionBound"] == .bool(true))
+            value: value, author: Author(name: name, session: session),
+            sessionBound: fields["sessionBound"]?.decoded() == .bool(true))
     }
 
     /// The entry of `key` this envelope holds at `version`; `nil` for a deletion marker.
-    func entry(key: String, version: Int64) -> ValueEntry? {
+    func entry(key: String, version: Int64) -> RawValueEntry? {
         guard let value else { return nil }
-        return ValueEntry(
+        return RawValueEntry(
             key: key, value: value, version: version, author: author.name, session: author.session,
             ephemeral: sessionBound)
     }

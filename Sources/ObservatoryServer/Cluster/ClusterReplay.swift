@@ -43,7 +43,7 @@ struct ClusterReplay {
 
     /// A replay of `target` from `baseline`, its entries at `resumeRevision`, up to `endRevision`.
     init(
-        target: Target, baseline: [ValueEntry], after resumeRevision: Int64, through endRevision: Int64,
+        target: Target, baseline: [RawValueEntry], after resumeRevision: Int64, through endRevision: Int64,
         layout: ClusterKeyLayout, maximumChanges: Int, maximumBytes: Int
     ) {
         self.target = target

@@ -47,7 +47,7 @@ extension ClusterState {
         fetch.withLock { $0.timeLimit = timeLimit }
         workers.asyncAfter(deadline: .now() + timeout, execute: timeLimit)
         workers.async { [self] in
-            let baseline: [ValueEntry]
+            let baseline: [RawValueEntry]
             do throws(EtcdError) {
                 // Revision 0 is before any change (and etcd would read it as "now").
                 baseline =

@@ -9,15 +9,15 @@ import ObservatoryWire
 extension ClusterState {
     /// The values under the prefix and the revision they were read at.
     static func read(_ client: EtcdClient, _ layout: ClusterKeyLayout) throws(EtcdError) -> (
-        [ValueEntry], Int64
+        [RawValueEntry], Int64
     ) {
         let read = try client.range(layout.values)
         return (entries(read.keyValues, layout), read.header.revision)
     }
 
     /// The entries `keyValues` (a read of the values) hold.
-    static func entries(_ keyValues: [EtcdKeyValue], _ layout: ClusterKeyLayout) -> [ValueEntry] {
-        keyValues.compactMap { stored -> ValueEntry? in
+    static func entries(_ keyValues: [EtcdKeyValue], _ layout: ClusterKeyLayout) -> [RawValueEntry] {
+        keyValues.compactMap { stored -> RawValueEntry? in
             guard case .value(let key) = layout.kind(of: stored.key) else { return nil }
             return ClusterEnvelope.decode(stored.value)?.entry(key: key, version: stored.modRevision)
         }
@@ -28,7 +28,7 @@ extension ClusterState {
     /// values when etcd holds none of those or `revision` is not in the past.
     static func read(
         _ client: EtcdClient, _ layout: ClusterKeyLayout, earliestAfter revision: Int64
-    ) throws(EtcdError) -> ([ValueEntry], Int64) {
+    ) throws(EtcdError) -> ([RawValueEntry], Int64) {
         let earliest = max(1, revision + 1)
         do throws(EtcdError) {
             let read = try client.range(layout.values, revision: earliest)

@@ -127,7 +127,7 @@ final class ClusterState: SharedState {
         return .pending(pending)
     }
 
-    func get(_ key: String) -> ValueEntry? {
+    func get(_ key: String) -> RawValueEntry? {
         cache.get(key)
     }
 

@@ -39,7 +39,7 @@ struct ClusterWritePlan {
     /// writes one (on `requestLease`) when it is applied; the failure branch then
     /// reads the record too (`duplicateReply(from:)`).
     init(
-        write: Write, author: Author, current: ValueEntry?, layout: ClusterKeyLayout, lease: Int64 = 0,
+        write: Write, author: Author, current: RawValueEntry?, layout: ClusterKeyLayout, lease: Int64 = 0,
         requestLease: Int64 = 0
     ) {
         self.write = write
@@ -101,18 +101,18 @@ struct ClusterWritePlan {
     }
 
     /// What the key holds according to a failed transaction's read, to plan again with.
-    static func current(from result: EtcdTransactionResult, key: String) -> ValueEntry? {
+    static func current(from result: EtcdTransactionResult, key: String) -> RawValueEntry? {
         guard case .range(let range)? = result.responses.first, let stored = range.keyValues.first else { return nil }
         // A value that is not an envelope is taken as a value nobody known wrote.
         let envelope =
             ClusterEnvelope.decode(stored.value)
             ?? ClusterEnvelope(value: .null, author: Author(name: "etcd", session: ""))
         return envelope.entry(key: key, version: stored.modRevision)
-            ?? ValueEntry(key: key, value: .null, version: stored.modRevision, author: "etcd", session: "")
+            ?? RawValueEntry(key: key, value: .null, version: stored.modRevision, author: "etcd", session: "")
     }
 
     private static func plan(
-        _ write: Write, author: Author, current: ValueEntry?, layout: ClusterKeyLayout, lease: Int64
+        _ write: Write, author: Author, current: RawValueEntry?, layout: ClusterKeyLayout, lease: Int64
     ) -> ([EtcdOperation], Outcome) {
         let currentVersion = current?.version ?? 0
         switch write {

@@ -189,7 +189,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// closes once everything queued is out. On the loop's thread.
     func shutDown() {
         guard machine.phase == .open else { return }
-        output.append(Event.shutdown)
+        output.append(RawEvent.shutdown)
         carryOut(machine.shutDown(at: EventLoop.now()))
     }
 

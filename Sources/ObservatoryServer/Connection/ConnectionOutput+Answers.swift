@@ -17,6 +17,7 @@ extension ConnectionOutput {
                 }
                 switch answer.content {
                 case .reply(let reply): append(reply)
+                case .valueReply(let reply): append(reply)
                 case .pendingWrite(let pending, let id): appendPendingWrite(pending, id: id)
                 case .pendingObservation(let replay, let id, let route):
                     appendPendingObservation(replay, id: id, route: route)

@@ -122,8 +122,13 @@ final class ConnectionOutput: Sendable {
         }
     }
 
+    /// Queues a reply that carries values, copying their bytes (the caller flushes).
+    func append(_ reply: RawReply) {
+        appendFrame(reply.encodedLine())
+    }
+
     /// Queues an event that is not a store change, such as `shutdown` (the caller flushes).
-    func append(_ event: Event) {
+    func append(_ event: RawEvent) {
         appendFrame(event.encodedLine())
     }
 

@@ -29,15 +29,18 @@ final class PendingObservation {
     /// with whether it may be coalesced; `nil` until the answer is known.
     func answer() -> (reply: [UInt8], events: [(change: StoreChange, mayCoalesce: Bool)])? {
         guard let result = replay.reply.result else { return nil }
-        let reply: Reply =
-            switch result {
-            case .success(let payload): .success(id: id, payload)
-            case .failure(let error): .failure(id: id, error)
-            }
+        let reply: [UInt8]
+        switch result {
+        case .success(.observe(_, let revision, let resumed)):
+            // The snapshot's values are kept as bytes by the replay, not in the payload.
+            reply = RawReply.observe(id: id, values: replay.values, revision: revision, resumed: resumed).encodedLine()
+        case .success(let payload): reply = Reply.success(id: id, payload).encodedLine()
+        case .failure(let error): reply = Reply.failure(id: id, error).encodedLine()
+        }
         let events = replay.changes.compactMap { change -> (change: StoreChange, mayCoalesce: Bool)? in
             guard observations.accepts(change.key, via: route) else { return nil }
             return (change, observations.mayCoalesce(change.key))
         }
-        return (reply.encodedLine(), events)
+        return (reply, events)
     }
 }

@@ -2,38 +2,23 @@ import ObservatoryWire
 
 /// What the store's values and changes cost in memory, estimated, so that the
 /// caps of PROTOCOL.md "Memory" (`maxStoreBytes`, `historyBytes`) count what a
-/// client makes the server hold rather than what it sent.
+/// client makes the server hold.
 ///
-/// A value is held as a tree: a long string costs its UTF-8 bytes and a heap
-/// header, but a number in an array costs a whole array slot, several times its
-/// digits. The estimate follows the layout of `JSONValue` (a slot of
-/// `MemoryLayout<JSONValue>.stride` bytes per element, strings of more than 15
-/// bytes on the heap) and walks containers, never string bytes, so it costs a few
-/// instructions per node: far less than parsing the value did.
+/// A value is held as the bytes it was sent in (`EncodedJSON`): its bytes and a
+/// heap header, whatever its shape. So the count is a few additions, never a walk.
 enum Footprint {
     /// A heap object's header and allocator rounding, as counted for each
-    /// out-of-line string, array and object.
+    /// out-of-line string and byte array.
     static let heapObject = 32
-    /// What an entry costs besides its key and value: the table slot, the key
-    /// index and the author's and session's strings.
+    /// What an entry costs besides its key, value, author and session: the table
+    /// slot and the key index.
     static let entryOverhead = 160
     /// What a change in the history costs besides its values and its encoded event.
     static let changeOverhead = 96
 
     /// The bytes `value` holds beyond the slot it sits in.
-    static func of(_ value: JSONValue) -> Int {
-        switch value {
-        case .null, .bool, .integer, .double: return 0
-        case .string(let text): return of(text)
-        case .array(let elements):
-            var bytes = heapObject + elements.count * slot
-            for element in elements { bytes += of(element) }
-            return bytes
-        case .object(let object):
-            var bytes = heapObject + object.count * memberSlot
-            for member in object.members { bytes += of(member.key) + of(member.value) }
-            return bytes
-        }
+    static func of(_ value: EncodedJSON) -> Int {
+        heapObject + value.count
     }
 
     /// The bytes `text` holds on the heap: none when it fits in place.
@@ -43,16 +28,16 @@ enum Footprint {
     }
 
     /// The bytes an entry of the store holds: key, value, author, session and its slots.
-    static func of(entry: ValueEntry) -> Int {
-        entryOverhead + of(entry.key) + slot + of(entry.value) + of(entry.author) + of(entry.session)
+    static func of(entry: RawValueEntry) -> Int {
+        entryOverhead + of(entry.key) + of(entry.value) + of(entry.author) + of(entry.session)
     }
 
     /// The bytes a change counts against the history's cap: its event as sent
     /// (PROTOCOL.md promises to keep "the last 64 MiB of them"); when nobody
     /// observed it and its event was never encoded, what its values hold (as the
-    /// store counted its entry, or walked here).
+    /// store counted its entry, or added up here).
     ///
-    /// The trees the change keeps alive come on top, at most about as much again:
+    /// The values the change keeps alive come on top, at most about as much again:
     /// its new value (its old one is the previous change's new value, or an entry
     /// the store counted until this change replaced it).
     static func of(change: StoreChange) -> Int {
@@ -66,7 +51,4 @@ enum Footprint {
         }
         return bytes
     }
-
-    private static let slot = MemoryLayout<JSONValue>.stride
-    private static let memberSlot = MemoryLayout<JSONObject.Member>.stride
 }

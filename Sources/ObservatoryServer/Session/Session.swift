@@ -30,55 +30,6 @@ import ObservatoryWire
 /// environment on every request: measured with callgrind) and the state of the
 /// batch being answered; they change together within one frame's answer.
 final class Session: Observer {
-    /// What the connection should do after a batch of answers.
-    enum Action: Equatable {
-        /// Keep reading.
-        case keepOpen
-        /// Send what is queued, then close (after `frame_too_large` or a failed `hello`).
-        case close
-        /// Stop reading: the output holds more than `maxQueuedBytes`, or a write's
-        /// reply is not known yet. Ask for the next answers once it has drained.
-        case backlogged
-    }
-
-    /// The answer to one frame, for the connection to carry out.
-    struct Answer {
-        /// What to queue in the frame's place among the replies.
-        enum Content {
-            /// A reply known now.
-            case reply(Reply)
-            /// The reply to a write (request `id`) that the shared state decides later.
-            case pendingWrite(PendingReply, id: RequestID?)
-            /// The reply to a resuming `observe` (request `id`) and its replay, given
-            /// later; the replay is filtered like live events of `route`.
-            case pendingObservation(PendingReplay, id: RequestID?, route: ObservationSet.Route)
-        }
-
-        /// The reply to queue, or the write whose reply holds its place.
-        let content: Content
-        /// The events held while this batch is answered go out ahead of the reply
-        /// (a `ping`: its reply vouches for every change up to its revision).
-        var releasesEventsFirst = false
-        /// The changes a resumed `observe` replays, queued right behind its reply.
-        var replay: Replay?
-    }
-
-    /// The changes a resumed `observe` replays, and the route they are filtered by.
-    struct Replay {
-        let changes: [StoreChange]
-        let route: ObservationSet.Route
-    }
-
-    /// What `nextAnswer` found.
-    enum Step {
-        /// The answer to the next frame.
-        case answer(Answer)
-        /// The output holds too much, or a write's reply is awaited: stop until it drains.
-        case backlogged
-        /// No complete frame is left, or the session is closing.
-        case finished
-    }
-
     /// The core library's handle on this session's observations.
     let receiver = Receiver()
     /// Where events go, filtered by the observations it keeps.
@@ -196,8 +147,8 @@ final class Session: Observer {
     }
 
     private func respond(to frame: [UInt8]) -> Answer.Content {
-        let request: Request
-        switch Request.decode(frame: frame, limits: environment.limits.request) {
+        let request: RawRequest
+        switch RawRequest.decode(frame: frame, limits: environment.limits.request) {
         case .failure(let rejection):
             if Self.namesHello(frame) { isClosing = true }
             if case .failure(_, let error) = rejection.reply { environment.metrics.countError(error.code) }
@@ -208,7 +159,12 @@ final class Session: Observer {
         let metrics = environment.metrics
         metrics.countRequest(request.operation.kind)
         do throws(WireError) {
-            switch try perform(request.operation) {
+            let written: WriteReply
+            switch try perform(request.operation, id: request.id) {
+            case .answered(let content): return content
+            case .written(let reply): written = reply
+            }
+            switch written {
             case .ready(let payload):
                 if let (pending, route) = answer.pending {
                     awaitedReply = pending.reply
@@ -238,8 +194,15 @@ final class Session: Observer {
         return value["op"] == "hello"
     }
 
-    /// Performs one operation; only writes may be answered later.
-    private func perform(_ operation: Operation) throws(WireError) -> WriteReply {
+    /// What performing an operation gave: a write's reply (now or later), or
+    /// any other op's reply.
+    private enum Performed {
+        case written(WriteReply)
+        case answered(Answer.Content)
+    }
+
+    /// Performs one operation of request `id`; only writes may be answered later.
+    private func perform(_ operation: RawOperation, id: RequestID?) throws(WireError) -> Performed {
         guard !environment.isShuttingDown else {
             throw WireError(code: .shuttingDown, message: "the server is shutting down; reconnect later")
         }
@@ -247,33 +210,52 @@ final class Session: Observer {
             throw WireError(code: .unauthenticated, message: "send hello with a token first")
         }
         switch operation {
+        case .set(let key, let value, let ifVersion, let sessionBound, let requestId):
+            try checkWrite(key, ifVersion: ifVersion)
+            return .written(
+                try state.apply(
+                    .set(
+                        key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId),
+                    by: identity))
+        case .other(let operation):
+            return try perform(operation, id: id)
+        }
+    }
+
+    /// Performs any op but a `set` whose value is kept as bytes.
+    private func perform(_ operation: Operation, id: RequestID?) throws(WireError) -> Performed {
+        let ready = { (payload: ReplyPayload) in Performed.answered(.reply(.success(id: id, payload))) }
+        switch operation {
         case .hello(let name, let token, let protocolVersion):
-            return .ready(try hello(name: name, token: token, protocolVersion: protocolVersion))
+            return ready(try hello(name: name, token: token, protocolVersion: protocolVersion))
         case .get(let key):
             try checkRead(key)
             guard let entry = state.get(key) else { throw WireError.notFound(key: key) }
-            return .ready(.get(entry))
-        case .set(let key, let value, let ifVersion, let sessionBound, let requestId):
-            try checkWrite(key, ifVersion: ifVersion)
-            return try state.apply(
-                .set(key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId),
-                by: identity)
+            return .answered(.valueReply(.get(id: id, entry)))
+        case .set(let key, let value, let ifVersion, let ephemeral, let requestId):
+            // `RawRequest` keeps every set's value as bytes; a tree is written as its encoding.
+            return try perform(
+                .set(
+                    key: key, value: EncodedJSON(value), ifVersion: ifVersion, ephemeral: ephemeral,
+                    requestId: requestId),
+                id: id)
         case .delete(let key, let ifVersion, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
-            return try state.apply(.delete(key: key, ifVersion: ifVersion, requestId: requestId), by: identity)
+            return .written(
+                try state.apply(.delete(key: key, ifVersion: ifVersion, requestId: requestId), by: identity))
         case .observe(let target, let resumePoint, let slow):
             try checkRead(target)
-            return .ready(try observe(target, from: resumePoint, slow: slow))
+            return .answered(.valueReply(try observe(target, from: resumePoint, slow: slow, id: id)))
         case .unobserve(let target):
             unobserve(target)
-            return .ready(.unobserve)
+            return ready(.unobserve)
         case .list(let prefix, let after, let limit):
             let cap = environment.limits.maxListKeys
             let readable = rights?.read
             let page = state.list(prefix: prefix, after: after, limit: min(Int(clamping: limit ?? .max), cap)) {
                 readable?.allows($0) ?? true
             }
-            return .ready(.list(keys: page.keys, more: page.more))
+            return ready(.list(keys: page.keys, more: page.more))
         case .ping:
             // Every change up to `revision` has been handed to this output (the store
             // delivers under the lock it counts revisions with); the events held
@@ -281,7 +263,7 @@ final class Session: Observer {
             // follows every event it vouches for (PROTOCOL.md, "Progress").
             let revision = state.revision
             answer.releasesEventsFirst = true
-            return .ready(.ping(revision: revision, epoch: state.epoch))
+            return ready(.ping(revision: revision, epoch: state.epoch))
         }
     }
 
@@ -314,8 +296,8 @@ final class Session: Observer {
     /// The target joins the observation set under the store's lock, in the step
     /// that takes the snapshot or the replay, so no change reaches this session
     /// twice or not at all.
-    private func observe(_ target: Target, from resumePoint: ResumePoint?, slow: SlowPolicy) throws(WireError)
-        -> ReplyPayload
+    private func observe(_ target: Target, from resumePoint: ResumePoint?, slow: SlowPolicy, id: RequestID?)
+        throws(WireError) -> RawReply
     {
         let route: ObservationSet.Route =
             switch target {
@@ -333,7 +315,8 @@ final class Session: Observer {
         } receive: { change in
             output.deliver(change, via: route)
         }
-        guard resumePoint != nil else { return .observe(values: observation.values, revision: observation.revision) }
+        let (values, revision) = (observation.values, observation.revision)
+        guard resumePoint != nil else { return .observe(id: id, values: values, revision: revision) }
         if let pending = observation.pendingReplay {
             let metrics = environment.metrics
             pending.reply.whenFulfilled {
@@ -344,15 +327,15 @@ final class Session: Observer {
             }
             answer.pending = (pending, route)
             // Not sent: the pending replay's reply takes its place.
-            return .observe(values: [], revision: observation.revision)
+            return .observe(id: id, values: [], revision: revision)
         }
         guard let changes = observation.replay else {
             environment.metrics.resumesReset.add()
-            return .observe(values: observation.values, revision: observation.revision, resumed: false)
+            return .observe(id: id, values: values, revision: revision, resumed: false)
         }
         environment.metrics.resumesReplayed.add()
         answer.replay = Replay(changes: changes, route: route)
-        return .observe(values: [], revision: observation.revision, resumed: true)
+        return .observe(id: id, values: [], revision: revision, resumed: true)
     }
 
     private func unobserve(_ target: Target) {

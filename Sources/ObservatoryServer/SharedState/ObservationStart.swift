@@ -4,7 +4,7 @@ import ObservatoryWire
 /// to replay after a resume point.
 public struct ObservationStart: Sendable {
     /// The current entries (empty when `replay` is set).
-    public var values: [ValueEntry]
+    public var values: [RawValueEntry]
     /// The last revision when the snapshot was taken or the replay ends.
     public var revision: Int64
     /// The target's changes after the resume point, oldest first, when the

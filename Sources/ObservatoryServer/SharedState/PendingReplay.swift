@@ -20,7 +20,10 @@ final class PendingReplay: Sendable {
     let reply = PendingReply()
     /// The client's resume point: every event after it is still to be sent.
     let resumeRevision: Int64
-    private let replayed = Locked<[StoreChange]?>(nil)
+    /// What the answer holds once decided: the snapshot's values (none for a
+    /// replay) and the changes to replay (none for a snapshot). The values are
+    /// kept here as bytes; `reply` carries only the reply's other fields.
+    private let answer = Locked<(values: [RawValueEntry], changes: [StoreChange])?>(nil)
 
     /// An answer still to come for a resume after `resumeRevision`.
     init(after resumeRevision: Int64) {
@@ -31,9 +34,9 @@ final class PendingReplay: Sendable {
     /// changes in (`resumeRevision`, `revision`], oldest first, encoded).
     /// Only the first answer counts.
     func fulfill(replaying changes: [StoreChange], through revision: Int64) {
-        let isFirst = replayed.withLock { replayed in
-            guard replayed == nil else { return false }
-            replayed = changes
+        let isFirst = answer.withLock { answer in
+            guard answer == nil else { return false }
+            answer = ([], changes)
             return true
         }
         guard isFirst else { return }
@@ -42,18 +45,23 @@ final class PendingReplay: Sendable {
 
     /// Answers `resumed:false` with the snapshot `values` taken at `revision`.
     /// Only the first answer counts.
-    func fulfill(snapshot values: [ValueEntry], at revision: Int64) {
-        let isFirst = replayed.withLock { replayed in
-            guard replayed == nil else { return false }
-            replayed = []
+    func fulfill(snapshot values: [RawValueEntry], at revision: Int64) {
+        let isFirst = answer.withLock { answer in
+            guard answer == nil else { return false }
+            answer = (values, [])
             return true
         }
         guard isFirst else { return }
-        reply.fulfill(.success(.observe(values: values, revision: revision, resumed: false)))
+        reply.fulfill(.success(.observe(values: [], revision: revision, resumed: false)))
     }
 
     /// The changes to send right behind the reply (empty for a snapshot, or before the answer).
     var changes: [StoreChange] {
-        replayed.withLock { $0 ?? [] }
+        answer.withLock { $0?.changes ?? [] }
+    }
+
+    /// The snapshot's values (empty for a replay, or before the answer).
+    var values: [RawValueEntry] {
+        answer.withLock { $0?.values ?? [] }
     }
 }

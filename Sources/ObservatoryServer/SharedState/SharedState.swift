@@ -33,7 +33,7 @@ protocol SharedState: AnyObject, Sendable {
     func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply
 
     /// The entry of `key`, if it exists.
-    func get(_ key: String) -> ValueEntry?
+    func get(_ key: String) -> RawValueEntry?
 
     /// One page of the keys under `prefix` after `after` that `isIncluded` lets
     /// through, at most `limit`, and whether more follow.

@@ -4,7 +4,7 @@ import ObservatoryWire
 /// each conditional on `ifVersion` and retry-safe with `requestId`.
 enum Write: Sendable {
     /// Writes `value` to `key`; a session-bound key is deleted when its session ends.
-    case set(key: String, value: JSONValue, ifVersion: Int64?, sessionBound: Bool, requestId: String?)
+    case set(key: String, value: EncodedJSON, ifVersion: Int64?, sessionBound: Bool, requestId: String?)
     /// Deletes `key`.
     case delete(key: String, ifVersion: Int64?, requestId: String?)
 }

@@ -24,21 +24,10 @@ enum RecordEncoding {
         }
     }
 
-    /// A value as its compact JSON text, length first.
-    static func write(_ value: JSONValue, into buffer: inout [UInt8]) {
-        let lengthPosition = buffer.count
-        // Reserve a five-byte varint for the length (35 bits: more than any value the
-        // limits allow), write the text, then fill the length in, so the text is not
-        // copied twice.
-        buffer.append(contentsOf: [0x80, 0x80, 0x80, 0x80, 0x00])
-        let start = buffer.count
+    /// A value as its JSON text, length first: the bytes it was sent in, copied.
+    static func write(_ value: EncodedJSON, into buffer: inout [UInt8]) {
+        writeUnsigned(UInt64(value.count), into: &buffer)
         value.encode(into: &buffer)
-        var length = buffer.count - start
-        for index in 0..<5 {
-            let low = UInt8(length & 0x7F)
-            buffer[lengthPosition + index] = index < 4 ? low | 0x80 : low
-            length >>= 7
-        }
     }
 }
 
@@ -109,26 +98,29 @@ struct RecordReader {
         return text
     }
 
-    /// The rest of the record, read as an update or delete event's JSON text.
-    mutating func event() throws(RecordDecodingError) -> Event {
+    /// The rest of the record, read as an update or delete event's JSON text,
+    /// its values kept as their bytes.
+    mutating func event() throws(RecordDecodingError) -> RawEvent {
         let rest = UnsafeRawBufferPointer(rebasing: payload[position...])
         position = payload.count
-        let message: ServerMessage
+        let event: RawEvent
         do {
-            message = try ServerMessage.decode(frame: rest)
+            event = try RawEvent.decode(frame: rest)
         } catch {
             throw RecordDecodingError("a recent change is not a valid event: \(error.message)")
         }
-        guard case .event(let event) = message, event != .shutdown else {
+        guard event != .shutdown else {
             throw RecordDecodingError("a recent change is not an update or delete event")
         }
         return event
     }
 
-    mutating func value() throws(RecordDecodingError) -> JSONValue {
+    /// A value's JSON text, checked as `JSONValue.parse` would check it and kept
+    /// as its bytes: recovery builds no tree.
+    mutating func value() throws(RecordDecodingError) -> EncodedJSON {
         let field = try field()
         do {
-            return try JSONValue.parse(field)
+            return try EncodedJSON(validating: field)
         } catch {
             throw RecordDecodingError("a value is not valid JSON: \(error)")
         }

@@ -51,7 +51,7 @@ struct RecoveredState: Sendable {
     var warnings: [String] = []
     /// The most recent changes read, as events, oldest first; at most twice the
     /// history's capacity is kept while reading, and `history(capacity:)` takes the last ones.
-    private(set) var recentEvents: [Event] = []
+    private(set) var recentEvents: [RawEvent] = []
     /// How many recent changes to keep.
     let historyChanges: Int
     /// The writes with a `requestId` still within their retention.
@@ -68,7 +68,7 @@ struct RecoveredState: Sendable {
 
     /// Keeps `event` among the recent changes. Events are kept as they are,
     /// not encoded: only the last `historyChanges` of a long log are ever sent.
-    mutating func remember(_ event: Event) {
+    mutating func remember(_ event: RawEvent) {
         recentEvents.append(event)
         if recentEvents.count >= historyChanges * 2 {
             recentEvents.removeFirst(recentEvents.count - historyChanges)

@@ -13,7 +13,7 @@ enum StorageRecord: Equatable, Sendable {
     /// The first record of every file.
     case header(StorageHeader)
     /// A key written: the whole entry as it stands after the change (session-bound or not).
-    case set(ValueEntry)
+    case set(RawValueEntry)
     /// A key deleted, by whom, at which revision; `sessionEnded` when the server
     /// deleted it because the session it was bound to ended.
     case delete(key: String, version: Int64, author: String, session: String, sessionEnded: Bool = false)
@@ -21,7 +21,7 @@ enum StorageRecord: Equatable, Sendable {
     case appliedWrite(AppliedWrite)
     /// A recent change exactly as it was sent, kept in a snapshot so that resuming
     /// survives compaction.
-    case history(Event)
+    case history(RawEvent)
     /// Session numbers up to this one may have been handed out; a restart continues above it.
     case sessionLease(Int64)
     /// The last record of a complete snapshot, with the number of entries before it.
@@ -116,7 +116,7 @@ enum StorageRecord: Equatable, Sendable {
             let session = try reader.internedString(&strings)
             let value = try reader.value()
             record = .set(
-                ValueEntry(
+                RawValueEntry(
                     key: key, value: value, version: version, author: author, session: session,
                     ephemeral: kind == .sessionBoundSet))
         case .delete, .sessionEndedDelete:

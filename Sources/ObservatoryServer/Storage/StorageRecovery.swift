@@ -162,7 +162,7 @@ struct StorageRecovery {
             state.remember(
                 .delete(
                     key: key, old: previous.value, version: version, author: author, session: session,
-                    reason: sessionEnded ? Event.sessionEnded : nil))
+                    reason: sessionEnded ? RawEvent.sessionEnded : nil))
         case .appliedWrite(let write):
             state.appliedWrites.remember(write, now: now)
         case .sessionLease(let number):

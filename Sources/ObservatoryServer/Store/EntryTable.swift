@@ -10,13 +10,13 @@ import ObservatoryWire
 /// the cost of the copy one shard at a time.
 struct EntryTable: Sendable {
     private static let shardCount = 1_024
-    private var shards = [[StoreKey: ValueEntry]](repeating: [:], count: shardCount)
+    private var shards = [[StoreKey: RawValueEntry]](repeating: [:], count: shardCount)
     /// The number of entries.
     private(set) var count = 0
 
     init() {}
 
-    subscript(key: String) -> ValueEntry? {
+    subscript(key: String) -> RawValueEntry? {
         get {
             let storeKey = StoreKey(key)
             return shards[Self.shard(of: storeKey)][storeKey]
@@ -37,7 +37,7 @@ struct EntryTable: Sendable {
     }
 
     /// Calls `body` with every entry, in no particular order.
-    func forEach(_ body: (ValueEntry) throws -> Void) rethrows {
+    func forEach(_ body: (RawValueEntry) throws -> Void) rethrows {
         for shard in shards {
             for entry in shard.values {
                 try body(entry)

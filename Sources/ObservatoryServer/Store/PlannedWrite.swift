@@ -15,7 +15,7 @@ struct PlannedWrite {
     /// The reply's fields.
     let payload: ReplyPayload
     /// The entry afterwards; `nil` for a delete.
-    let entry: ValueEntry?
+    let entry: RawValueEntry?
     /// What the write replaces: only what `apply` needs, not the old entry, which
     /// would cost a copy of its strings and value per write.
     let replaced: Replaced
@@ -29,7 +29,7 @@ struct PlannedWrite {
         /// The key's entry, bound to `session` if it is session-bound.
         case entry(boundTo: String?)
 
-        init(_ existing: ValueEntry?) {
+        init(_ existing: RawValueEntry?) {
             guard let existing else {
                 self = .nothing
                 return
@@ -44,7 +44,7 @@ struct PlannedWrite {
     }
 
     init(
-        change: StoreChange?, applied: AppliedWrite?, payload: ReplyPayload, entry: ValueEntry?, replaced: Replaced,
+        change: StoreChange?, applied: AppliedWrite?, payload: ReplyPayload, entry: RawValueEntry?, replaced: Replaced,
         byteChange: Int
     ) {
         self.byteChange = byteChange

@@ -18,7 +18,7 @@ extension SharedStore {
         by observer: some Observer,
         subscribe: Bool,
         receive: @escaping (StoreChange) -> Void
-    ) -> (values: [ValueEntry], revision: Int64) {
+    ) -> (values: [RawValueEntry], revision: Int64) {
         let observation = observe(target, by: observer, subscribe: { subscribe }, receive: receive)
         return (observation.values, observation.revision)
     }

@@ -6,7 +6,7 @@ extension SharedStore {
     /// Replaces every entry with `entries` at `revision` and forgets the history
     /// (cluster mode's cache, after its watch lost continuity): resumes from before
     /// get a snapshot. Observers are not told; the caller closes their connections.
-    func reset(to entries: [ValueEntry], at revision: Int64) {
+    func reset(to entries: [RawValueEntry], at revision: Int64) {
         let data = StoreState.replica(of: entries, at: revision)
         guarded.withLock { guarded in
             guarded.data = data

@@ -89,7 +89,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// Creates the in-memory cache of a cluster node: `entries` as read from etcd
     /// at `revision`, in the cluster's `epoch`, with no limit of its own on keys
     /// (etcd decides every write).
-    init(replicating entries: [ValueEntry], at revision: Int64, epoch: String, historyChanges: Int) {
+    init(replicating entries: [RawValueEntry], at revision: Int64, epoch: String, historyChanges: Int) {
         guarded = Locked(
             Guarded(
                 data: StoreState.replica(of: entries, at: revision),
@@ -100,7 +100,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     }
 
     /// The entry of `key`, if it exists.
-    public func get(_ key: String) -> ValueEntry? {
+    public func get(_ key: String) -> RawValueEntry? {
         withWrittenState { $0.data.entry(key) }
     }
 
@@ -129,7 +129,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// - Throws: `conflict`, `limit_exceeded`, or `internal` when storage refuses the change (`WireError`).
     @discardableResult
     public func set(
-        _ key: String, to value: JSONValue, ifVersion: Int64? = nil, sessionBound: Bool = false,
+        _ key: String, to value: EncodedJSON, ifVersion: Int64? = nil, sessionBound: Bool = false,
         requestId: String? = nil, by author: Author
     ) throws(WireError) -> ReplyPayload {
         let now = Self.wallMilliseconds(requestId)
@@ -275,7 +275,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     }
 
     /// The current entries of a key or prefix.
-    public func snapshot(_ target: Target) -> [ValueEntry] {
+    public func snapshot(_ target: Target) -> [RawValueEntry] {
         switch target {
         case .key(let key): get(key).map { [$0] } ?? []
         case .prefix(let prefix): withWrittenState { $0.data.view }.entries(withPrefix: prefix)
@@ -345,7 +345,7 @@ public final class SharedStore: Sendable, SnapshotSource {
 
     /// What `observe` takes under the lock: a key's entry, or a copy to read a prefix from.
     private enum Captured {
-        case entry(ValueEntry?)
+        case entry(RawValueEntry?)
         case view(StoreView, prefix: String)
         case replay([StoreChange])
     }

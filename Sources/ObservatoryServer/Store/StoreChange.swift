@@ -14,7 +14,7 @@ public final class StoreChange: Sendable, Equatable {
         let frame: [UInt8]
         let oldMember: Range<Int>
 
-        init(_ event: Event) {
+        init(_ event: RawEvent) {
             var oldMember = 0..<0
             frame = FrameBuilder.line { oldMember = event.encode(into: &$0) }
             self.oldMember = oldMember
@@ -27,7 +27,7 @@ public final class StoreChange: Sendable, Equatable {
     }
 
     /// The event sent to observers.
-    public let event: Event
+    public let event: RawEvent
     /// The key that changed.
     public let key: String
     /// The revision this change took.
@@ -35,7 +35,7 @@ public final class StoreChange: Sendable, Equatable {
     /// The encoded event, when this change was made by `encoded()` (or coalescing).
     private let encoding: Encoding?
     /// The bytes its values hold, when the store counted them while planning it
-    /// (`Footprint.of(change:)` walks the values otherwise).
+    /// (`Footprint.of(change:)` adds up its values otherwise).
     let heldBytes: Int?
 
     /// The encoded event line, ending in LF: the one made once by `encoded()`,
@@ -75,11 +75,11 @@ public final class StoreChange: Sendable, Equatable {
     }
 
     /// Creates the change for `event`, which must be an update or a delete, not yet encoded.
-    convenience init(_ event: Event, key: String, version: Int64, heldBytes: Int? = nil) {
+    convenience init(_ event: RawEvent, key: String, version: Int64, heldBytes: Int? = nil) {
         self.init(event, key: key, version: version, encoding: nil, heldBytes: heldBytes)
     }
 
-    private init(_ event: Event, key: String, version: Int64, encoding: Encoding?, heldBytes: Int? = nil) {
+    private init(_ event: RawEvent, key: String, version: Int64, encoding: Encoding?, heldBytes: Int? = nil) {
         self.event = event
         self.key = key
         self.version = version
@@ -96,7 +96,7 @@ public final class StoreChange: Sendable, Equatable {
 
     /// The change an update or delete event describes (`nil` for `shutdown`):
     /// how storage rebuilds the history of recent changes.
-    convenience init?(_ event: Event) {
+    convenience init?(_ event: RawEvent) {
         switch event {
         case .update(let key, _, _, let version, _, _, _), .delete(let key, _, let version, _, _, _):
             self.init(event, key: key, version: version)
@@ -108,11 +108,11 @@ public final class StoreChange: Sendable, Equatable {
     /// A created or changed key; `old` is `nil` for a creation. `heldBytes`: what
     /// its values hold, if the caller counted it.
     static func update(
-        key: String, old: JSONValue?, new: JSONValue, version: Int64, by author: Author,
+        key: String, old: EncodedJSON?, new: EncodedJSON, version: Int64, by author: Author,
         sessionBound: Bool = false, heldBytes: Int? = nil
     ) -> StoreChange {
         // The wire keeps its name for a session-bound key: `ephemeral`.
-        let event = Event.update(
+        let event = RawEvent.update(
             key: key, old: old, new: new, version: version, author: author.name, session: author.session,
             ephemeral: sessionBound)
         return StoreChange(event, key: key, version: version, heldBytes: heldBytes)
@@ -120,9 +120,9 @@ public final class StoreChange: Sendable, Equatable {
 
     /// A deleted key; `old` is its last value, `reason` says why when the server deleted it.
     static func delete(
-        key: String, old: JSONValue, version: Int64, by author: Author, reason: String? = nil, heldBytes: Int? = nil
+        key: String, old: EncodedJSON, version: Int64, by author: Author, reason: String? = nil, heldBytes: Int? = nil
     ) -> StoreChange {
-        let event = Event.delete(
+        let event = RawEvent.delete(
             key: key, old: old, version: version, author: author.name, session: author.session, reason: reason)
         return StoreChange(event, key: key, version: version, heldBytes: heldBytes)
     }
@@ -137,7 +137,7 @@ public final class StoreChange: Sendable, Equatable {
     /// are copied, no value is encoded again.
     func coalesced(with later: StoreChange) -> StoreChange {
         let firstOld = old
-        let event: Event
+        let event: RawEvent
         switch later.event {
         case .update(let key, _, let new, let version, let author, let session, let sessionBound):
             event = .update(
@@ -183,7 +183,7 @@ public final class StoreChange: Sendable, Equatable {
         case .update(let key, _, let new, let version, let author, let session, let sessionBound):
             [
                 .set(
-                    ValueEntry(
+                    RawValueEntry(
                         key: key, value: new, version: version, author: author, session: session,
                         ephemeral: sessionBound))
             ]
@@ -191,7 +191,7 @@ public final class StoreChange: Sendable, Equatable {
             [
                 .delete(
                     key: key, version: version, author: author, session: session,
-                    sessionEnded: reason == Event.sessionEnded)
+                    sessionEnded: reason == RawEvent.sessionEnded)
             ]
         case .shutdown:
             []
@@ -215,7 +215,7 @@ public final class StoreChange: Sendable, Equatable {
     }
 
     /// The value before this change, if the key existed.
-    var old: JSONValue? {
+    var old: EncodedJSON? {
         switch event {
         case .update(_, let old, _, _, _, _, _): old
         case .delete(_, let old, _, _, _, _): old

@@ -45,7 +45,7 @@ struct StoreState {
     }
 
     /// The entry of `key`, if it exists.
-    func entry(_ key: String) -> ValueEntry? {
+    func entry(_ key: String) -> RawValueEntry? {
         entries[key]
     }
 
@@ -56,7 +56,7 @@ struct StoreState {
     /// - Throws: `conflict` when `ifVersion` does not match (0 means "must not exist"),
     ///   `limit_exceeded` when creating a key would pass `maxKeys`.
     func planSet(
-        _ key: String, to value: JSONValue, ifVersion: Int64?, sessionBound: Bool = false, requestId: String? = nil,
+        _ key: String, to value: EncodedJSON, ifVersion: Int64?, sessionBound: Bool = false, requestId: String? = nil,
         by author: Author, now: Int64 = 0
     ) throws(WireError) -> PlannedWrite {
         if let requestId, let applied = appliedWrites.lookup(requestId, now: now) {
@@ -79,7 +79,7 @@ struct StoreState {
                 message: "the store holds its maximum of \(maxKeys) keys; delete keys or raise limits.maxKeys")
         }
         let version = revision + 1
-        let entry = ValueEntry(
+        let entry = RawValueEntry(
             key: key, value: value, version: version, author: author.name, session: author.session,
             ephemeral: sessionBound)
         let entryBytes = Footprint.of(entry: entry)
@@ -142,7 +142,7 @@ struct StoreState {
             version += 1
             let owner = Author(name: existing.author, session: existing.session)
             let change = StoreChange.delete(
-                key: key.text, old: existing.value, version: version, by: owner, reason: Event.sessionEnded)
+                key: key.text, old: existing.value, version: version, by: owner, reason: RawEvent.sessionEnded)
             planned.append(
                 PlannedWrite(
                     change: change, applied: nil, payload: .delete(key: key.text, version: version),
@@ -186,7 +186,7 @@ struct StoreState {
         case .delete(let key, let version, let author):
             guard let existing else { return nil }
             let owner = Author(name: existing.author, session: existing.session)
-            let reason = author == nil && existing.ephemeral ? Event.sessionEnded : nil
+            let reason = author == nil && existing.ephemeral ? RawEvent.sessionEnded : nil
             let change = StoreChange.delete(
                 key: key, old: existing.value, version: version, by: author ?? owner, reason: reason)
             return PlannedWrite(
@@ -197,7 +197,7 @@ struct StoreState {
 
     /// The state of a cluster node's cache holding `entries`, read from etcd at
     /// `revision`, with no limit of its own on keys (etcd decides every write).
-    static func replica(of entries: [ValueEntry], at revision: Int64) -> StoreState {
+    static func replica(of entries: [RawValueEntry], at revision: Int64) -> StoreState {
         var data = StoreState(maxKeys: .max, maxBytes: .max, appliedWrites: AppliedWrites(capacity: 1))
         for entry in entries.sorted(by: { $0.version < $1.version }) {
             if let planned = data.planReplicated(.set(entry)) { data.apply(planned) }
@@ -230,7 +230,7 @@ struct StoreState {
 
     /// Puts `new` in place of `old` (either may be missing), keeping the key
     /// index and the session-bound keys in step.
-    private mutating func replace(_ key: String, _ old: PlannedWrite.Replaced, with new: ValueEntry?) {
+    private mutating func replace(_ key: String, _ old: PlannedWrite.Replaced, with new: RawValueEntry?) {
         let storeKey = StoreKey(key)
         if case .entry(let session?) = old {
             sessionBoundKeys[session]?.remove(storeKey)
@@ -248,7 +248,7 @@ struct StoreState {
         }
     }
 
-    private func checkVersion(of key: String, existing: ValueEntry?, expected: Int64?) throws(WireError) {
+    private func checkVersion(of key: String, existing: RawValueEntry?, expected: Int64?) throws(WireError) {
         guard let expected else { return }
         let current = existing?.version ?? 0
         guard current == expected else {

@@ -8,8 +8,8 @@ struct StoreView: Sendable {
     let entries: EntryTable
 
     /// The entries whose keys start with `prefix`, in byte order of their keys.
-    func entries(withPrefix prefix: String) -> [ValueEntry] {
-        var found: [ValueEntry] = []
+    func entries(withPrefix prefix: String) -> [RawValueEntry] {
+        var found: [RawValueEntry] = []
         keys.forEach(withPrefix: prefix) { key in
             if let entry = entries[key] { found.append(entry) }
             return true

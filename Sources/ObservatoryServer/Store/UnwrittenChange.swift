@@ -10,5 +10,5 @@ struct UnwrittenChange {
     /// Who made it, for the announcement.
     let author: Author
     /// The key's entry before the change, `nil` if the change created the key.
-    let previous: ValueEntry?
+    let previous: RawValueEntry?
 }

@@ -67,7 +67,7 @@ extension HTTPConnectionMachine {
     private mutating func setKey(
         _ key: String, head: HTTPRequestHead, body: [UInt8], target: HTTPTarget, keepAlive: Bool
     ) {
-        guard let value = try? JSONValue.parse(body) else {
+        guard let value = try? EncodedJSON(validating: body) else {
             respond(
                 WebResponse.error(
                     .badRequest, code: "bad_frame", message: "the body must be one JSON value", keepAlive: keepAlive))
@@ -76,7 +76,7 @@ extension HTTPConnectionMachine {
         guard let fields = writeFields(head, keepAlive: keepAlive), authenticate(head, target, .setKey(key)) else {
             return
         }
-        submit("set", [("key", .string(key)), ("value", value)] + fields, keepAlive: keepAlive)
+        submit("set", [("key", .string(key))] + fields, value: value, keepAlive: keepAlive)
     }
 
     /// `ifVersion` from `If-Match` (a bare or quoted integer) and `requestId`
@@ -181,8 +181,11 @@ extension HTTPConnectionMachine {
         return true
     }
 
-    private mutating func submit(_ operation: String, _ fields: [(String, JSONValue)], keepAlive: Bool) {
-        pendingSessionBytes.append(contentsOf: SessionLine.request(operation, id: takeRequestID(), fields))
+    private mutating func submit(
+        _ operation: String, _ fields: [(String, JSONValue)], value: EncodedJSON? = nil, keepAlive: Bool
+    ) {
+        pendingSessionBytes.append(
+            contentsOf: SessionLine.request(operation, id: takeRequestID(), fields, value: value))
         expectations.append(.rest(keepAlive: keepAlive, omitsBody: answersHeadRequest))
     }
 

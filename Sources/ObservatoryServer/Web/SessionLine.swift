@@ -5,7 +5,8 @@ import ObservatoryWire
 /// operations, checks and limits as a TCP client.
 ///
 /// Built as `JSONValue` objects and encoded, never spliced from strings, so that
-/// nothing a client sends (a key, a body) can add a field to the frame.
+/// nothing a client sends (a key, a body) can add a field to the frame; a `set`'s
+/// body is spliced in as its bytes only once `EncodedJSON` checked it is one value.
 enum SessionLine {
     /// `hello` with a token and a name, either of which may be absent.
     static func hello(token: String?, name: String?, id: Int64) -> [UInt8] {
@@ -15,11 +16,20 @@ enum SessionLine {
         return line(object)
     }
 
-    /// Any request: `op` and `id` first, then `fields`.
-    static func request(_ operation: String, id: Int64, _ fields: [(String, JSONValue)]) -> [UInt8] {
+    /// Any request: `op` and `id` first, then `fields`, then `value` as the bytes
+    /// it was sent in (a `set`'s body: the server keeps a value as it was sent).
+    static func request(_ operation: String, id: Int64, _ fields: [(String, JSONValue)], value: EncodedJSON? = nil)
+        -> [UInt8]
+    {
         var object: JSONObject = ["op": .string(operation), "id": .integer(id)]
         for (name, value) in fields { object[name] = value }
-        return line(object)
+        guard let value else { return line(object) }
+        var bytes = JSONValue.object(object).encoded()
+        bytes.removeLast() // the object's closing brace, written again after the value
+        bytes.append(contentsOf: #","value":"#.utf8)
+        value.encode(into: &bytes)
+        bytes.append(contentsOf: "}\n".utf8)
+        return bytes
     }
 
     /// A WebSocket text message as one frame: a line break inside it (JSON allows

@@ -69,15 +69,25 @@ public typealias Event = ServerEvent<JSONValue>
 /// An event whose values are ``EncodedJSON``, copied as they were sent.
 public typealias RawEvent = ServerEvent<EncodedJSON>
 
-extension ServerEvent where Value == JSONValue {
-    /// Reads an event from a server message whose `"event"` field was `name`.
-    static func decode(name: String, from fields: FieldReader<JSONObject>) throws(WireError) -> Event {
+extension ServerEvent {
+    /// Reads an event from a server message whose `"event"` field was `name`;
+    /// `value` gives the `old` or `new` member as `Value` (nil when absent), so
+    /// that events read as trees and as bytes follow one set of rules.
+    static func decode(name: String, from fields: FieldReader<JSONObject>, value: (String) -> Value?)
+        throws(WireError) -> ServerEvent
+    {
+        func required(_ field: String) throws(WireError) -> Value {
+            guard let found = value(field) else {
+                throw fields.failure(field, FieldReader<JSONObject>.requiredValueProblem)
+            }
+            return found
+        }
         switch name {
         case "update":
             return .update(
                 key: try fields.requiredString("key"),
-                old: fields.source["old"],
-                new: try fields.requiredValue("new"),
+                old: value("old"),
+                new: try required("new"),
                 version: try fields.requiredInteger("version", minimum: 0),
                 author: try fields.requiredString("author"),
                 session: try fields.requiredString("session"),
@@ -86,7 +96,7 @@ extension ServerEvent where Value == JSONValue {
         case "delete":
             return .delete(
                 key: try fields.requiredString("key"),
-                old: try fields.requiredValue("old"),
+                old: try required("old"),
                 version: try fields.requiredInteger("version", minimum: 0),
                 author: try fields.requiredString("author"),
                 session: try fields.requiredString("session"),

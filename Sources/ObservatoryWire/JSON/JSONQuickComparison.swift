@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Compares two validated JSON texts in one pass over both, building nothing,
 /// where the answer is clear from the bytes: for ``EncodedJSON``'s equality,
 /// so that a store that compares each new value with the current one (an equal
@@ -198,6 +204,9 @@ struct JSONQuickComparison: ~Copyable {
         throws(JSONParseError)
         -> Bool
     {
+        guard mayHoldName(name, in: UnsafeBufferPointer(rebasing: parser.bytes[parser.position...])) else {
+            return false
+        }
         try parser.skipValue()
         while true {
             parser.skipWhitespace()
@@ -211,6 +220,29 @@ struct JSONQuickComparison: ~Copyable {
             parser.skipWhitespace()
             try parser.skipValue()
         }
+    }
+
+    /// Whether `text` may hold a member named `name`: it holds `"name"` or a
+    /// backslash (an escaped name might read as `name`). When it does not, the
+    /// walk of the rest of the object can be left out: values that differ in their
+    /// first member (a counter, a timestamp) are then unequal after one search,
+    /// where the walk checked every later member.
+    private static func mayHoldName(_ name: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = text.baseAddress else { return false }
+        // `memchr` finds each byte in steps of many bytes; a loop over every byte cost as much as the walk.
+        if memchr(base, Int32(UInt8(ascii: "\\")), text.count) != nil { return true }
+        var offset = 0
+        while offset < text.count, let found = memchr(base + offset, Int32(UInt8(ascii: "\"")), text.count - offset) {
+            let start = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            let end = start + name.count
+            if end < text.count, text[end] == UInt8(ascii: "\""),
+                sameBytes(UnsafeBufferPointer(rebasing: text[start..<end]), name)
+            {
+                return true
+            }
+            offset = start
+        }
+        return false
     }
 
     /// Whether two byte ranges hold the same bytes, compared eight at a time.

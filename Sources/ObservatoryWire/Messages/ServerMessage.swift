@@ -33,7 +33,7 @@ public enum ServerMessage: Sendable, Equatable {
             guard let name = name.stringValue else {
                 throw fields.failure("event", "must be a string, got \(name.kindDescription)")
             }
-            return .event(try Event.decode(name: name, from: fields))
+            return .event(try Event.decode(name: name, from: fields) { object[$0] })
         }
         guard object["ok"] != nil else {
             throw WireError(code: .badFrame, message: "server sent an object with neither \"ok\" nor \"event\"")

@@ -97,7 +97,7 @@ public struct Request: Sendable, Equatable {
         }
         do throws(WireError) {
             let name = try fields.requiredString(.op)
-            guard let kind = OperationKind(rawValue: name) else {
+            guard let kind = OperationKind.named(name) else {
                 throw WireError.unknownOperation(name)
             }
             return .success(try decodeRequest(id, kind, fields))

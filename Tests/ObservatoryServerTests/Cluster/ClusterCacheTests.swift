@@ -14,11 +14,14 @@ private final class CacheObserver: Observer {
     private let alice = Author(name: "alice", session: "sa.1")
     private let bob = Author(name: "bob", session: "sb.1")
 
-    private func entry(_ key: String, _ value: JSONValue, _ version: Int64, sessionBound: Bool = false) -> ValueEntry {
-        ValueEntry(key: key, value: value, version: version, author: "alice", session: "sa.1", ephemeral: sessionBound)
+    private func entry(_ key: String, _ value: EncodedJSON, _ version: Int64, sessionBound: Bool = false)
+        -> RawValueEntry
+    {
+        RawValueEntry(
+            key: key, value: value, version: version, author: "alice", session: "sa.1", ephemeral: sessionBound)
     }
 
-    private func cache(_ entries: [ValueEntry], at revision: Int64) -> SharedStore {
+    private func cache(_ entries: [RawValueEntry], at revision: Int64) -> SharedStore {
         SharedStore(replicating: entries, at: revision, epoch: "e", historyChanges: 100)
     }
 
@@ -34,7 +37,7 @@ private final class CacheObserver: Observer {
         let observer = CacheObserver()
         _ = store.observe(.prefix(""), by: observer, subscribe: true) { observer.changes.append($0) }
         store.replicate(
-            [.set(ValueEntry(key: "a", value: 2, version: 15, author: "bob", session: "sb.1"))], through: 15)
+            [.set(RawValueEntry(key: "a", value: 2, version: 15, author: "bob", session: "sb.1"))], through: 15)
         store.replicate([.delete(key: "a", version: 18, author: alice)], through: 21)
         #expect(store.revision == 21)
         #expect(observer.changes.map(\.version) == [15, 18])

@@ -15,7 +15,8 @@ import Testing
                     "obs/k/sky", ClusterEnvelope(value: "red", author: alice, sessionBound: true), revision: 4)
             ],
             layout: layout)
-        let entry = ValueEntry(key: "sky", value: "red", version: 4, author: "alice", session: "sa.1", ephemeral: true)
+        let entry = RawValueEntry(
+            key: "sky", value: "red", version: 4, author: "alice", session: "sa.1", ephemeral: true)
         #expect(changes == [.set(entry)])
     }
 

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ClusterKeyBudgetTests {
     private func cache(keys: Int) -> SharedStore {
         let entries = (0..<keys).map {
-            ValueEntry(key: "held\($0)", value: 1, version: Int64($0 + 1), author: "alice", session: "s1")
+            RawValueEntry(key: "held\($0)", value: 1, version: Int64($0 + 1), author: "alice", session: "s1")
         }
         return SharedStore(replicating: entries, at: Int64(keys), epoch: "e", historyChanges: 10)
     }
@@ -28,7 +28,8 @@ import Testing
         let store = cache(keys: 2)
         #expect(budget.reserve("a", in: store) { 2 })
         // Applied by the watch before its reservation was released.
-        store.replicate([.set(ValueEntry(key: "a", value: 1, version: 3, author: "alice", session: "s1"))], through: 3)
+        store.replicate(
+            [.set(RawValueEntry(key: "a", value: 1, version: 3, author: "alice", session: "s1"))], through: 3)
         #expect(budget.reserve("b", in: store) { 3 })
     }
 

@@ -19,7 +19,7 @@ private final class LiveObserver: Observer {
 
     /// `sky.color` red at 5; after 10: bob's blue (11), a noise key (12), alice's
     /// delete with its marker (13), a session-bound key (14) that goes with its lease (15).
-    private let baseline = [ValueEntry(key: "sky.color", value: "red", version: 5, author: "alice", session: "sa.1")]
+    private let baseline = [RawValueEntry(key: "sky.color", value: "red", version: 5, author: "alice", session: "sa.1")]
     private var events: [EtcdWatchEvent] {
         [
             EtcdWatchEvent.put("obs/k/sky.color", ClusterEnvelope(value: "blue", author: bob), revision: 11),

@@ -8,8 +8,8 @@ import Testing
     private let layout = ClusterKeyLayout(prefix: "obs/")
     private let alice = Author(name: "alice", session: "sa.1")
 
-    private func entry(_ value: JSONValue, version: Int64, sessionBound: Bool = false) -> ValueEntry {
-        ValueEntry(key: "k", value: value, version: version, author: "bob", session: "sb.1", ephemeral: sessionBound)
+    private func entry(_ value: EncodedJSON, version: Int64, sessionBound: Bool = false) -> RawValueEntry {
+        RawValueEntry(key: "k", value: value, version: version, author: "bob", session: "sb.1", ephemeral: sessionBound)
     }
 
     @Test func aWriteComparesTheVersionItBelievesTheKeyHas() {

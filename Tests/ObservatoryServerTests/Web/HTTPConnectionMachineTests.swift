@@ -69,7 +69,8 @@ import Testing
             "PUT /v1/keys/a HTTP/1.1\r\nIf-Match: \"4\"\r\nIdempotency-Key: r1\r\nContent-Length: 11\r\n\r\n{\"x\": [1]}\n"
         #expect(
             feed(&machine, request)
-                == #"{"op":"set","id":1,"key":"a","value":{"x":[1]},"ifVersion":4,"requestId":"r1"}"# + "\n")
+                == #"{"op":"set","id":1,"key":"a","ifVersion":4,"requestId":"r1","value":{"x": [1]}}"# + "\n",
+            "the body's bytes as sent")
     }
 
     @Test func aBodyThatIsNotJSONIs400BadFrame() {

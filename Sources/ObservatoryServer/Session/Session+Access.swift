@@ -1,12 +1,14 @@
 import ObservatoryWire
 
-// What a session's access rights let it read and write, checked before each request.
+// The checks of a session's rights (its token's, or the anonymous ones) before it reads or writes.
 extension Session {
+    /// Throws unless this session may read `key`.
     func checkRead(_ key: String) throws(WireError) {
         guard let rights, !rights.read.allows(key) else { return }
         throw denied("read \"\(key)\"")
     }
 
+    /// Throws unless this session may read `target`: a key, or every key under a prefix.
     func checkRead(_ target: Target) throws(WireError) {
         switch target {
         case .key(let key):
