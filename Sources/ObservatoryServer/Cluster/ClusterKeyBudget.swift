@@ -1,3 +1,4 @@
+import Dispatch
 import Observatory
 import ObservatoryWire
 
@@ -13,18 +14,40 @@ import ObservatoryWire
 ///   holds now (one range read), so a node whose watch lags another node's
 ///   creates or deletes decides as that node would.
 ///
-/// Exact for the writes of one node and for writes on different nodes one after
-/// another. Approximate only for creates in flight at the same moment on
-/// different nodes: each may count the free keys before the others' commit, so
-/// the cluster may pass the limit by at most that many keys.
+/// Exact for the writes of one node, however many run at once: each create in
+/// flight is counted until etcd's count includes it (a reservation remembers the
+/// revision its create committed at, and one released while etcd is being asked
+/// is kept until that decision ends, in case the count was taken before it
+/// committed; a count asked later includes it), and the decisions near the limit
+/// take turns.
+/// Approximate only for creates in flight at the same moment on different nodes:
+/// each may count the free keys before the others' commit, so the cluster may
+/// pass the limit by at most that many keys.
 ///
-/// Thread safety: the keys in flight are in a `Locked` box, held only to count or
+/// Thread safety: the reservations are in a `Locked` box, held only to count or
 /// change them (counting reads the cache, whose lock is taken after this one);
-/// never while etcd is asked.
+/// never while etcd is asked. Decisions near the limit run one at a time on a
+/// serial queue, as a key's writes do (`ClusterKeyTurns`).
 final class ClusterKeyBudget: Sendable {
+    /// A create this node has in flight, or made and not yet in a count of etcd's.
+    private struct Reservation {
+        /// The revision its create committed at, once etcd answered.
+        var committedAt: Int64?
+        /// Whether its write was answered (or refused): only a count that includes
+        /// it is then still waited for.
+        var isReleased = false
+    }
+
     /// The most keys the cluster holds (`limits.maxKeys`).
     let maxKeys: Int
-    private let creating = Locked<Set<StoreKey>>([])
+    private struct State {
+        var reservations: [StoreKey: Reservation] = [:]
+        /// Whether a decision near the limit is asking etcd now.
+        var isAskingEtcd = false
+    }
+
+    private let state = Locked(State())
+    private let nearLimitTurn = DispatchQueue(label: "observatory.cluster.key-budget")
 
     /// A budget of `maxKeys` keys.
     init(maxKeys: Int) {
@@ -33,25 +56,50 @@ final class ClusterKeyBudget: Sendable {
 
     /// Reserves room for creating `key`, which `cache` does not hold, until `release`.
     ///
-    /// - Parameter committedKeys: asks etcd how many keys the prefix holds, near the limit.
+    /// - Parameter committedKeys: asks etcd how many keys the prefix holds, and at
+    ///   which revision, near the limit.
     /// - Returns: `false` when the keys and the node's creates in flight already reach `maxKeys`.
     /// - Throws: what `committedKeys` throws.
     func reserve<Failure: Error>(
-        _ key: String, in cache: SharedStore, committedKeys: () throws(Failure) -> Int
+        _ key: String, in cache: SharedStore, committedKeys: () throws(Failure) -> (count: Int, revision: Int64)
     ) throws(Failure) -> Bool {
-        let hasPlentyOfRoom = creating.withLock { creating in
-            guard cache.keyCount + Self.pending(creating, cache) + 1 < maxKeys else { return false }
-            creating.insert(StoreKey(key))
+        let hasPlentyOfRoom = state.withLock { state in
+            let count = cache.keyCount(missing: state.reservations.keys)
+            guard count.held + count.missing + 1 < maxKeys else { return false }
+            state.reservations[StoreKey(key)] = Reservation()
             return true
         }
         if hasPlentyOfRoom { return true }
-        let committed = try committedKeys()
-        return creating.withLock { creating in
-            // A create in flight that etcd committed may be counted twice here: only ever a refusal too many.
-            guard committed + Self.pending(creating, cache) < maxKeys else { return false }
-            creating.insert(StoreKey(key))
-            return true
+        let decided = nearLimitTurn.sync { () -> Result<Bool, Failure> in
+            Result { () throws(Failure) -> Bool in
+                state.withLock { $0.isAskingEtcd = true }
+                defer {
+                    // Every count asked from now on includes what committed so far.
+                    state.withLock { state in
+                        state.isAskingEtcd = false
+                        state.reservations = state.reservations.filter { !$0.value.isReleased }
+                    }
+                }
+                let committed = try committedKeys()
+                return state.withLock { state in
+                    // Those etcd counted are in `committed`; every other one still takes room.
+                    let uncounted = state.reservations.values.count { !Self.isCounted($0, committed) }
+                    guard committed.count + uncounted < maxKeys else { return false }
+                    state.reservations[StoreKey(key)] = Reservation()
+                    return true
+                }
+            }
         }
+        return try decided.get()
+    }
+
+    private static func isCounted(_ reservation: Reservation, _ committed: (count: Int, revision: Int64)) -> Bool {
+        reservation.committedAt.map { $0 <= committed.revision } ?? false
+    }
+
+    /// Records that the create of `key` committed at `revision`.
+    func committed(_ key: String, at revision: Int64) {
+        state.withLock { $0.reservations[StoreKey(key)]?.committedAt = revision }
     }
 
     /// The error of a create refused for want of room.
@@ -63,12 +111,15 @@ final class ClusterKeyBudget: Sendable {
     }
 
     /// Ends the reservation of `key`: its create was applied, refused or not sent.
+    /// A committed one is kept, released, while a decision is asking etcd for a
+    /// count that may have been taken before it committed.
     func release(_ key: String) {
-        _ = creating.withLock { $0.remove(StoreKey(key)) }
-    }
-
-    /// The creates in flight that `cache` does not hold yet (one it applied is counted there).
-    private static func pending(_ creating: Set<StoreKey>, _ cache: SharedStore) -> Int {
-        creating.count { cache.get($0.text) == nil }
+        state.withLock { state in
+            guard state.isAskingEtcd, state.reservations[StoreKey(key)]?.committedAt != nil else {
+                state.reservations[StoreKey(key)] = nil
+                return
+            }
+            state.reservations[StoreKey(key)]?.isReleased = true
+        }
     }
 }

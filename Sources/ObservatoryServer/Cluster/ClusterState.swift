@@ -288,7 +288,8 @@ final class ClusterState: SharedState {
             let isCreate = current == nil && plan.outcome == .change
             if isCreate {
                 let hasRoom = try keyBudget.reserve(key, in: cache) { () throws(EtcdError) in
-                    Int(try client.range(layout.values, limit: 1).count)
+                    let range = try client.range(layout.values, limit: 1)
+                    return (Int(range.count), range.header.revision)
                 }
                 guard hasRoom else { return Decision(revision: 0, reply: .failure(keyBudget.exceeded)) }
             }
@@ -307,6 +308,7 @@ final class ClusterState: SharedState {
                 current = ClusterWritePlan.current(from: result, key: key)
                 continue
             }
+            if isCreate { keyBudget.committed(key, at: result.header.revision) }
             // Also an answer without a change waits: `current` may come from etcd, ahead of the cache.
             let revision = plan.outcome == .change ? result.header.revision : current?.version ?? 0
             return Decision(

@@ -161,15 +161,15 @@ final class Session: Observer {
         do throws(WireError) {
             let written: WriteReply
             switch try perform(request.operation, id: request.id) {
-            case .answered(let content): return content
+            case .answered(let content):
+                // A resuming `observe` a cluster answers later: its reply waits in the output.
+                guard let (pending, route) = answer.pending else { return content }
+                awaitedReply = pending.reply
+                return .pendingObservation(pending, id: request.id, route: route)
             case .written(let reply): written = reply
             }
             switch written {
             case .ready(let payload):
-                if let (pending, route) = answer.pending {
-                    awaitedReply = pending.reply
-                    return .pendingObservation(pending, id: request.id, route: route)
-                }
                 metrics.countChange(payload)
                 return .reply(.success(id: request.id, payload))
             case .pending(let pending):

@@ -15,6 +15,15 @@ extension SharedStore {
         }
     }
 
+    /// How many keys the store holds and how many of `keys` it does not hold yet,
+    /// read in one step: a key applied meanwhile is counted once, never missed
+    /// (cluster mode's key budget counts its creates in flight with it).
+    func keyCount(missing keys: some Sequence<StoreKey>) -> (held: Int, missing: Int) {
+        withWrittenState { guarded in
+            (guarded.data.entries.count, keys.count { guarded.data.entry($0.text) == nil })
+        }
+    }
+
     /// Applies changes etcd committed, in revision order, and announces them; then
     /// takes `revision` as the last one (cluster mode's cache, fed by its watch).
     func replicate(_ changes: [ClusterChange], through revision: Int64) {

@@ -16,29 +16,59 @@ import Testing
     @Test func createsInFlightTakeRoomUntilReleased() {
         let budget = ClusterKeyBudget(maxKeys: 4)
         let store = cache(keys: 2)
-        #expect(budget.reserve("a", in: store) { 2 })
-        #expect(budget.reserve("b", in: store) { 2 })
-        #expect(!budget.reserve("c", in: store) { 2 }, "2 keys and 2 creates in flight fill 4")
+        #expect(budget.reserve("a", in: store) { (2, 0) })
+        #expect(budget.reserve("b", in: store) { (2, 0) })
+        #expect(!budget.reserve("c", in: store) { (2, 0) }, "2 keys and 2 creates in flight fill 4")
         budget.release("a")
-        #expect(budget.reserve("c", in: store) { 2 })
+        #expect(budget.reserve("c", in: store) { (2, 0) })
     }
 
     @Test func aCreateTheCacheAppliedIsCountedOnce() {
         let budget = ClusterKeyBudget(maxKeys: 4)
         let store = cache(keys: 2)
-        #expect(budget.reserve("a", in: store) { 2 })
+        #expect(budget.reserve("a", in: store) { (2, 0) })
+        budget.committed("a", at: 3)
         // Applied by the watch before its reservation was released.
         store.replicate(
             [.set(RawValueEntry(key: "a", value: 1, version: 3, author: "alice", session: "s1"))], through: 3)
-        #expect(budget.reserve("b", in: store) { 3 })
+        #expect(budget.reserve("b", in: store) { (3, 3) }, "etcd's count at 3 holds a: counted once")
+    }
+
+    @Test func aCreateCommittedWhileEtcdCountsIsStillCounted() {
+        let budget = ClusterKeyBudget(maxKeys: 4)
+        let store = cache(keys: 2)
+        /// Commits `key` at `revision`, applies it to the cache and answers its write.
+        func land(_ key: String, at revision: Int64) {
+            budget.committed(key, at: revision)
+            store.replicate(
+                [.set(RawValueEntry(key: key, value: 1, version: revision, author: "a", session: "s1"))],
+                through: revision)
+            budget.release(key)
+        }
+        #expect(budget.reserve("a", in: store) { (2, 0) }, "far from the limit")
+        // Near it: while etcd counts (before a committed), a lands.
+        #expect(
+            budget.reserve("b", in: store) {
+                land("a", at: 3)
+                return (2, 2)
+            }, "2, a and b: 4 of 4")
+        // While etcd counts (before b committed), b lands: b still takes its room.
+        #expect(
+            !budget.reserve("c", in: store) {
+                land("b", at: 4)
+                return (3, 3)
+            }, "3 and b: 4 of 4")
+        // A count asked after both committed holds them.
+        #expect(!budget.reserve("c", in: store) { (4, 4) })
+        #expect(budget.reserve("c", in: store) { (3, 5) }, "another node deleted one")
     }
 
     @Test func nearTheLimitEtcdsCountDecidesAndFarFromItTheCacheAlone() {
         let budget = ClusterKeyBudget(maxKeys: 4)
         var asked: [Int] = []
-        func etcdHolds(_ keys: Int) -> Int {
+        func etcdHolds(_ keys: Int) -> (count: Int, revision: Int64) {
             asked.append(keys)
-            return keys
+            return (keys, 0)
         }
         // Another node deleted two keys this node's cache still holds.
         #expect(budget.reserve("late", in: cache(keys: 4)) { etcdHolds(2) })
