@@ -73,8 +73,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// How often an event stream gets a comment, so that proxies keep it open.
     static let streamKeepAliveNanoseconds: UInt64 = 15_000_000_000
 
-    /// How many reads of the loop's buffer one readiness report allows: enough
-    /// for throughput, few enough that one client cannot hold the loop.
+    /// Reads of the loop's buffer per readiness report: enough for throughput, too few for one client to hold the loop.
     private static let readsPerTurn = 4
     /// How many chunks one flush sends before it yields to the other connections.
     private static let sendsPerTurn = 8
@@ -216,6 +215,9 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     // MARK: Reading
 
     private func readAvailable() {
+        // Others may have filled the budget since this connection's last read: ask
+        // before the next read takes a buffer for a whole frame.
+        if isHoldingInput { reportHeldInput() }
         let buffer = loop.readBuffer
         for _ in 0..<Self.readsPerTurn where machine.phase == .open && machine.wantsToRead {
             let received: StreamSocket.Received
@@ -241,10 +243,8 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
                 receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 carryOut(machine.answered(answerReceived(), at: EventLoop.now()))
                 reportHeldInput()
-                // A read that did not fill the buffer took everything the kernel had:
-                // another would only say "would block", a system call per request
-                // for nothing. Epoll is level-triggered, so bytes that arrive later
-                // are reported on the next turn.
+                // A read that did not fill the buffer took all the kernel had; another would
+                // only say "would block". Epoll is level-triggered: later bytes come next turn.
                 if count < buffer.count { return }
             }
         }
