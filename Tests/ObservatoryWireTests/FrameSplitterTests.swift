@@ -174,6 +174,19 @@ import Testing
         #expect(try splitter.next() == Array("{\"op\":\"ping\"}".utf8))
     }
 
+    /// The server's input budget lets a connection over its cap read up to 64 KiB
+    /// held and no further, counting on a buffer that holds that much being no larger.
+    @Test func aBufferHoldingUpTo64KiBIsNoLargerWhateverTheChunks() throws {
+        var splitter = FrameSplitter()
+        for chunk in [30_000, 20_000, 10_000, 5_536] {
+            splitter.append([UInt8](repeating: UInt8(ascii: "x"), count: chunk))
+            #expect(try splitter.next() == nil)
+        }
+        #expect(splitter.bufferedByteCount == 64 << 10)
+        // Slack for the allocator's rounding only; doubling would have given 120,000.
+        #expect(splitter.retainedByteCount < (64 << 10) + 1_024, "\(splitter.retainedByteCount)")
+    }
+
     @Test func releasingTheBufferFreesIt() {
         var splitter = FrameSplitter()
         splitter.append([UInt8](repeating: 1, count: 100_000))

@@ -39,9 +39,9 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     private let inputBudget: InputBudget
     private let logger: Logger
     /// How far the shared state lets replies to writes and events go.
-    private let acknowledgements: any Acknowledgements
+    let acknowledgements: any Acknowledgements
     /// Its acknowledged revision, read at every flush without a call through the protocol.
-    private let acknowledged: AcknowledgedRevision
+    let acknowledged: AcknowledgedRevision
     private let onClose: @Sendable (Connection) -> Void
     private(set) var machine: ConnectionMachine
     private var token = -1
@@ -49,11 +49,13 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// Waiting in the loop's list of connections to flush at the end of the turn.
     private var isMarkedForFlush = false
     /// The revision storage will call back for, so a connection waits on it once.
-    private var awaitedRevision: Int64?
+    var awaitedRevision: Int64?
     /// The pending write reply the connection will be called back for, so it waits on it once.
-    private var awaitedReply: PendingReply?
+    var awaitedReply: PendingReply?
     /// Whether the `InputBudget` counts this connection's bytes (else no report, no lock).
     private var isHoldingInput = false
+    /// The most the next read may take, as the `InputBudget` last said.
+    private var readLimit = Int.max
     /// The deadline a loop timer is set for, so that one is set per deadline.
     private var armedDeadline: UInt64?
     /// Holds the first bytes until they tell HTTP from the line protocol; `nil` once known.
@@ -218,8 +220,8 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         // Others may have filled the budget since this connection's last read: ask
         // before the next read takes a buffer for a whole frame.
         if isHoldingInput { reportHeldInput() }
-        let buffer = loop.readBuffer
         for _ in 0..<Self.readsPerTurn where machine.phase == .open && machine.wantsToRead {
+            let buffer = UnsafeMutableRawBufferPointer(rebasing: loop.readBuffer.prefix(readLimit))
             let received: StreamSocket.Received
             do {
                 received = try socket.receive(into: buffer)
@@ -262,14 +264,15 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         if dialect != .lineProtocol { held += (sniffer?.bufferedByteCount ?? 0) + (web?.retainedByteCount ?? 0) }
         guard held > 0 || isHoldingInput else { return }
         isHoldingInput = held > 0
-        let mustPause = inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
+        let reading = inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
             guard let self else { return }
             loop.execute {
                 self.machine.inputBudget(pauses: false)
                 self.updateInterest()
             }
         }
-        guard mustPause else { return }
+        readLimit = if case .atMost(let count) = reading { count } else { Int.max }
+        guard reading == .paused else { return }
         logger.debug(
             "connection \(sessionID): not read while \(inputBudget.total) input bytes are held")
         machine.inputBudget(pauses: true)
@@ -356,45 +359,5 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
             machine.timerFired(
                 at: now, needsHello: session.needsHello, outcome: sendOutcome(isSocketFull: machine.isSocketFull)))
         updateInterest()
-    }
-
-    // MARK: Storage
-
-    /// How far the shared state lets replies to writes and events go now.
-    private func storageAcknowledgement() -> OutboundQueue.Acknowledgement {
-        let revision = acknowledged.value
-        // Everything is acknowledged without storage: no closure to build per flush.
-        guard revision != .max else { return .everything }
-        let acknowledgements = self.acknowledgements
-        return OutboundQueue.Acknowledgement(revision: revision) { revision, id in
-            guard acknowledgements.isLost(revision) else { return nil }
-            return Reply.failure(id: id, acknowledgements.lostChangeError()).encodedLine()
-        }
-    }
-
-    /// Flushes again once the write reply at the head of the queue is known.
-    private func waitForReply(_ pending: PendingReply) {
-        if let awaited = awaitedReply, awaited === pending { return }
-        awaitedReply = pending
-        pending.whenFulfilled { [weak self] in
-            guard let self else { return }
-            loop.execute {
-                if self.awaitedReply === pending { self.awaitedReply = nil }
-                self.flush()
-            }
-        }
-    }
-
-    /// Flushes again once `revision` is acknowledged (or given up on).
-    private func waitForStorage(_ revision: Int64) {
-        if let awaited = awaitedRevision, awaited <= revision { return }
-        awaitedRevision = revision
-        acknowledgements.whenAcknowledged(revision) { [weak self] in
-            guard let self else { return }
-            loop.execute {
-                self.awaitedRevision = nil
-                self.flush()
-            }
-        }
     }
 }

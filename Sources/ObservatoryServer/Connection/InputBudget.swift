@@ -7,10 +7,12 @@ import Observatory
 /// Connections report what they hold after every read. While the total is over
 /// the cap, a connection holding a large partial frame (at least
 /// `largeFrameBytes`, or at least the average share) stops being read; the others,
-/// with small requests, go on. One holder is always left reading, so that large
-/// frames keep completing and freeing the budget even when all of them are
-/// large. Once the total is back under the cap, the paused connections are
-/// resumed.
+/// with small requests, go on, but each only up to `largeFrameBytes` held: past
+/// that, a frame splitter's buffer grows to a whole frame's (1 MiB and more) in one
+/// read, before the report that would pause it. One holder is always left
+/// reading, so that large frames keep completing and freeing the budget even when
+/// all of them are large. Once the total is back under the cap, the paused
+/// connections are resumed.
 ///
 /// ## Locking
 /// One `Locked` box; resume actions run after it is released.
@@ -19,6 +21,16 @@ final class InputBudget: Sendable {
         var held: [ObjectIdentifier: Int] = [:]
         var total = 0
         var paused: [ObjectIdentifier: @Sendable () -> Void] = [:]
+    }
+
+    /// What a connection may read after it reported what it holds.
+    enum Reading: Equatable, Sendable {
+        /// As much as a read takes.
+        case freely
+        /// At most this many bytes before it reports again.
+        case atMost(Int)
+        /// Nothing until the budget resumes it.
+        case paused
     }
 
     /// The cap on the total, in bytes.
@@ -44,24 +56,25 @@ final class InputBudget: Sendable {
         state.withLock { $0.total }
     }
 
-    /// Records that `connection` holds `bytes`; returns whether it must stop
-    /// reading. Then `resume` runs once the total is back under the cap.
+    /// Records that `connection` holds `bytes`; returns what it may read next. When
+    /// that is `.paused`, `resume` runs once the total is back under the cap.
     func record(
         _ connection: ObjectIdentifier, holding bytes: Int, resume: @escaping @Sendable () -> Void
-    ) -> Bool {
-        let (mustPause, resumed) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
+    ) -> Reading {
+        let (reading, resumed) = state.withLock { state -> (Reading, [@Sendable () -> Void]) in
             update(connection, to: bytes, in: &state)
-            guard state.total > limit else { return (false, takeResumes(&state)) }
-            guard bytes > 0 else { return (false, keepOneReading(&state)) }
+            guard state.total > limit else { return (.freely, takeResumes(&state)) }
+            guard bytes > 0 else { return (.freely, keepOneReading(&state)) }
             let holders = state.held.count
-            guard bytes >= Self.largeFrameBytes || (bytes > 0 && bytes * holders >= state.total),
-                state.paused.count + 1 < holders
-            else { return (false, []) }
+            guard state.paused.count + 1 < holders else { return (.freely, []) }
+            guard bytes >= Self.largeFrameBytes || bytes * holders >= state.total else {
+                return (.atMost(Self.largeFrameBytes - bytes), [])
+            }
             state.paused[connection] = resume
-            return (true, [])
+            return (.paused, [])
         }
         for action in resumed { action() }
-        return mustPause
+        return reading
     }
 
     /// Forgets a closed connection (its bytes are freed).

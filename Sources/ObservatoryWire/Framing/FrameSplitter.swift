@@ -100,10 +100,18 @@ public struct FrameSplitter: Sendable {
     /// way: one allocation, large enough that the allocator maps it on its own and
     /// unmaps it when it is freed, where the doubling would leave a trail of freed
     /// blocks in the heap that the process keeps (see `SystemMemory` in the server).
+    ///
+    /// Below that size it doubles, but not past `retainedCapacity`: a buffer holding
+    /// at most that many bytes is no larger, which the server's input budget counts on
+    /// when it lets a connection read up to that size and no further.
     private mutating func reserve(adding count: Int) {
         let needed = buffer.count + count
-        guard needed > buffer.capacity, needed > Self.retainedCapacity else { return }
-        buffer.reserveCapacity(max(needed * 2, maxFrameBytes + Self.retainedCapacity))
+        guard needed > buffer.capacity else { return }
+        if needed > Self.retainedCapacity {
+            buffer.reserveCapacity(max(needed * 2, maxFrameBytes + Self.retainedCapacity))
+        } else {
+            buffer.reserveCapacity(min(max(needed, buffer.capacity * 2), Self.retainedCapacity))
+        }
     }
 
     /// The next complete, non-empty frame without its line ending, or `nil` when
