@@ -36,6 +36,11 @@ extension EtcdError {
             if status >= 500 { return .unavailable("the endpoint failed (\(detail))", mayHaveBeenApplied: isWrite) }
             return .invalidResponse("an error that is not etcd's (\(detail)); is the endpoint etcd's client URL?")
         }
+        // A stream refused before its first message (a watch on a member without a
+        // leader) answers in the stream's shape: `{"error": {"grpc_code": …, …}}`.
+        if case .object(let streamError)? = object["error"] {
+            return gateway(object: streamError, isWrite: isWrite)
+        }
         return gateway(object: object, isWrite: isWrite)
     }
 

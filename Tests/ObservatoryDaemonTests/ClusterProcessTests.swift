@@ -85,7 +85,7 @@ struct ClusterProcessTests {
 
             #expect(storm.failures.isEmpty, "\(storm.failures)")
             let probe = try nodes.client(1, name: "probe")
-            try storm.expectEveryAcknowledgedWrite(readingFrom: probe, watching: watcher)
+            try storm.expectEveryAcknowledgedWrite(readingFrom: probe, watching: watcher) { nodes.logs() }
         }
     }
 
@@ -100,6 +100,9 @@ struct ClusterProcessTests {
 private final class DaemonNodes {
     private let launcher: DaemonLauncher
     private let processes: [Process]
+    /// What each daemon wrote to its standard error (the last 256 KiB), read as it
+    /// comes so that a full pipe never blocks a daemon, and shown when a test fails.
+    private let logged: [Locked<String>]
     let ports: [Int]
     private let directory: TemporaryDirectory
 
@@ -116,12 +119,23 @@ private final class DaemonNodes {
         ]
         try Data(cluster.encoded()).write(to: URL(fileURLWithPath: configuration))
         var processes: [Process] = []
+        var logged: [Locked<String>] = []
         var ports: [Int] = []
         do {
             for _ in 0..<count {
-                let (process, _, port, _) = try launcher.launchListening(
-                    ["--config", configuration])
+                let (process, error, port, log) = try launcher.launchListening(["--config", configuration])
                 processes.append(process)
+                let text = Locked(log)
+                error.fileHandleForReading.readabilityHandler = { handle in
+                    let data = handle.availableData
+                    // End of file: the daemon is gone; stop, or the handler would run forever.
+                    guard !data.isEmpty else {
+                        handle.readabilityHandler = nil
+                        return
+                    }
+                    text.withLock { $0 = String(($0 + String(decoding: data, as: UTF8.self)).suffix(262_144)) }
+                }
+                logged.append(text)
                 ports.append(port)
             }
         } catch {
@@ -129,7 +143,13 @@ private final class DaemonNodes {
             throw error
         }
         self.processes = processes
+        self.logged = logged
         self.ports = ports
+    }
+
+    /// What each node has logged.
+    func logs() -> String {
+        logged.enumerated().map { index, text in "node \(index):\n" + text.withLock { $0 } }.joined(separator: "\n")
     }
 
     /// A connection to node `index` that said hello as `name`.

@@ -91,7 +91,10 @@ final class WriteStorm: Sendable {
     /// acknowledged when the connection broke), and `watcher`, observing
     /// `storm.` since before the first write, received every value of every key
     /// once, in increasing revision order.
-    func expectEveryAcknowledgedWrite(readingFrom probe: LineClient, watching watcher: LineClient) throws {
+    /// `context` is added to a failure's message (the nodes' logs, say).
+    func expectEveryAcknowledgedWrite(
+        readingFrom probe: LineClient, watching watcher: LineClient, context: () -> String = { "" }
+    ) throws {
         let acknowledged = lastAcknowledged
         var stored: [Int] = []
         for (writer, last) in acknowledged.enumerated() {
@@ -111,7 +114,7 @@ final class WriteStorm: Sendable {
                 let writer = Int(key.dropFirst("storm.w".count)), writer < seen.count,
                 let value = event["new"]?.integerValue, let version = event["version"]?.integerValue
             else {
-                Issue.record("unexpected message \(event)")
+                Issue.record("unexpected message \(event)\n\(context())")
                 return
             }
             #expect(version > lastVersion, "revisions go back: \(version) after \(lastVersion)")

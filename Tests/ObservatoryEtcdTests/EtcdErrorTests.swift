@@ -56,6 +56,16 @@ import Testing
         #expect(error.grpcCode == 14)
     }
 
+    /// A watch that etcd refuses before its stream starts answers with the stream's
+    /// error shape; read as an unknown refusal, it ended a node's watch, which then
+    /// reloaded and closed its observers in the moment an etcd leader died.
+    @Test func aWatchRefusedBeforeItsStreamIsReadThroughItsErrorObject() {
+        let error = EtcdError.gateway(status: 503, body: GatewayCaptures.watchNoLeader.bytes, isWrite: false)
+        #expect(error.code == .unavailable)
+        #expect(error.grpcCode == 14)
+        #expect(error.message.contains("etcdserver: no leader"))
+    }
+
     @Test func canceledCodeIsCanceled() {
         let body = #"{"error":"context canceled","message":"context canceled","code":1}"#
         #expect(EtcdError.gateway(status: 499, body: body.bytes, isWrite: false).code == .canceled)

@@ -24,6 +24,26 @@ import Testing
         #expect(member.requests == 1)
     }
 
+    /// A member without a leader refuses a new watch (asked with `hasleader`) in the
+    /// moments an etcd leader dies: the watch waits it out and goes on from where it
+    /// was; ending it made a node reload its state and close its observers.
+    @Test func aMemberWithoutALeaderInterruptsTheWatchWithoutEndingIt() throws {
+        let body = GatewayCaptures.watchNoLeader
+        let response =
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        let leaderless = try FakeMember(.respond(Array(response.utf8)))
+        defer { leaderless.stop() }
+        let recorder = WatchRecorder()
+        let watch = EtcdWatch(
+            client: try EtcdClient(urls: [leaderless.url]), request: EtcdWatchRequest(range: .prefix("a/")),
+            onUpdate: recorder.record)
+        defer { watch.cancel() }
+        try waitUntil { leaderless.requests >= 3 }
+        #expect(recorder.interruptions == 1)
+        #expect(recorder.all.count == 1, "\(recorder.all)")
+    }
+
     @Test func failingMemberInterruptsTheWatchOnceWhileItKeepsTrying() throws {
         let dying = try FakeMember(.closeAfterRequest)
         defer { dying.stop() }

@@ -61,6 +61,12 @@ enum GatewayCaptures {
     static let badJSON =
         #"{"error":"invalid character 'b' looking for beginning of object key string","message":"invalid character 'b' looking for beginning of object key string","code":3}"#
 
+    /// HTTP 503: a watch asked with `Grpc-Metadata-Hasleader: true` of a member
+    /// without a leader (the last of three, two killed); a stream's error shape, at
+    /// the top of the answer since no message came before it.
+    static let watchNoLeader =
+        #"{"error":{"grpc_code":14,"http_code":503,"message":"etcdserver: no leader","http_status":"Service Unavailable"}}"#
+
     /// A watch stream of the prefix `w/` (`dy8=`): created, a put, a change, a
     /// transaction's two puts (one with an empty value), a delete.
     static let watchStream = [
