@@ -20,16 +20,35 @@ enum WebResponse {
     }
 
     /// A reply line of the session as a REST response: its fields without `ok`
-    /// and `id` with 200, or its `error` with the status of the error's code.
+    /// and `id` with 200, or its `error` with the status of the error's code. The
+    /// fields are copied as the bytes they are in the reply, so a value comes back
+    /// exactly as it was set, and is never decoded into a tree on its way.
     static func rest(replyLine line: ArraySlice<UInt8>, keepAlive: Bool) -> HTTPResponse {
-        guard case .object(var object)? = try? JSONValue.parse(line) else {
+        // The reply holds a value one level below its top.
+        guard let members = try? EncodedJSON.members(ofObject: line, maxDepth: JSONValue.defaultMaxDepth + 1) else {
             return error(.internalServerError, code: "internal", message: "unreadable reply", keepAlive: false)
         }
-        let succeeded = object["ok"]?.boolValue == true
-        object["ok"] = nil
-        object["id"] = nil
-        let status = succeeded ? HTTPStatus.ok : status(of: object["error"]?["code"]?.stringValue ?? "internal")
-        return json(status, JSONValue.object(object).encoded(), keepAlive: keepAlive)
+        var succeeded = false
+        var code = "internal"
+        var body: [UInt8] = [UInt8(ascii: "{")]
+        for (name, value) in members {
+            switch name {
+            case "ok":
+                succeeded = value.bytes.elementsEqual("true".utf8)
+            case "id":
+                continue
+            default:
+                if name == "error", let found = (try? JSONValue.parse(value.bytes))?["code"]?.stringValue {
+                    code = found
+                }
+                if body.count > 1 { body.append(UInt8(ascii: ",")) }
+                body += JSONValue.string(name).encoded()
+                body.append(UInt8(ascii: ":"))
+                body += value.bytes
+            }
+        }
+        body.append(UInt8(ascii: "}"))
+        return json(succeeded ? .ok : status(of: code), body, keepAlive: keepAlive)
     }
 
     /// An error response: `{"error":{"code":…,"message":…}}`.

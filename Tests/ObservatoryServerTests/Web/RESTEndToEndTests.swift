@@ -49,6 +49,19 @@ import Testing
         #expect(try fresh.request("GET", "/healthz").text == "ok")
     }
 
+    @Test func aValueComesBackAsTheBytesItWasSetIn() throws {
+        let server = try TestServer()
+        let client = try WebClient(port: server.port)
+        let value = #"{"zebra":2.50,"apple":[1e3,"\u00e9"]}"#
+        #expect(try client.request("PUT", "/v1/keys/sky.shape", body: value).status == 200)
+        let get = try client.request("GET", "/v1/keys/sky.shape")
+        #expect(get.status == 200)
+        #expect(get.text.contains(#""value":\#(value)"#), "\(get.text)")
+        #expect(!get.text.contains(#""ok""#) && !get.text.contains(#""id""#))
+        let missing = try client.request("GET", "/v1/keys/sky.nothing")
+        #expect(missing.status == 404 && missing.json?["error"]?["code"] == "not_found")
+    }
+
     @Test func anIdempotencyKeyMakesARetriedWriteADuplicate() throws {
         let server = try TestServer()
         let client = try WebClient(port: server.port)
