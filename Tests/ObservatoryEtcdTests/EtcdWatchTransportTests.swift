@@ -4,16 +4,19 @@ import Testing
 
 /// The watch against stand-in members: refusals end it, unreachable members interrupt it once.
 @Suite struct EtcdWatchTransportTests {
-    @Test func refusedWatchEndsAsCanceledWithEtcdsReason() throws {
-        let body = GatewayCaptures.badJSON
-        let response =
-            "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
-        let member = try FakeMember(.respond(Array(response.utf8)))
-        defer { member.stop() }
+    /// A watch of `a/` on `member` alone, and what it reports.
+    private func watch(on member: FakeMember) throws -> (EtcdWatch, WatchRecorder) {
         let recorder = WatchRecorder()
         let watch = EtcdWatch(
             client: try EtcdClient(urls: [member.url]), request: EtcdWatchRequest(range: .prefix("a/")),
             onUpdate: recorder.record)
+        return (watch, recorder)
+    }
+
+    @Test func refusedWatchEndsAsCanceledWithEtcdsReason() throws {
+        let member = try FakeMember(FakeMember.answer("400 Bad Request", GatewayCaptures.badJSON))
+        defer { member.stop() }
+        let (watch, recorder) = try watch(on: member)
         defer { watch.cancel() }
         try waitUntil { !recorder.all.isEmpty }
         guard case .canceled(let reason) = recorder.all.first else {
@@ -28,16 +31,9 @@ import Testing
     /// moments an etcd leader dies: the watch waits it out and goes on from where it
     /// was; ending it made a node reload its state and close its observers.
     @Test func aMemberWithoutALeaderInterruptsTheWatchWithoutEndingIt() throws {
-        let body = GatewayCaptures.watchNoLeader
-        let response =
-            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-            + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
-        let leaderless = try FakeMember(.respond(Array(response.utf8)))
+        let leaderless = try FakeMember(FakeMember.answer("503 Service Unavailable", GatewayCaptures.watchNoLeader))
         defer { leaderless.stop() }
-        let recorder = WatchRecorder()
-        let watch = EtcdWatch(
-            client: try EtcdClient(urls: [leaderless.url]), request: EtcdWatchRequest(range: .prefix("a/")),
-            onUpdate: recorder.record)
+        let (watch, recorder) = try watch(on: leaderless)
         defer { watch.cancel() }
         try waitUntil { leaderless.requests >= 3 }
         #expect(recorder.interruptions == 1)
@@ -47,10 +43,7 @@ import Testing
     @Test func failingMemberInterruptsTheWatchOnceWhileItKeepsTrying() throws {
         let dying = try FakeMember(.closeAfterRequest)
         defer { dying.stop() }
-        let recorder = WatchRecorder()
-        let watch = EtcdWatch(
-            client: try EtcdClient(urls: [dying.url]), request: EtcdWatchRequest(range: .prefix("a/")),
-            onUpdate: recorder.record)
+        let (watch, recorder) = try watch(on: dying)
         // Three attempts, each failing the same way: one report of the outage.
         try waitUntil { dying.requests >= 3 }
         #expect(recorder.interruptions == 1)

@@ -53,9 +53,15 @@ final class FakeMember: Sendable {
 
     /// A response with status 200 and `body`, framed by Content-Length.
     static func ok(_ body: String) -> Behavior {
+        answer("200 OK", body)
+    }
+
+    /// A response with `status` (such as `503 Service Unavailable`) and the JSON `body`,
+    /// framed by Content-Length.
+    static func answer(_ status: String, _ body: String) -> Behavior {
         .respond(
             Array(
-                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                "HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
                     .utf8))
     }
 
