@@ -11,9 +11,10 @@
 ///
 /// A plain value in ``ClientMachine``: times come in, verdicts go out.
 struct ConnectionClock {
-    /// The phase whose deadline is looked at.
+    /// The phase of a link whose deadline is looked at (the connect has no
+    /// link yet: the shell's connect is given the time, see ``connectOverran(at:)``).
     enum Stage {
-        case connecting, greeting, resyncing, synchronized
+        case greeting, resyncing, synchronized
     }
 
     /// What a look at the deadlines found.
@@ -49,8 +50,6 @@ struct ConnectionClock {
     {
         guard let began = phaseBegan else { return .fine }
         switch stage {
-        case .connecting:
-            return now - began >= policy.connectTimeout ? .overran(.connectTimeout) : .fine
         case .greeting:
             return now - began >= policy.pingTimeout ? .overran(.helloTimeout) : .fine
         case .resyncing:
