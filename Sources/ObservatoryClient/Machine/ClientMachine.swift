@@ -12,7 +12,11 @@ import ObservatoryWire
 /// The connection's life is bounded phase by phase (``ConnectionClock``): the
 /// shell's I/O thread asks ``next(at:)`` what to do when it has no link and
 /// ``check(_:at:)`` on every turn while it serves one, and carries out the
-/// ``Action`` it gets.
+/// ``Action`` it gets. Every input that leads to I/O (those two, a link that
+/// opened, a reply, `reconnectNow`) answers with one ``Action``; inputs that
+/// only record (a failed connect, a hello's answer) leave the next step to
+/// ``next(at:)``; the routing inputs (an event, a resync) answer with the
+/// mirrors and watchers they route to, which the shell feeds.
 ///
 /// Thirteen stored properties: the phase and what was last announced of it, the
 /// five tables (requests, mirrors, watchers, authors, resume marks), each a concept of
