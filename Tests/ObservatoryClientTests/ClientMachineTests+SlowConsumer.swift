@@ -24,7 +24,7 @@ extension ClientMachineTests {
         let second = StandInLink()
         _ = machine.connecting()
         let generation = machine.reserveGeneration() ?? 0
-        _ = machine.opened(second, generation: generation)
+        _ = machine.opened(second, generation: generation, at: Self.start)
         // Its observe on the second link was not answered (its reply may have been dropped).
         _ = machine.linkEnded(second, reason: .slowConsumer(revision: 40))
         #expect(machine.resumePoint(for: .key("a")) == ResumePoint(revision: 5, epoch: "e1"))

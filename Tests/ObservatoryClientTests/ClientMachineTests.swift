@@ -6,10 +6,20 @@ import Testing
 
 /// The client's decisions, with stand-in links and mirrors: no socket.
 @Suite struct ClientMachineTests {
-    /// A link that ends when told to.
+    /// A link that ends when told to, and says it last received when told to.
     final class StandInLink: ClientLink {
         let ended = Locked(false)
+        let received = Locked(ClientMachineTests.start)
         var hasEnded: Bool { ended.value }
+        var lastReceived: ContinuousClock.Instant { received.value }
+    }
+
+    /// The instant the tests' clocks start at.
+    static let start = ContinuousClock.now
+
+    /// `milliseconds` after ``start``.
+    static func at(_ milliseconds: Int) -> ContinuousClock.Instant {
+        start + .milliseconds(milliseconds)
     }
 
     /// A mirror that only has a key.
@@ -31,12 +41,12 @@ import Testing
     func synchronized(mirrors: [StandInMirror] = []) -> (Machine, StandInLink) {
         var machine = Machine()
         for mirror in mirrors { _ = machine.register(mirror) }
-        _ = machine.connecting()
+        _ = machine.next(at: Self.start)
         let link = StandInLink()
         _ = machine.open(link)
-        _ = machine.greeted(session: "s1", name: "me", epoch: "e1")
+        _ = machine.greet(link)
         _ = machine.resyncBegan()
-        _ = machine.resyncEnded(on: link)
+        _ = machine.resyncEnded(on: link, at: Self.start)
         return (machine, link)
     }
 
@@ -63,8 +73,8 @@ import Testing
         var machine = Machine()
         let generation = machine.reserveGeneration()
         _ = machine.close()
-        let opened = machine.opened(StandInLink(), generation: generation ?? 0)
-        #expect(!opened)
+        let opened = machine.opened(StandInLink(), generation: generation ?? 0, at: Self.start)
+        #expect(opened == .stop(.closed))
         #expect(machine.link == nil)
     }
 
@@ -73,8 +83,9 @@ import Testing
         let link = StandInLink()
         _ = machine.open(link)
         #expect(throws: ClientError.notConnected(.disconnected(.notStarted))) { try machine.linkForRequest() }
+        _ = machine.greet(link)
         _ = machine.resyncBegan()
-        #expect(machine.resyncEnded(on: link) != nil)
+        #expect(machine.resyncEnded(on: link, at: Self.start) != nil)
         #expect(try machine.linkForRequest() === link)
     }
 
@@ -91,14 +102,14 @@ import Testing
         _ = machine.linkEnded(old, reason: .closedByServer)
         let current = StandInLink()
         _ = machine.open(current)
-        #expect(machine.resyncEnded(on: old) == nil)
+        #expect(machine.resyncEnded(on: old, at: Self.start) == nil)
         current.ended.withLock { $0 = true }
-        #expect(machine.resyncEnded(on: current) == nil)
+        #expect(machine.resyncEnded(on: current, at: Self.start) == nil)
     }
 
     @Test func aClosedClientRefusesEverything() {
         var (machine, link) = synchronized()
-        let (ended, _) = machine.close()
+        let (ended, _, _) = machine.close()
         #expect(ended === link)
         #expect(machine.isClosed)
         #expect(machine.announced == .disconnected(.closed))
@@ -133,10 +144,11 @@ import Testing
         #expect(machine.register(StandInMirror("early")) == nil)
         let link = StandInLink()
         _ = machine.open(link)
+        _ = machine.greet(link)
         let (mirrors, _) = machine.resyncBegan()
         #expect(mirrors.keys.sorted() == ["early"])
         #expect(machine.register(StandInMirror("during")) == nil)
-        let ready = machine.resyncEnded(on: link)
+        let ready = machine.resyncEnded(on: link, at: Self.start)
         #expect(keys(ready?.awaiting) == ["during"], "the resync observed `early`, not `during`")
     }
 
@@ -153,8 +165,9 @@ import Testing
         #expect(!writesWhileOffline)
         let link = StandInLink()
         _ = machine.open(link)
+        _ = machine.greet(link)
         _ = machine.resyncBegan()
-        #expect(keys(machine.resyncEnded(on: link)?.unsent) == ["door"])
+        #expect(keys(machine.resyncEnded(on: link, at: Self.start)?.unsent) == ["door"])
         let writesInSync = machine.mayWriteNow(mirror)
         #expect(writesInSync)
     }
@@ -171,7 +184,7 @@ import Testing
     @Test func anEndedLinkEndsTheSessionAndTellsEveryMirror() {
         var (machine, link) = synchronized(mirrors: [StandInMirror("a"), StandInMirror("b")])
         #expect(machine.authors.localAuthor?.session == "s1")
-        #expect(keys(machine.linkEnded(link, reason: .pingTimeout)) == ["a", "b"])
+        #expect(keys(machine.linkEnded(link, reason: .pingTimeout)?.mirrors) == ["a", "b"])
         #expect(machine.authors.localAuthor == nil)
         #expect(machine.link == nil)
         let again = machine.linkEnded(link, reason: .pingTimeout)
@@ -272,7 +285,7 @@ import Testing
         var tried: [Int?] = []
         for _ in 0..<4 {
             tried.append(machine.connecting())
-            machine.connectFailed(.connectionFailed("refused"))
+            machine.connectFailed(.connectionFailed("refused"), at: Self.start)
         }
         #expect(tried == [0, 1, 2, 0])
     }
@@ -282,7 +295,7 @@ import Testing
         #expect(machine.connecting() == 0)
         let link = StandInLink()
         _ = machine.open(link)
-        _ = machine.greeted(session: "s1", name: "me", epoch: "e1")
+        _ = machine.greet(link)
         _ = machine.linkEnded(link, reason: .closedByServer)
         #expect(machine.connecting() == 1)
     }
@@ -290,7 +303,7 @@ import Testing
     @Test func oneServerIsAlwaysTheOneTried() {
         var machine = Machine()
         _ = machine.connecting()
-        machine.connectFailed(.connectionFailed("refused"))
+        machine.connectFailed(.connectionFailed("refused"), at: Self.start)
         #expect(machine.connecting() == 0)
     }
 
@@ -298,10 +311,10 @@ import Testing
         var machine = Machine(endpointCount: 2)
         #expect(machine.endpoints.hasUntriedServer)
         _ = machine.connecting()
-        machine.connectFailed(.connectionFailed("refused"))
+        machine.connectFailed(.connectionFailed("refused"), at: Self.start)
         #expect(machine.endpoints.hasUntriedServer, "the second is still to be tried")
         _ = machine.connecting()
-        machine.connectFailed(.connectionFailed("refused"))
+        machine.connectFailed(.connectionFailed("refused"), at: Self.start)
         #expect(!machine.endpoints.hasUntriedServer)
     }
 
@@ -310,7 +323,7 @@ import Testing
         _ = machine.connecting()
         let link = StandInLink()
         _ = machine.open(link)
-        _ = machine.greeted(session: "s1", name: "me", epoch: "e1")
+        _ = machine.greet(link)
         _ = machine.linkEnded(link, reason: .closedByServer)
         #expect(!machine.endpoints.hasUntriedServer)
     }
@@ -319,7 +332,7 @@ import Testing
         var machine = Machine(endpointCount: 2)
         _ = machine.close()
         #expect(machine.connecting() == nil)
-        machine.connectFailed(.connectionFailed("refused"))
+        machine.connectFailed(.connectionFailed("refused"), at: Self.start)
         #expect(machine.endpoints.current == 0)
     }
 }
@@ -327,8 +340,27 @@ import Testing
 extension ClientMachine {
     /// Opens `link` as the client does: reserves a generation, then makes it current;
     /// returns the generation, or nil when the machine is closed.
-    fileprivate mutating func open(_ link: Link) -> Int? {
-        guard let generation = reserveGeneration(), opened(link, generation: generation) else { return nil }
+    mutating func open(_ link: Link, at now: ContinuousClock.Instant = ClientMachineTests.start) -> Int? {
+        guard let generation = reserveGeneration(), opened(link, generation: generation, at: now) == .sayHello(link)
+        else { return nil }
         return generation
+    }
+
+    /// The server answers hello on `link` (session `s1`, author `me`, epoch `e1`).
+    mutating func greet(_ link: Link, at now: ContinuousClock.Instant = ClientMachineTests.start) -> Author? {
+        greeted(on: link, session: "s1", name: "me", epoch: "e1", at: now)
+    }
+
+    /// Asks for the next step until it is a connect, past any backoff; returns
+    /// the index of the server to connect to, or nil when the machine stops.
+    mutating func connecting() -> Int? {
+        var now = ClientMachineTests.start
+        while true {
+            switch next(at: now) {
+            case .connect(let index, _): return index
+            case .backOff(_, let until), .wait(let until): now = until
+            default: return nil
+            }
+        }
     }
 }

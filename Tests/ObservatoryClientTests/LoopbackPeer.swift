@@ -15,9 +15,12 @@ final class LoopbackPeer: Sendable {
     let port: Int
     private let listener: Int32
     private let accepted = Locked<Int32>(-1)
+    /// Connections made by ``fillBacklog()``, never accepted.
+    private let waiting = Locked<[Int32]>([])
 
-    /// Binds an ephemeral port and listens on it.
-    init() throws {
+    /// Binds an ephemeral port and listens on it, with room for `backlog`
+    /// connections not yet accepted (at least one, on Linux).
+    init(backlog: Int32 = 4) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var address = sockaddr_in()
@@ -29,7 +32,7 @@ final class LoopbackPeer: Sendable {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, listen(listener, 4) == 0 else { throw PeerError.setupFailed(errno) }
+        guard bound == 0, listen(listener, backlog) == 0 else { throw PeerError.setupFailed(errno) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
@@ -40,6 +43,7 @@ final class LoopbackPeer: Sendable {
     deinit {
         Glibc.close(listener)
         accepted.withLock { if $0 >= 0 { Glibc.close($0) } }
+        waiting.withLock { for descriptor in $0 { Glibc.close(descriptor) } }
     }
 
     enum PeerError: Error {
@@ -75,7 +79,32 @@ final class LoopbackPeer: Sendable {
         guard poll(&poller, 1, Int32(Self.patience * 1_000)) == 1 else { throw PeerError.acceptFailed(errno) }
         let connection = Glibc.accept(listener, nil, nil)
         guard connection >= 0 else { throw PeerError.acceptFailed(errno) }
-        accepted.withLock { $0 = connection }
+        // A new connection replaces the last one, which the client has left.
+        accepted.withLock { descriptor in
+            if descriptor >= 0 { Glibc.close(descriptor) }
+            descriptor = connection
+        }
+    }
+
+    /// Fills the listener's backlog with a connection nobody accepts (made
+    /// with a backlog of 0): the kernel then drops every further attempt
+    /// unanswered, as a host that never answers would.
+    func fillBacklog() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard descriptor >= 0, connected == 0 else { throw PeerError.setupFailed(errno) }
+        waiting.withLock { $0.append(descriptor) }
+        // The connection waits in the accept queue once the listener reads as ready.
+        var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(Self.patience * 1_000)) == 1 else { throw PeerError.setupFailed(errno) }
     }
 
     func send(_ text: String) {

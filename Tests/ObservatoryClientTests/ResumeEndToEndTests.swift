@@ -101,8 +101,10 @@ import Testing
         let first = try #require(await peer.receiveLine())
         peer.closeConnection() // the reply is lost with the connection
         try await peer.accept()
-        _ = await peer.receiveLine()
-        peer.send(hello + "\n")
+        // Request ids grow for the client's lifetime: the second hello has an id of its own.
+        let secondHello = try #require(await peer.receiveLine())
+        let helloId = (try? JSONValue.parse(secondHello))?["id"]?.integerValue ?? 0
+        peer.send(hello.replacingOccurrences(of: #""id":1,"#, with: "\"id\":\(helloId),") + "\n")
         let second = try #require(await nextWrite(from: peer))
         let firstId = (try? JSONValue.parse(first))?["requestId"]
         #expect(firstId != nil && (try? JSONValue.parse(second))?["requestId"] == firstId, "\(first) then \(second)")

@@ -3,60 +3,97 @@ import ObservatorySockets
 import ObservatoryWire
 
 /// The client's I/O thread: connect, say hello, resync, serve until the link
-/// ends, wait, repeat. Every decision is the machine's; this is the I/O around it.
+/// ends, wait, repeat. Every decision is the machine's (``ClientMachine/next(at:)``,
+/// ``ClientMachine/check(_:at:)``); this is the I/O around it.
 extension ObservatoryClient {
     var isClosed: Bool { state.withLock { $0.machine.isClosed } }
+
+    /// Reconnects at once, for an app that comes to the foreground or sees its
+    /// network change: the backoff starts over, and a client waiting out a
+    /// backoff connects now.
+    ///
+    /// Harmless in any state: while connecting it only resets the backoff; while
+    /// connected it pings the server, so that a connection the network change
+    /// broke without a word is found dead within ``ClientConfiguration/pingTimeout``
+    /// and replaced, and a live one stays as it is. A closed client, or one that
+    /// does not reconnect and has stopped, does nothing.
+    public func reconnectNow() {
+        let action = state.withLock { $0.machine.reconnectNow(at: .now) }
+        logger.log(.debug, "reconnect now: \(action)")
+        perform(action)
+    }
 
     /// Runs on the client's I/O thread until the client closes, or stops for
     /// good when it does not reconnect.
     func runConnectionThread(_ loop: ClientEventLoop) {
         defer { stateChanged() }
-        var failedAttempts = 0
-        while let index = state.withLock({ $0.machine.connecting() }) {
-            let endpoint = configuration.endpoints[index]
-            setPhase(.connecting)
-            let reason: DisconnectReason
-            switch openLink(to: endpoint, on: loop) {
-            case .success(let (link, socket)):
-                let greeted = Locked(false)
-                sayHello(on: link, at: endpoint) { greeted.withLock { $0 = true } }
-                reason = loop.run(link, on: socket, sendTimeout: configuration.sendTimeout) { tick(link) }
-                logger.log(.info, "disconnected from \(endpoint): \(reason)")
-                if greeted.value { failedAttempts = 0 }
-            case .failure(let failure):
-                state.withLock { $0.machine.connectFailed(failure) }
-                reason = failure
+        while true {
+            switch state.withLock({ $0.machine.next(at: .now) }) {
+            case .connect(let index, let timeout):
+                setPhase(.connecting)
+                serve(configuration.endpoints[index], within: timeout, on: loop)
+            case .backOff(let reason, let until):
+                setPhase(.disconnected(reason))
+                let next = state.withLock { configuration.endpoints[$0.machine.endpoints.current] }
+                logger.log(.info, "reconnecting to \(next) in \(until - .now)")
+                sleep(until: until, on: loop)
+            case .wait(let until):
+                sleep(until: until, on: loop)
+            case .stop(let reason):
+                setPhase(.disconnected(reason))
+                return finishWatchers()
+            case .none, .sayHello, .ping, .end, .wake, .complete:
+                sleep(until: .now + policy.tickInterval, on: loop)
             }
-            if isClosed { return }
-            // Without reconnects, the first round still tries every server once, as one attempt.
-            if !configuration.reconnects && state.withLock({ $0.machine.endpoints.hasUntriedServer }) { continue }
-            setPhase(.disconnected(reason))
-            guard configuration.reconnects else { return finishWatchers() }
-            let delay = configuration.backoff.delay(forAttempt: failedAttempts, random: configuration.random)
-            failedAttempts += 1
-            let next = state.withLock { configuration.endpoints[$0.machine.endpoints.current] }
-            logger.log(.info, "reconnecting to \(next) in \(delay)")
-            let end = ContinuousClock.now + delay
-            while !isClosed, ContinuousClock.now < end {
-                loop.sleep(until: min(end, ContinuousClock.now + tick(nil)))
-            }
+        }
+    }
+
+    /// The machine's rules' numbers, from the configuration.
+    var policy: ConnectionPolicy { ConnectionPolicy(configuration) }
+
+    /// Sleeps until `until` or a wake-up, looking at the waiters' deadlines on the way.
+    private func sleep(until: ContinuousClock.Instant, on loop: ClientEventLoop) {
+        loop.sleep(until: min(until, .now + nextTurn()))
+    }
+
+    /// Carries out an action of the machine that any thread may carry out.
+    func perform(_ action: ClientMachine<ServerLink>.Action) {
+        switch action {
+        case .ping(let link): ping(link)
+        case .end(let link, let reason): link.end(reason)
+        case .wake: eventLoop?.wake()
+        // The connection thread carries out the rest; a reply's completion runs where the reply is.
+        case .none, .connect, .sayHello, .backOff, .wait, .stop, .complete: break
         }
     }
 
     /// Ends every stream of ``changes(of:slow:)``: the client stopped for good.
     func finishWatchers() {
         let watchers = state.withLock { $0.machine.takeWatchers() }
-        for watcher in watchers { watcher.continuation.finish() }
+        for watcher in watchers { watcher.finish() }
     }
 
-    /// Opens the socket (blocking this thread up to the connect timeout) and makes the link.
-    private func openLink(to endpoint: Endpoint, on loop: ClientEventLoop)
+    /// Opens a link to `endpoint` and serves it until it ends; or tells the
+    /// machine why the connection failed.
+    private func serve(_ endpoint: Endpoint, within timeout: Duration, on loop: ClientEventLoop) {
+        switch openLink(to: endpoint, within: timeout, on: loop) {
+        case .success(let (link, socket)):
+            sayHello(on: link, at: endpoint)
+            let reason = loop.run(link, on: socket, sendTimeout: configuration.sendTimeout) { tick(link) }
+            logger.log(.info, "disconnected from \(endpoint): \(reason)")
+        case .failure(let failure):
+            logger.log(.info, "could not connect to \(endpoint): \(failure)")
+            state.withLock { $0.machine.connectFailed(failure, at: .now) }
+        }
+    }
+
+    /// Opens the socket (blocking this thread up to `timeout`) and makes the link.
+    private func openLink(to endpoint: Endpoint, within timeout: Duration, on loop: ClientEventLoop)
         -> Result<(ServerLink, SocketConnection), DisconnectReason>
     {
         let socket: SocketConnection
         do throws(SocketError) {
-            socket = try SocketConnection.connect(
-                host: endpoint.host, port: endpoint.port, timeout: configuration.connectTimeout)
+            socket = try SocketConnection.connect(host: endpoint.host, port: endpoint.port, timeout: timeout)
         } catch {
             return .failure(.connectionFailed(error.description))
         }
@@ -68,20 +105,21 @@ extension ObservatoryClient {
             wake: { [loop] in loop.wake() },
             generation: generation,
             maxFrameBytes: configuration.maxFrameBytes,
+            onReply: { [weak self] reply, link in self?.handle(reply, from: link) },
             onEvent: { [weak self] event, link in self?.handle(event, from: link) },
             onEnd: { [weak self] reason, link in self?.linkEnded(link, reason: reason) }
         )
-        guard state.withLock({ $0.machine.opened(link, generation: generation) }) else {
+        guard case .sayHello = state.withLock({ $0.machine.opened(link, generation: generation, at: .now) }) else {
             socket.close()
             return .failure(.closed)
         }
         return .success((link, socket))
     }
 
-    /// Sends hello; once answered, calls `greeted` and resyncs, or ends the link with why it was refused.
-    private func sayHello(on link: ServerLink, at endpoint: Endpoint, greeted: @escaping @Sendable () -> Void) {
+    /// Sends hello; once answered, resyncs, or ends the link with why it was refused.
+    private func sayHello(on link: ServerLink, at endpoint: Endpoint) {
         let hello = Operation.hello(name: configuration.name, token: configuration.token, protocolVersion: 1)
-        link.send(hello) { [weak self] result in
+        send(hello, on: link) { [weak self] result in
             guard let self else { return }
             let reply: ReceivedReply
             switch result {
@@ -93,9 +131,11 @@ extension ObservatoryClient {
                 guard case .hello(_, _, let session, let author, _, let epoch) = try reply.payload(for: .hello) else {
                     throw WireError(code: .badFrame, message: "hello answered with another reply")
                 }
-                let peer = state.withLock { $0.machine.greeted(session: session, name: author, epoch: epoch) }
+                let peer = state.withLock {
+                    $0.machine.greeted(on: link, session: session, name: author, epoch: epoch, at: .now)
+                }
+                guard let peer else { return }
                 logger.log(.info, "connected to \(endpoint) as \(peer)")
-                greeted()
                 resync(link)
             } catch {
                 link.end(
@@ -109,7 +149,9 @@ extension ObservatoryClient {
     private func resync(_ link: ServerLink) {
         let (mirrors, targets) = state.withLock { $0.machine.resyncBegan() }
         sendObserves(mirrors, watcherTargets: targets, on: link, resuming: true) { [weak self] in
-            guard let self, let ready = state.withLock({ $0.machine.resyncEnded(on: link) }) else { return }
+            guard let self, let ready = state.withLock({ $0.machine.resyncEnded(on: link, at: .now) }) else {
+                return
+            }
             logger.log(.debug, "resynced \(mirrors.count) mirrored keys and \(targets.count) watches")
             if let reset = ready.reset {
                 logger.log(.warning, "\(reset)")
@@ -121,25 +163,38 @@ extension ObservatoryClient {
         }
     }
 
-    /// The I/O thread's timers, on every turn: pings on an idle synchronized
-    /// link, and wakes callers of `waitUntilSynchronized` whose time is up.
-    /// Returns how long the thread may wait before the next turn.
-    private func tick(_ link: ServerLink?) -> Duration {
-        if let link, state.withLock({ $0.machine.synchronizedLink === link }) {
-            let state = self.state
-            link.checkLiveness(interval: configuration.pingInterval, timeout: configuration.pingTimeout) { revision in
-                state.withLock { $0.machine.progressed(to: revision, generation: link.generation) }
-            }
-        }
-        let liveness = max(min(configuration.pingInterval, configuration.pingTimeout) / 4, .milliseconds(5))
-        guard let deadline = expireWaiters() else { return liveness }
-        return min(liveness, max(deadline - ContinuousClock.now, .milliseconds(1)))
+    /// A turn of the I/O thread while it serves `link`: carries out what the
+    /// machine's deadlines ask (a ping, the end of an overrun phase). Returns how
+    /// long the thread may wait before the next turn.
+    private func tick(_ link: ServerLink) -> Duration {
+        perform(state.withLock { $0.machine.check(link, at: .now) })
+        return nextTurn()
     }
 
-    /// The link ended: stop sending on it. Runs before its waiting requests fail.
+    /// Wakes callers of `waitUntilSynchronized` whose time is up; returns how
+    /// long the I/O thread may wait before it looks at the deadlines again.
+    private func nextTurn() -> Duration {
+        let interval = policy.tickInterval
+        guard let deadline = expireWaiters() else { return interval }
+        return min(interval, max(deadline - .now, .milliseconds(1)))
+    }
+
+    /// Pings `link` for the liveness rule; the reply tells the machine the link
+    /// lives, and how far its targets have seen the changes.
+    private func ping(_ link: ServerLink) {
+        send(.ping, on: link) { [weak self] result in
+            guard case .success(let reply) = result, case .ping(let revision, _)? = try? reply.payload(for: .ping)
+            else { return }
+            self?.state.withLock { $0.machine.pingAnswered(revision: revision, generation: link.generation) }
+        }
+    }
+
+    /// The link ended: stop sending on it, tell every mirror, then fail the
+    /// requests that waited for a reply on it.
     func linkEnded(_ link: ServerLink, reason: DisconnectReason) {
-        let mirrors = state.withLock { $0.machine.linkEnded(link, reason: reason) } ?? []
-        for mirror in mirrors { mirror.sessionEnded() }
+        let ended = state.withLock { $0.machine.linkEnded(link, reason: reason) }
+        for mirror in ended?.mirrors ?? [] { mirror.sessionEnded() }
         stateChanged()
+        for completion in ended?.requests ?? [] { completion(.failure(.connectionLost(reason))) }
     }
 }

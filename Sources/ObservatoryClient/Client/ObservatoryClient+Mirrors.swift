@@ -95,7 +95,7 @@ extension ObservatoryClient: MirrorHost {
 
     func sendIfSynchronized(_ operation: Operation, completion: @escaping ServerLink.Completion) -> Bool {
         guard let link = state.withLock({ $0.machine.synchronizedLink }) else { return false }
-        link.send(operation, completion: completion)
+        send(operation, on: link, completion: completion)
         return true
     }
 

@@ -36,7 +36,7 @@ extension ObservatoryClient {
             let (resumePoint, slow) = state.withLock {
                 (canResume ? $0.machine.resumePoint(for: target) : nil, $0.machine.slowPolicy(for: target))
             }
-            link.send(.observe(target, from: resumePoint, slow: slow)) { [weak self] result in
+            send(.observe(target, from: resumePoint, slow: slow), on: link) { [weak self] result in
                 self?.applyObserveReply(
                     result, target: target, mirrors: keyMirrors, link: link, resumePoint: resumePoint)
                 self?.state.withLock { $0.machine.snapshotAnswered() }
@@ -48,7 +48,7 @@ extension ObservatoryClient {
             let (resumePoint, slow) = state.withLock {
                 (resuming ? $0.machine.resumePoint(for: target) : nil, $0.machine.slowPolicy(for: target))
             }
-            link.send(.observe(target, from: resumePoint, slow: slow)) { [weak self] result in
+            send(.observe(target, from: resumePoint, slow: slow), on: link) { [weak self] result in
                 self?.applyObserveReply(result, target: target, mirrors: [], link: link, resumePoint: resumePoint)
                 countDown()
             }
@@ -115,7 +115,7 @@ extension ObservatoryClient {
         }
         let change = RemoteChange(key: key, old: old, new: new, version: version, author: peer, event: event)
         for watcher in watchers {
-            watcher.continuation.yield(change)
+            watcher.deliver(change)
         }
     }
 }

@@ -11,24 +11,49 @@ extension ObservatoryClient {
     /// - Throws: the errors of ``set(_:_:ifVersion:ephemeral:)``, ``list(prefix:)``
     ///   and ``changes(of:slow:)`` (`invalid_key`, `forbidden`, ``ClientError/notConnected(_:)``).
     public func presence(under prefix: String, as name: String) async throws(ClientError) -> Presence {
-        let changes = try await self.changes(of: .prefix(prefix))
-        try await set(prefix + name, true, ephemeral: true)
-        let listed = try await list(prefix: prefix)
-        let versions = Dictionary(
-            listed.map { (String($0.key.dropFirst(prefix.count)), $0.version) }, uniquingKeysWith: max)
-        let presence = Presence(prefix: prefix, name: name, members: Set(versions.keys))
-        presence.follow(changes, versions: versions, deliveryQueue: deliveryQueue)
+        let presence = Presence(prefix: prefix, name: name, deliveryQueue: deliveryQueue)
+        // Follow first, so that no join or leave between the list and the follow is missed.
+        let identifier = try await addWatcher(
+            Watcher(target: .prefix(prefix), deliver: { [presence] change in presence.take(change) }))
+        presence.fed(by: identifier)
+        do {
+            try await set(prefix + name, true, ephemeral: true)
+            let listed = try await list(prefix: prefix)
+            presence.listed(
+                Dictionary(listed.map { (String($0.key.dropFirst(prefix.count)), $0.version) }, uniquingKeysWith: max))
+        } catch {
+            if let watcher = presence.stop() { stopWatching(watcher) }
+            throw error
+        }
         presence.announceAfterReconnects(on: self)
         return presence
     }
 
     /// Leaves `presence`: stops announcing and following, and deletes this client's key.
     public func leave(_ presence: Presence) async throws(ClientError) {
-        presence.stop()
+        if let watcher = presence.stop() { stopWatching(watcher) }
         do {
             try await delete(presence.prefix + presence.name)
         } catch  where error.serverError?.code == .notFound {
             return
+        }
+    }
+
+    /// Writes the session-bound `key` of a presence again, without waiting for
+    /// the reply; a refusal goes to ``errors``. Skipped when the client is not
+    /// in sync: the next `connected` writes it.
+    func announce(_ key: String) {
+        let operation = Operation.set(
+            key: key, value: true, ifVersion: nil, ephemeral: true, requestId: RequestIdentifier.make())
+        _ = sendIfSynchronized(operation) { [weak self] result in
+            switch result {
+            case .success(let reply):
+                if case .failure(let error) = reply.outcome { self?.report(.server(error)) }
+            case .failure(let error) where error.code == .connectionLost:
+                return
+            case .failure(let error):
+                self?.report(error)
+            }
         }
     }
 }

@@ -193,6 +193,19 @@ extension ObservatoryClient {
         }
     }
 
+    /// Adds `watcher` and observes its target; returns the watcher's identifier
+    /// (for ``stopWatching(_:)``). A watcher whose observe fails is removed.
+    func addWatcher(_ watcher: Watcher) async throws(ClientError) -> Int {
+        let identifier = state.withLock { $0.machine.addWatcher(watcher) }
+        do {
+            _ = try await observeForWatcher(watcher.target, from: nil, slow: watcher.slow)
+            return identifier
+        } catch {
+            stopWatching(identifier)
+            throw error
+        }
+    }
+
     /// Observes a watcher's target; its reply is applied on the I/O thread,
     /// before any later event, so the target's progress counts from there.
     private func observeForWatcher(_ target: Target, from resumePoint: ResumePoint?, slow: SlowPolicy)
@@ -201,7 +214,7 @@ extension ObservatoryClient {
         let link = try state.withLock { (state: inout State) throws(ClientError) in try state.machine.linkForRequest() }
         let outcome = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<ReceivedReply, ClientError>, Never>) in
-            link.send(.observe(target, from: resumePoint, slow: slow)) { [weak self] result in
+            send(.observe(target, from: resumePoint, slow: slow), on: link) { [weak self] result in
                 // A resume point from the caller is not a reconnect: a refusal is no reset.
                 self?.applyObserveReply(result, target: target, mirrors: [], link: link, resumePoint: nil)
                 continuation.resume(returning: result)
@@ -215,17 +228,45 @@ extension ObservatoryClient {
 
     // MARK: Plumbing
 
+    /// Sends `operation` on `link`: the machine registers the request (so its
+    /// reply finds it), the link writes it. `completion` gets the reply, or why
+    /// none will come (at once, when the link has ended).
+    func send(_ operation: Operation, on link: ServerLink, completion: @escaping RequestCompletion) {
+        guard let identifier = state.withLock({ $0.machine.register(completion, on: link) }) else {
+            return completion(.failure(.connectionLost(link.endReason ?? .closedByServer)))
+        }
+        // A link that ends meanwhile writes nothing; its end fails the request.
+        link.write(Request(id: .integer(identifier), operation: operation))
+    }
+
+    /// Sends `operation` on `link` and waits for its reply.
+    func request(_ operation: Operation, on link: ServerLink) async -> Result<ReceivedReply, ClientError> {
+        await withCheckedContinuation { continuation in
+            send(operation, on: link) { result in continuation.resume(returning: result) }
+        }
+    }
+
+    /// A reply came on `link` (on the I/O thread): the request it answers
+    /// completes now, before the next frame is looked at.
+    func handle(_ reply: ReceivedReply, from link: ServerLink) {
+        guard case .integer(let identifier)? = reply.id else { return }
+        switch state.withLock({ $0.machine.replied(identifier, on: link) }) {
+        case .complete(let completion): completion(.success(reply))
+        case let action: perform(action)
+        }
+    }
+
     /// Forgets a watcher, and asks the server to stop observing its target when
     /// no other watcher or mirror needs it.
-    private func stopWatching(_ identifier: Int) {
+    func stopWatching(_ identifier: Int) {
         let unneeded = state.withLock { $0.machine.removeWatcher(identifier) }
         guard let (target, link) = unneeded else { return }
-        link.send(.unobserve(target)) { _ in }
+        send(.unobserve(target), on: link) { _ in }
     }
 
     private func received(_ operation: Operation) async throws(ClientError) -> ReceivedReply {
         let link = try state.withLock { (state: inout State) throws(ClientError) in try state.machine.linkForRequest() }
-        return try await link.request(operation).get()
+        return try await request(operation, on: link).get()
     }
 
     private func payload(of operation: Operation) async throws(ClientError) -> ReplyPayload {

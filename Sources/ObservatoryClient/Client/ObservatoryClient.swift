@@ -24,8 +24,11 @@ import ObservatoryWire
 /// changes it missed, in order, with their real authors. When the server
 /// cannot (another epoch, or more changes than its history holds), the mirrors
 /// take fresh snapshots authored by a ``Reset``, and ``connectionState`` passes
-/// through ``ConnectionState/reset(_:)``. An idle connection is pinged, and a
-/// ping without reply counts as a dead connection.
+/// through ``ConnectionState/reset(_:)``. Every phase of a connection is
+/// bounded: the TCP connect by ``ClientConfiguration/connectTimeout``, the hello
+/// and the resync by ``ClientConfiguration/pingTimeout``; an idle connection is
+/// pinged, and a ping without reply counts as a dead connection. A connection
+/// that overruns ends with a ``DisconnectReason`` naming the phase.
 ///
 /// Writes while disconnected: a mirror keeps its latest local value and sends
 /// it after the next resync, so the offline write wins over what others wrote
@@ -35,14 +38,15 @@ import ObservatoryWire
 /// sent again after the reconnect, and the server applies it once.
 ///
 /// Lifetime: the client runs (and reconnects) until ``close()``; call it when
-/// you are done. Mirrors live as long as their client.
+/// you are done. Mirrors live as long as their client. ``reconnectNow()``
+/// skips the backoff when the app comes to the foreground or the network changes.
 ///
 /// Thread safety: every method may be called from any thread. How the work is
 /// divided, and why:
 /// - **Decisions** are plain values under a lock, never calling out while it is
-///   held: `ClientMachine` (phase, mirrors, watchers, authors, resume marks) in
-///   this client's `Locked` box, each mirror's `MirrorState` in its mirror's,
-///   each link's request table in the link's. Whatever they decide (send, apply,
+///   held: `ClientMachine` (phase, deadlines, requests, mirrors, watchers,
+///   authors, resume marks) in this client's `Locked` box, each mirror's
+///   `MirrorState` in its mirror's. Whatever they decide (send, apply,
 ///   announce) is done after the lock is released.
 /// - **All I/O and all timing** happen on the client's one I/O thread
 ///   (`ClientEventLoop`), never on a Swift concurrency or Dispatch worker: it
@@ -89,7 +93,10 @@ public final class ObservatoryClient: Sendable {
         self.connectionState = Var(ConnectionState.disconnected(.notStarted))
         self.errors = Messenger()
         self.deliveryQueue = DispatchQueue(label: "observatory.client.delivery", target: configuration.deliveryQueue)
-        self.state = Locked(State(machine: ClientMachine(endpointCount: configuration.endpoints.count)))
+        self.state = Locked(
+            State(
+                machine: ClientMachine(
+                    endpointCount: configuration.endpoints.count, policy: ConnectionPolicy(configuration))))
         let eventLoop: ClientEventLoop?
         let failure: SocketError?
         do throws(SocketError) {
@@ -189,7 +196,7 @@ public final class ObservatoryClient: Sendable {
     /// Pings on `link` and records the reply's revision as every target's progress;
     /// false if the link ended first.
     private func confirmProgress(on link: ServerLink) async -> Bool {
-        guard case .success(let reply) = await link.request(.ping),
+        guard case .success(let reply) = await request(.ping, on: link),
             case .ping(let revision, _)? = try? reply.payload(for: .ping)
         else { return false }
         state.withLock { $0.machine.progressed(to: revision, generation: link.generation) }
@@ -232,10 +239,11 @@ public final class ObservatoryClient: Sendable {
     /// Closes the connection and stops reconnecting. Waiting requests fail with
     /// ``ClientError/connectionLost(_:)``, streams of ``changes(of:slow:)`` finish.
     public func close() {
-        let (link, watchers) = state.withLock { $0.machine.close() }
+        let (link, watchers, requests) = state.withLock { $0.machine.close() }
         link?.end(.closed)
         eventLoop?.wake()
-        for watcher in watchers { watcher.continuation.finish() }
+        for watcher in watchers { watcher.finish() }
+        for completion in requests { completion(.failure(.connectionLost(.closed))) }
         publish(.disconnected(.closed))
         stateChanged()
     }

@@ -1,8 +1,13 @@
+import ObservatoryWire
+
+/// What a request's sender is called with: the reply, or why it will never come.
+typealias RequestCompletion = @Sendable (Result<ReceivedReply, ClientError>) -> Void
+
 /// The requests on one connection that wait for their reply: allocates request
 /// ids and matches every reply to its request by id.
 ///
 /// A plain value with no locking and no I/O, so the matching rules are unit
-/// tested on their own; the client keeps one inside its lock. Ids are integers
+/// tested on their own; the client's machine keeps one. Ids are integers
 /// that grow for the lifetime of the client, so a late reply from a previous
 /// connection can never be mistaken for an answer on the current one.
 struct RequestTable<Completion> {

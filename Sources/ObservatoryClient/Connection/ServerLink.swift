@@ -1,9 +1,10 @@
 import Observatory
 import ObservatoryWire
 
-/// One open connection to the server: sends requests, matches every reply to
-/// its request by id, hands events to the client, watches liveness, and
-/// reports once how it ended.
+/// One open connection to the server: writes requests, splits and decodes
+/// what the server sends and hands each reply and event to the client, notes
+/// when it last heard from the server, and reports once how it ended. The
+/// client's machine keeps the requests that wait for replies and decides liveness.
 ///
 /// A link is never reused: after it ends, the client opens a new one. That
 /// makes "which connection does this reply belong to" a non-question.
@@ -11,25 +12,23 @@ import ObservatoryWire
 /// Threading: the client's I/O thread (``ClientEventLoop``) feeds it the bytes
 /// it reads, in order, and each frame's work (a reply's completion, an event)
 /// runs there before the next frame is looked at, so a snapshot is always
-/// applied before the events that follow it. Requests may be sent from any
+/// applied before the events that follow it. Requests may be written from any
 /// thread: the frame joins the link's output, in the order of the calls, and
 /// the I/O thread is woken to write it. All state sits in a `Locked` box;
-/// completions and callbacks run after the lock is released.
+/// callbacks run after the lock is released.
 final class ServerLink: ClientLink {
     /// Called with the reply to one request, or with why it will never come.
-    typealias Completion = @Sendable (Result<ReceivedReply, ClientError>) -> Void
+    typealias Completion = RequestCompletion
 
     private struct State {
         var splitter: FrameSplitter
-        var requests = RequestTable<Completion>()
         /// Frames waiting for the I/O thread to write them.
         var output: [UInt8] = []
         var endReason: DisconnectReason?
-        /// Set once every waiting request has failed: only then do
-        /// `waitUntilEnded()` callers go on.
+        /// Set once the client has heard of the end (and failed its waiting
+        /// requests): only then do `waitUntilEnded()` callers go on.
         var hasEnded = false
         var lastReceived: ContinuousClock.Instant
-        var pingSentAt: ContinuousClock.Instant?
         var endWaiters: [CheckedContinuation<DisconnectReason, Never>] = []
     }
 
@@ -39,6 +38,7 @@ final class ServerLink: ClientLink {
     /// Wakes the I/O thread: there is output to write, or the link is to end.
     private let wake: @Sendable () -> Void
     private let clock = ContinuousClock()
+    private let onReply: @Sendable (ReceivedReply, ServerLink) -> Void
     private let onEvent: @Sendable (Event, ServerLink) -> Void
     private let onEnd: @Sendable (DisconnectReason, ServerLink) -> Void
 
@@ -47,17 +47,21 @@ final class ServerLink: ClientLink {
     /// - Parameters:
     ///   - wake: Wakes the I/O thread (``ClientEventLoop/wake()``).
     ///   - maxFrameBytes: The longest frame accepted; a longer one ends the link.
+    ///   - onReply: Called on the I/O thread for every reply to a request (one
+    ///     with an integer id), in order with the events.
     ///   - onEvent: Called on the I/O thread for every event, in order.
-    ///   - onEnd: Called once when the link ends, before any waiting request fails.
+    ///   - onEnd: Called once when the link ends; the client fails its waiting requests there.
     init(
         wake: @escaping @Sendable () -> Void,
         generation: Int,
         maxFrameBytes: Int = 64 << 20,
+        onReply: @escaping @Sendable (ReceivedReply, ServerLink) -> Void,
         onEvent: @escaping @Sendable (Event, ServerLink) -> Void,
         onEnd: @escaping @Sendable (DisconnectReason, ServerLink) -> Void
     ) {
         self.wake = wake
         self.generation = generation
+        self.onReply = onReply
         self.onEvent = onEvent
         self.onEnd = onEnd
         self.state = Locked(
@@ -66,6 +70,10 @@ final class ServerLink: ClientLink {
 
     /// Whether the link has ended (or is to end).
     var hasEnded: Bool { endReason != nil }
+
+    /// When the link last received bytes (when it was made, before any): the
+    /// client's machine measures its liveness and resync deadlines from it.
+    var lastReceived: ContinuousClock.Instant { state.withLock { $0.lastReceived } }
 
     /// Why the link ended (or is to end); nil while it lasts.
     var endReason: DisconnectReason? { state.withLock { $0.endReason } }
@@ -80,33 +88,24 @@ final class ServerLink: ClientLink {
 
     // MARK: Requests
 
-    /// Sends a request; `completion` gets its reply, or the reason there will be none.
-    func send(_ operation: Operation, completion: @escaping Completion) {
-        let ended: DisconnectReason? = state.withLock { state in
-            if let reason = state.endReason { return reason }
-            let identifier = state.requests.register(completion)
-            state.output += Request(id: .integer(identifier), operation: operation).encodedLine()
-            return nil
+    /// Queues `request` for the I/O thread to write; false (and nothing is
+    /// written) when the link has ended. The client has registered its id.
+    @discardableResult
+    func write(_ request: Request) -> Bool {
+        let written = state.withLock { state in
+            guard state.endReason == nil else { return false }
+            state.output += request.encodedLine()
+            return true
         }
-        if let ended {
-            completion(.failure(.connectionLost(ended)))
-        } else {
-            wake()
-        }
-    }
-
-    /// Sends a request and waits for its reply.
-    func request(_ operation: Operation) async -> Result<ReceivedReply, ClientError> {
-        await withCheckedContinuation { continuation in
-            send(operation) { result in continuation.resume(returning: result) }
-        }
+        if written { wake() }
+        return written
     }
 
     // MARK: Receiving
 
     /// What one received frame asks for, done after the lock is released.
     private enum Action {
-        case complete(Completion, ReceivedReply)
+        case reply(ReceivedReply)
         case event(Event)
         case end(DisconnectReason)
     }
@@ -119,9 +118,11 @@ final class ServerLink: ClientLink {
             return Self.takeFrames(from: &state)
         }
         for action in actions {
+            // The client may have ended the link for a frame of this batch (a stray reply).
+            if hasEnded { return }
             switch action {
-            case .complete(let completion, let reply):
-                completion(.success(reply))
+            case .reply(let reply):
+                onReply(reply, self)
             case .event(let event):
                 onEvent(event, self)
             case .end(let reason):
@@ -150,7 +151,7 @@ final class ServerLink: ClientLink {
                 actions.append(.end(.protocolError(error.message)))
                 return actions
             }
-            actions.append(action(for: message, in: &state))
+            actions.append(action(for: message))
             if case .end = actions.last { return actions }
             if isShuttingDown(message) {
                 // The server is going away and answers nothing any more: end
@@ -167,14 +168,14 @@ final class ServerLink: ClientLink {
         return error.code == .shuttingDown
     }
 
-    private static func action(for message: ServerMessage, in state: inout State) -> Action {
+    private static func action(for message: ServerMessage) -> Action {
         switch message {
         case .event(.shutdown):
             return .end(.serverShutdown)
         case .event(let event):
             return .event(event)
         case .reply(let reply):
-            guard case .integer(let identifier)? = reply.id else {
+            guard case .integer? = reply.id else {
                 // A reply with id null answers no request of ours: the server
                 // rejected the connection (slow_consumer, frame_too_large, ...).
                 if case .failure(let error) = reply.outcome {
@@ -184,10 +185,7 @@ final class ServerLink: ClientLink {
                 }
                 return .end(.protocolError("a reply without a request id"))
             }
-            guard let completion = state.requests.complete(identifier) else {
-                return .end(.protocolError("a reply to request \(identifier), which is not waiting"))
-            }
-            return .complete(completion, reply)
+            return .reply(reply)
         }
     }
 
@@ -207,14 +205,8 @@ final class ServerLink: ClientLink {
             if state.endReason == nil { state.endReason = readerReason }
             return state.endReason ?? readerReason
         }
+        // The client fails its waiting requests here; the waiters go on only after.
         onEnd(reason, self)
-        // No request registers any more (`endReason` is set), so the table can
-        // be emptied first, and the waiters released only after every
-        // completion has run.
-        let completions = state.withLock { $0.requests.removeAll() }
-        for completion in completions {
-            completion(.failure(.connectionLost(reason)))
-        }
         let waiters = state.withLock { state in
             state.hasEnded = true
             defer { state.endWaiters.removeAll() }
@@ -236,42 +228,6 @@ final class ServerLink: ClientLink {
                 return state.endReason ?? .closedByServer
             }
             if let reason { continuation.resume(returning: reason) }
-        }
-    }
-
-    // MARK: Liveness
-
-    /// Called by the I/O thread on every turn: pings when the link has been idle
-    /// for `interval`, and ends it when a ping stays unanswered for `timeout`;
-    /// hands each ping reply's revision to `progress`.
-    func checkLiveness(interval: Duration, timeout: Duration, progress: @escaping @Sendable (Int64) -> Void) {
-        switch livenessCheck(interval: interval, timeout: timeout) {
-        case .fine:
-            return
-        case .ping:
-            send(.ping) { [self] result in
-                state.withLock { $0.pingSentAt = nil }
-                // The reply's revision is how far this link has seen every change it observes.
-                if case .success(let reply) = result, case .ping(let revision, _)? = try? reply.payload(for: .ping) {
-                    progress(revision)
-                }
-            }
-        case .dead:
-            end(.pingTimeout)
-        }
-    }
-
-    private enum Liveness { case fine, ping, dead }
-
-    private func livenessCheck(interval: Duration, timeout: Duration) -> Liveness {
-        let now = clock.now
-        return state.withLock { state in
-            if let sentAt = state.pingSentAt {
-                return now - sentAt >= timeout ? .dead : .fine
-            }
-            guard now - state.lastReceived >= interval else { return .fine }
-            state.pingSentAt = now
-            return .ping
         }
     }
 }

@@ -9,46 +9,32 @@ import ObservatoryWire
 /// state) after the lock is released, so every rule is a unit test with a
 /// stand-in link (`Link`) and no socket.
 ///
-/// Eleven stored properties: the phase and what was last announced of it, the
-/// four tables (mirrors, watchers, authors, resume marks), each a concept of
-/// the glossary, which server is next, and four small facts of the connection
-/// (the next watcher id and link generation, the server's epoch, a pending
-/// reset). Splitting them further would split decisions that read several at once.
+/// The connection's life is bounded phase by phase (``ConnectionClock``): the
+/// shell's I/O thread asks ``next(at:)`` what to do when it has no link and
+/// ``check(_:at:)`` on every turn while it serves one, and carries out the
+/// ``Action`` it gets. Every input that leads to I/O (those two, a link that
+/// opened, a reply, `reconnectNow`) answers with one ``Action``; inputs that
+/// only record (a failed connect, a hello's answer) leave the next step to
+/// ``next(at:)``; the routing inputs (an event, a resync) answer with the
+/// mirrors and watchers they route to, which the shell feeds.
+///
+/// Thirteen stored properties: the phase and what was last announced of it, the
+/// five tables (requests, mirrors, watchers, authors, resume marks), each a concept of
+/// the glossary, which server is next, the connection's deadlines, and four
+/// small facts of the connection (the next watcher id and link generation, the
+/// server's epoch, a pending reset). Splitting them further would split
+/// decisions that read several at once.
 struct ClientMachine<Link: ClientLink> {
-    /// Where the connection stands; the link and its generation live here, so
-    /// there is no link without a phase that says what it is for.
-    enum Phase {
-        /// Not started yet.
-        case idle
-        /// Opening a socket (or waiting to, after a failure).
-        case connecting
-        /// The link is open; the client says hello and resumes its observations.
-        case resyncing(Link, generation: Int)
-        /// Every mirror is in sync: requests may go out on the link.
-        case synchronized(Link, generation: Int)
-        /// The last link ended for `reason`; the client waits to reconnect (or stopped, when it does not).
-        case disconnected(DisconnectReason)
-        /// Closed by its owner: nothing more happens.
-        case closed
-    }
-
-    /// What the client must do once a resync is over.
-    struct Ready {
-        /// Announce this reset before `connected`.
-        var reset: Reset?
-        /// Send these mirrors' unsent writes.
-        var unsent: [any MirrorEndpoint]
-        /// Observe these mirrors, made during the resync.
-        var awaiting: [any MirrorEndpoint]
-    }
-
     private(set) var phase = Phase.idle
     /// The state last announced to observers of `connectionState` (it includes a passing `reset`).
     private(set) var announced = ConnectionState.disconnected(.notStarted)
+    /// The requests on the current link that wait for their reply.
+    private(set) var requests = RequestTable<RequestCompletion>()
     private(set) var registry = MirrorRegistry()
     private(set) var authors = AuthorTable()
     private(set) var tracker = ResumeTracker()
     private(set) var endpoints: EndpointRotation
+    private(set) var clock: ConnectionClock
     private(set) var watchers: [Int: Watcher] = [:]
     private var nextWatcherIdentifier = 1
     private var nextGeneration = 1
@@ -58,51 +44,12 @@ struct ClientMachine<Link: ClientLink> {
     private(set) var reset: Reset?
 
     /// A machine for a client of `endpointCount` servers, not started yet.
-    init(endpointCount: Int = 1) {
+    init(endpointCount: Int = 1, policy: ConnectionPolicy = ConnectionPolicy()) {
         endpoints = EndpointRotation(count: endpointCount)
+        clock = ConnectionClock(policy: policy)
     }
 
     // MARK: The phase
-
-    /// Whether the owner closed the client.
-    var isClosed: Bool {
-        if case .closed = phase { return true }
-        return false
-    }
-
-    /// The current link, whatever it is doing.
-    var link: Link? {
-        switch phase {
-        case .resyncing(let link, _), .synchronized(let link, _): link
-        case .idle, .connecting, .disconnected, .closed: nil
-        }
-    }
-
-    /// The current link, if it is synchronized and has not ended.
-    var synchronizedLink: Link? {
-        guard case .synchronized(let link, _) = phase, !link.hasEnded else { return nil }
-        return link
-    }
-
-    /// The link, once every mirror has its snapshot or has resumed.
-    var settledLink: Link? {
-        registry.isSettled ? synchronizedLink : nil
-    }
-
-    /// The generation of the current link, whatever it is doing.
-    private var generation: Int? {
-        switch phase {
-        case .resyncing(_, let generation), .synchronized(_, let generation): generation
-        case .idle, .connecting, .disconnected, .closed: nil
-        }
-    }
-
-    /// The link for a request, or why there is none.
-    func linkForRequest() throws(ClientError) -> Link {
-        if isClosed { throw .closed }
-        guard let link = synchronizedLink else { throw .notConnected(announced) }
-        return link
-    }
 
     /// Records `state` as announced; false when it is already (or the client is closed).
     mutating func announce(_ state: ConnectionState) -> Bool {
@@ -111,20 +58,92 @@ struct ClientMachine<Link: ClientLink> {
         return true
     }
 
-    /// A connection attempt begins: returns the index of the server to connect to,
-    /// or nil when the client is closed.
-    mutating func connecting() -> Int? {
-        guard !isClosed else { return nil }
-        phase = .connecting
-        return endpoints.current
+    /// The connection thread has no link at `now`: what it does next. Connects
+    /// when the client starts or its wait is over; after a failure or a broken
+    /// link, backs off (or tries the next untried server, or stops, when it does
+    /// not reconnect); stops when the client is closed.
+    mutating func next(at now: ContinuousClock.Instant) -> Action {
+        switch phase {
+        case .idle:
+            return connect(at: now)
+        case .disconnected(let reason):
+            guard clock.policy.reconnects else {
+                // Without reconnects, the first round still tries every server once, as one attempt.
+                return endpoints.hasUntriedServer ? connect(at: now) : .stop(reason)
+            }
+            let until = clock.nextAttempt(after: now)
+            phase = .waiting(reason, until: until)
+            return .backOff(reason, until: until)
+        case .waiting(_, let until):
+            return now >= until ? connect(at: now) : .wait(until: until)
+        case .closed:
+            return .stop(.closed)
+        case .connecting, .greeting, .resyncing, .synchronized:
+            return .none
+        }
     }
 
-    /// The connection attempt failed before a link was made: the next attempt
-    /// goes to the next server.
-    mutating func connectFailed(_ reason: DisconnectReason) {
+    private mutating func connect(at now: ContinuousClock.Instant) -> Action {
+        phase = .connecting
+        clock.begin(at: now)
+        return .connect(endpoint: endpoints.current, timeout: clock.policy.connectTimeout)
+    }
+
+    /// The connection attempt failed at `now` before a link was made (past the
+    /// connect's deadline, it timed out): the next attempt goes to the next server.
+    mutating func connectFailed(_ reason: DisconnectReason, at now: ContinuousClock.Instant) {
         guard !isClosed else { return }
-        phase = .disconnected(reason)
+        phase = .disconnected(clock.connectOverran(at: now) ? .connectTimeout : reason)
         endpoints.advance()
+    }
+
+    /// A turn of the connection thread while it serves `link`: ends the link when
+    /// its phase overran its bound, pings it when it has been silent.
+    mutating func check(_ link: Link, at now: ContinuousClock.Instant) -> Action {
+        let stage: ConnectionClock.Stage
+        switch phase {
+        case .greeting(let current, _) where current === link: stage = .greeting
+        case .resyncing(let current, _) where current === link: stage = .resyncing
+        case .synchronized(let current, _) where current === link: stage = .synchronized
+        default: return .none
+        }
+        guard !link.hasEnded else { return .none }
+        switch clock.check(stage, at: now, lastReceived: link.lastReceived) {
+        case .fine: return .none
+        case .ping: return .ping(link)
+        case .overran(let reason): return .end(link, reason)
+        }
+    }
+
+    /// The owner asks to reconnect now (the app came to the foreground, the
+    /// network changed): the backoff starts over; a wait for the next attempt
+    /// ends at once; a synchronized link is pinged, so that a dead one is found
+    /// within `pingTimeout`. Harmless in any phase.
+    mutating func reconnectNow(at now: ContinuousClock.Instant) -> Action {
+        switch phase {
+        case .waiting(let reason, _):
+            clock.reconnectRequested(skippingWait: false)
+            phase = .waiting(reason, until: now)
+            return .wake
+        case .disconnected:
+            clock.reconnectRequested(skippingWait: true)
+            return .wake
+        case .synchronized(let link, _):
+            clock.reconnectRequested(skippingWait: false)
+            return !link.hasEnded && clock.probe(at: now) ? .ping(link) : .none
+        case .idle, .connecting, .greeting, .resyncing:
+            clock.reconnectRequested(skippingWait: false)
+            return .none
+        case .closed:
+            return .none
+        }
+    }
+
+    /// A ping on link `generation` was answered with `revision`: the link is
+    /// alive, and every target observed on it has seen everything up to `revision`.
+    mutating func pingAnswered(revision: Int64, generation: Int) {
+        if generation == self.generation { clock.pingAnswered() }
+        tracker.progressed(to: revision, generation: generation)
     }
 
     /// A socket opened: returns the generation its link takes, or nil when the
@@ -136,17 +155,27 @@ struct ClientMachine<Link: ClientLink> {
         return nextGeneration
     }
 
-    /// `link`, made with a reserved `generation`, becomes the current link, and a
-    /// new session begins (so every author is new). False when the client was closed meanwhile.
-    mutating func opened(_ link: Link, generation: Int) -> Bool {
-        guard !isClosed else { return false }
-        phase = .resyncing(link, generation: generation)
+    /// `link`, made with a reserved `generation`, becomes the current link at
+    /// `now`, and a new session begins (so every author is new): say hello on it.
+    /// `stop(closed)` when the client was closed meanwhile.
+    mutating func opened(_ link: Link, generation: Int, at now: ContinuousClock.Instant) -> Action {
+        guard !isClosed else { return .stop(.closed) }
+        phase = .greeting(link, generation: generation)
+        clock.begin(at: now)
         authors.removeAll()
-        return true
+        return .sayHello(link)
     }
 
-    /// The server answered hello: this client is `name` in `session`, in `epoch`.
-    mutating func greeted(session: String, name: String, epoch: String) -> Author {
+    /// The server answered hello on `link` at `now`: this client is `name` in
+    /// `session`, in `epoch`, and the resync begins. Nil when `link` is no longer
+    /// the one greeting (it ended, or the client closed).
+    mutating func greeted(
+        on link: Link, session: String, name: String, epoch: String, at now: ContinuousClock.Instant
+    ) -> Author? {
+        guard case .greeting(let current, let generation) = phase, current === link else { return nil }
+        phase = .resyncing(link, generation: generation)
+        clock.begin(at: now)
+        clock.greeted()
         serverEpoch = epoch
         endpoints.connected()
         return authors.greeted(session: session, name: name)
@@ -165,21 +194,29 @@ struct ClientMachine<Link: ClientLink> {
         return (registry.byKey, targets)
     }
 
-    /// Every `observe` of the resync on `link` is answered: the client is in sync,
-    /// unless the link ended or the client closed meanwhile (nil).
-    mutating func resyncEnded(on link: Link) -> Ready? {
+    /// Every `observe` of the resync on `link` is answered at `now`: the client is
+    /// in sync, unless the link ended or the client closed meanwhile (nil).
+    mutating func resyncEnded(on link: Link, at now: ContinuousClock.Instant) -> Ready? {
         guard case .resyncing(let current, let generation) = phase, current === link, !link.hasEnded else {
             return nil
         }
         phase = .synchronized(link, generation: generation)
+        clock.begin(at: now)
         let (unsent, awaiting) = registry.resyncEnded()
         return Ready(reset: reset, unsent: unsent, awaiting: awaiting)
     }
 
+    /// What the client must do when a link ended.
+    struct Ended {
+        /// Every mirror: each learns that its session ended.
+        var mirrors: [any MirrorEndpoint]
+        /// The requests that waited for a reply, oldest first: each fails.
+        var requests: [RequestCompletion]
+    }
+
     /// `link` ended: no more sending on it, this client has no session, and the
-    /// next attempt goes to the next server. Returns every mirror (each learns
-    /// that its session ended), or nil for an old link.
-    mutating func linkEnded(_ link: Link, reason: DisconnectReason) -> [any MirrorEndpoint]? {
+    /// next attempt goes to the next server. Nil for an old link.
+    mutating func linkEnded(_ link: Link, reason: DisconnectReason) -> Ended? {
         guard self.link === link else { return nil }
         if case .slowConsumer(let revision?) = reason, let generation {
             tracker.closedAsSlowConsumer(at: revision, generation: generation)
@@ -187,15 +224,35 @@ struct ClientMachine<Link: ClientLink> {
         phase = .disconnected(reason)
         endpoints.advance()
         authors.sessionEnded()
-        return registry.all
+        return Ended(mirrors: registry.all, requests: requests.removeAll())
     }
 
-    /// The owner closed the client: returns the link to end and the watchers to finish.
-    mutating func close() -> (link: Link?, watchers: [Watcher]) {
+    /// The owner closed the client: returns the link to end, the watchers to
+    /// finish and the requests to fail.
+    mutating func close() -> (link: Link?, watchers: [Watcher], requests: [RequestCompletion]) {
         let link = self.link
         phase = .closed
         announced = .disconnected(.closed)
-        return (link, takeWatchers())
+        return (link, takeWatchers(), requests.removeAll())
+    }
+
+    // MARK: Requests
+
+    /// A request is to go out on `link`: returns its id, or nil when `link` takes
+    /// no more (it ended, or is no longer the current one).
+    mutating func register(_ completion: @escaping RequestCompletion, on link: Link) -> Int64? {
+        guard self.link === link, !link.hasEnded else { return nil }
+        return requests.register(completion)
+    }
+
+    /// A reply to request `identifier` came on `link`: complete that request, or
+    /// end the link when no request waits for it (the server is confused).
+    mutating func replied(_ identifier: Int64, on link: Link) -> Action {
+        guard self.link === link else { return .none }
+        guard let completion = requests.complete(identifier) else {
+            return .end(link, .protocolError("a reply to request \(identifier), which is not waiting"))
+        }
+        return .complete(completion)
     }
 
     /// Takes every watcher out (their streams are about to finish).
@@ -267,7 +324,7 @@ struct ClientMachine<Link: ClientLink> {
         return current
     }
 
-    /// A ping reply on link `generation` said `revision`.
+    /// A ping reply on link `generation` said `revision` (a ping of a caller, not of the liveness rule).
     mutating func progressed(to revision: Int64, generation: Int) {
         tracker.progressed(to: revision, generation: generation)
     }
