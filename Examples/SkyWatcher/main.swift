@@ -60,6 +60,12 @@ var configuration = ClientConfiguration(endpoints: endpoints, name: "sky-watcher
 // Errors only: what the client warns about (a reset, a lost connection) the connection lines say already.
 configuration.logger = Logger(level: .error, sink: StandardErrorLogSink())
 
+// The client connects as soon as it exists; its messages wait on this queue until
+// every observation below is in place, so the first line ("connecting") is never missed.
+let delivery = DispatchQueue(label: "sky-watcher.delivery")
+delivery.suspend()
+configuration.deliveryQueue = delivery
+
 let client = ObservatoryClient(configuration: configuration)
 let color = client.variable("sky.color", default: "blue")
 let watcher = SkyWatcher()
@@ -74,6 +80,7 @@ watcher.observe(color) { (update: Update<String>, author: AnyAuthor) in
 }
 say("sky.color is \(color.value) until the server says otherwise; change it with:")
 say("    swift run observatory set sky.color red")
+delivery.resume()
 
 signal(SIGINT, SIG_IGN)
 let interrupts = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)

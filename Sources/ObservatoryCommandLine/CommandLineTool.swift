@@ -24,7 +24,10 @@ public enum CommandLineTool {
             parsed = try CommandLineArguments.parse(arguments, environment: environment, input: input)
         } catch {
             output.standardError("observatory: \(error.message)")
-            output.standardError("Run 'observatory --help' for usage.")
+            // The command's own usage when the line names one: it says what went wrong there.
+            let named = arguments.first { $0 != "help" && CommandLineHelp.usage(of: $0) != nil }
+            output.standardError(
+                named.map { "Run 'observatory help \($0)' for its usage." } ?? "Run 'observatory --help' for usage.")
             return .usage
         }
         return await run(parsed, output: output)

@@ -1,3 +1,4 @@
+import Observatory
 import ObservatoryClient
 import ObservatoryServer
 import ObservatoryWire
@@ -53,6 +54,14 @@ import Testing
         } throws: { error in
             (error as? CommandLineUsageError)?.message.contains("put a list of servers in OBSERVATORY_SERVERS") == true
         }
+    }
+
+    @Test func aUsageErrorPointsToTheCommandsOwnHelp() async {
+        let errors = Locked<[String]>([])
+        let output = CommandLineOutput(
+            standardOutput: { _ in }, standardError: { line in errors.withLock { $0.append(line) } })
+        #expect(await CommandLineTool.run(arguments: ["set", "k", "tru"], output: output) == .usage)
+        #expect(errors.withLock { $0.last } == "Run 'observatory help set' for its usage.")
     }
 
     @Test func aWatchEndedByTheServerSaysSoInAWatchsWords() {
