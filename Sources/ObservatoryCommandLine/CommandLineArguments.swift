@@ -7,7 +7,7 @@ import ObservatoryWire
 /// without a server:
 ///
 ///     let arguments = try CommandLineArguments.parse(["set", "sky.color", "red", "--port", "7071"])
-///     // arguments.command == .set(key: "sky.color", valueText: "red"), arguments.port == 7071
+///     // arguments.command == .set(key: "sky.color", value: "red"), arguments.port == 7071
 public struct CommandLineArguments: Sendable, Equatable {
     /// The server's host name or address (`--host`, else `OBSERVATORY_SERVERS`, else
     /// `OBSERVATORY_HOST`, else 127.0.0.1), or several servers separated by commas,
@@ -62,7 +62,13 @@ public struct CommandLineArguments: Sendable, Equatable {
         _ arguments: [String], environment: [String: String] = [:], input: CommandLineInput = .none
     ) throws(CommandLineUsageError) -> CommandLineArguments {
         var result = CommandLineArguments()
-        try result.apply(environment: environment)
+        // A bad variable stops a command that needs the server, not --help or --version.
+        var environmentError: CommandLineUsageError?
+        do {
+            try result.apply(environment: environment)
+        } catch {
+            environmentError = error
+        }
         var positional: [String] = []
         var remaining = arguments[...]
         var optionsEnded = false
@@ -90,6 +96,7 @@ public struct CommandLineArguments: Sendable, Equatable {
             result.command = try help(for: wantsHelp ? Array(positional.prefix(1)) : Array(positional.dropFirst()))
             return result
         }
+        if let environmentError { throw environmentError }
         result.command = try command(from: positional, valueIsString: result.valueIsString, input: input)
         try result.applyCommandOptions()
         return result

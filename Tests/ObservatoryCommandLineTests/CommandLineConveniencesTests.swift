@@ -45,7 +45,7 @@ import Testing
         #expect(servers.endpoints == [Endpoint(host: "a", port: 7071), Endpoint(host: "b", port: 7072)])
     }
 
-    @Test func aBadVariableIsAUsageErrorNamingIt() {
+    @Test func aBadVariableIsAUsageErrorNamingIt() throws {
         #expect(throws: CommandLineUsageError("OBSERVATORY_PORT must be a number from 1 to 65535, not 'x'")) {
             try CommandLineArguments.parse(["ping"], environment: ["OBSERVATORY_PORT": "x"])
         }
@@ -54,6 +54,8 @@ import Testing
         } throws: { error in
             (error as? CommandLineUsageError)?.message.contains("put a list of servers in OBSERVATORY_SERVERS") == true
         }
+        #expect(
+            try CommandLineArguments.parse(["--version"], environment: ["OBSERVATORY_PORT": "x"]).command == .version)
     }
 
     @Test func aUsageErrorPointsToTheCommandsOwnHelp() async {
