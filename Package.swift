@@ -25,7 +25,7 @@ let package = Package(
     targets: [
         // The core observer library: Messenger, Var, transforms, authors, ...
         .target(name: "Observatory"),
-        // The wire protocol of PROTOCOL.md as pure values: no sockets.
+        // The wire protocol of docs/protocol.md as pure values: no sockets.
         .target(name: "ObservatoryWire"),
         // The one logger of the server, the daemon, the client and the CLI: a level and a sink.
         .target(name: "ObservatoryLogging", dependencies: ["Observatory"]),
@@ -85,7 +85,7 @@ let package = Package(
                 "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets", "ObservatoryLogging",
                 "ObservatoryTestSupport", "ObservatoryHTTP",
             ]),
-        // Black-box checks of the server against PROTOCOL.md, over raw TCP with
+        // Black-box checks of the server against docs/protocol.md, over raw TCP with
         // Foundation's JSON, as a client in another language would see it.
         .testTarget(
             name: "ObservatoryConformanceTests",

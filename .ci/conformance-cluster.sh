@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The wire-level conformance suite against cluster nodes (PROTOCOL.md, "Cluster mode"):
+# The wire-level conformance suite against cluster nodes (docs/protocol.md, "Cluster mode"):
 # starts one etcd member on free loopback ports in a temporary directory, runs
 # `swift test --no-parallel --filter ObservatoryConformanceTests` with
 # OBSERVATORY_CONFORMANCE_ETCD pointing at it (every test's server is then a cluster node

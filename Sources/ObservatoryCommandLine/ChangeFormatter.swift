@@ -20,6 +20,19 @@ public enum ChangeFormatter {
         return reason == Event.sessionEnded
     }
 
+    /// The longest value `preview(_:)` prints whole, in characters.
+    public static let previewLength = 60
+
+    /// A value as compact JSON text, cut short when longer than ``previewLength``
+    /// characters: its first 40 characters, `…` and its size, as `set` prints it.
+    ///
+    ///     {"rows":[[1,2,3],[4,5,6],[7,8,9],[10,11,… (140213 bytes)
+    public static func preview(_ value: JSONValue) -> String {
+        let text = self.text(value)
+        guard text.count > previewLength else { return text }
+        return "\(text.prefix(40))… (\(text.utf8.count) bytes)"
+    }
+
     /// A value as compact JSON text.
     public static func text(_ value: JSONValue) -> String {
         String(decoding: value.encoded(), as: UTF8.self)

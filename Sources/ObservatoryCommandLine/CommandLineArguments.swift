@@ -7,12 +7,14 @@ import ObservatoryWire
 /// without a server:
 ///
 ///     let arguments = try CommandLineArguments.parse(["set", "sky.color", "red", "--port", "7071"])
-///     // arguments.command == .set(key: "sky.color", valueText: "red"), arguments.port == 7071
+///     // arguments.command == .set(key: "sky.color", value: "red"), arguments.port == 7071
 public struct CommandLineArguments: Sendable, Equatable {
-    /// The server's host name or address (`--host`, default 127.0.0.1), or
-    /// several servers separated by commas, each `host` or `host:port`.
+    /// The server's host name or address (`--host`, else `OBSERVATORY_SERVERS`, else
+    /// `OBSERVATORY_HOST`, else 127.0.0.1), or several servers separated by commas,
+    /// each `host` or `host:port`.
     public var host: String = "127.0.0.1"
-    /// The server's TCP port (`--port`, default 7070), for hosts without a port of their own.
+    /// The server's TCP port (`--port`, else `OBSERVATORY_PORT`, else 7070), for hosts
+    /// without a port of their own.
     public var port: Int = 7070
 
     /// The servers `--host` and `--port` name, in order; the client tries them in turn.
@@ -31,6 +33,8 @@ public struct CommandLineArguments: Sendable, Equatable {
     public var printsFrames = false
     /// `set --ephemeral`: bind the key to the command's session.
     private var ephemeral = false
+    /// `set --string`: the value is a string, whatever it looks like.
+    private var valueIsString = false
     /// `watch --from REV`: resume after this revision.
     private var fromRevision: Int64?
     /// `watch --slow close|coalesce`: what the server does when the command falls behind.
@@ -41,66 +45,117 @@ public struct CommandLineArguments: Sendable, Equatable {
     /// Creates arguments with the defaults and the `help` command.
     public init() {}
 
-    /// The usage text that `--help` prints.
-    public static let usage = """
-        usage: observatory [options] COMMAND
-
-        commands:
-          get KEY             print the value of KEY as JSON
-          set KEY VALUE       set KEY to VALUE (JSON; a bare word is a string)
-                              --ephemeral: keep KEY only while the command runs
-          delete KEY          delete KEY
-          list [PREFIX]       list the keys that start with PREFIX, with their versions
-          watch KEY|PREFIX*   print every change of KEY, or of every key under PREFIX,
-                              as `key old → new by author (vN)`, until interrupted
-                              --from REV: first the changes after revision REV
-                              --slow close: never skip a change; if the command falls
-                              behind, the server closes and watch resumes by itself
-                              (default --slow coalesce: skip to the latest value)
-          ping                print the server, its last revision and its epoch (a health check)
-
-        options:
-          --host HOST         server host (default 127.0.0.1); several as a:7070,b:7070
-                              are tried in turn
-          --port PORT         server port (default 7070)
-          --token TOKEN       authentication token
-          --name NAME         author name for changes (default observatory-cli)
-          --json              print the server's frames as JSON
-          --help, -h          print this text
-
-        exit codes: 0 ok, 1 not found, conflict or refused, 2 usage, 3 connection
-        """
-
     /// Parses the arguments after the program name.
     ///
     /// Options may appear anywhere; `--name value` and `--name=value` both
     /// work. An argument that starts with a single dash (`-5`) is a value, so
-    /// negative numbers need no quoting; `--` ends the options.
+    /// negative numbers need no quoting; `--` ends the options. `--help` (or
+    /// `-h`) after a command asks for that command's help, and `--version` wins
+    /// over everything.
+    ///
+    /// - Parameters:
+    ///   - environment: `OBSERVATORY_HOST`, `OBSERVATORY_PORT` and `OBSERVATORY_SERVERS`
+    ///     name the server when `--host` and `--port` do not.
+    ///   - input: where `set KEY -` and `set KEY @PATH` read their value.
     /// - Throws: ``CommandLineUsageError`` with a message saying what to fix.
-    public static func parse(_ arguments: [String]) throws(CommandLineUsageError) -> CommandLineArguments {
+    public static func parse(
+        _ arguments: [String], environment: [String: String] = [:], input: CommandLineInput = .none
+    ) throws(CommandLineUsageError) -> CommandLineArguments {
         var result = CommandLineArguments()
+        // A bad variable stops a command that needs the server, not --help or --version.
+        var environmentError: CommandLineUsageError?
+        do {
+            try result.apply(environment: environment)
+        } catch {
+            environmentError = error
+        }
         var positional: [String] = []
         var remaining = arguments[...]
         var optionsEnded = false
+        // With --help, an option's mistakes do not matter: the help is printed.
+        let wantsHelp = arguments.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" }
         while let argument = remaining.popFirst() {
             if optionsEnded || !isOption(argument) {
                 positional.append(argument)
             } else if argument == "--" {
                 optionsEnded = true
-            } else if argument == "--help" || argument == "-h" {
-                result.command = .help
+            } else if argument == "--version" {
+                result.command = .version
                 return result
+            } else if argument == "--help" || argument == "-h" {
+                continue
             } else {
-                try result.apply(option: argument, remaining: &remaining)
+                do {
+                    try result.apply(option: argument, remaining: &remaining)
+                } catch {
+                    if !wantsHelp { throw error }
+                }
             }
         }
-        result.command = try command(from: positional)
+        if wantsHelp || positional.first == "help" {
+            result.command = try help(for: wantsHelp ? Array(positional.prefix(1)) : Array(positional.dropFirst()))
+            return result
+        }
+        if let environmentError { throw environmentError }
+        result.command = try command(from: positional, valueIsString: result.valueIsString, input: input)
         try result.applyCommandOptions()
         return result
     }
 
+    /// `help`, `help COMMAND`, `COMMAND --help`: the usage, or the command's own.
+    private static func help(for operands: [String]) throws(CommandLineUsageError) -> CommandLineCommand {
+        guard let name = operands.first else { return .help }
+        guard operands.count == 1 else {
+            throw CommandLineUsageError("help takes at most one COMMAND, got \(operands.count) arguments")
+        }
+        guard CommandLineHelp.usage(of: name) != nil else {
+            throw CommandLineUsageError("no help for '\(name)': there is no such command")
+        }
+        return .commandHelp(name)
+    }
+
+    /// The server from `OBSERVATORY_SERVERS` (a list), else `OBSERVATORY_HOST`, and
+    /// `OBSERVATORY_PORT`; a bad value is an error naming its variable.
+    private mutating func apply(environment: [String: String]) throws(CommandLineUsageError) {
+        if let text = environment["OBSERVATORY_PORT"] {
+            port = try Self.port(text, source: "OBSERVATORY_PORT")
+        }
+        for name in ["OBSERVATORY_HOST", "OBSERVATORY_SERVERS"] {
+            guard let text = environment[name] else { continue }
+            if name == "OBSERVATORY_HOST", text.contains(",") {
+                throw CommandLineUsageError(
+                    "OBSERVATORY_HOST is '\(text)', a list: it names one server (the daemon's address); "
+                        + "put a list of servers in OBSERVATORY_SERVERS")
+            }
+            host = try Self.hosts(text, source: name)
+        }
+    }
+
+    private static func port(_ text: String, source: String) throws(CommandLineUsageError) -> Int {
+        guard let number = Int(text), (1...65535).contains(number) else {
+            throw CommandLineUsageError("\(source) must be a number from 1 to 65535, not '\(text)'")
+        }
+        return number
+    }
+
+    /// Checks a host list, each `host` or `host:port`.
+    private static func hosts(_ text: String, source: String) throws(CommandLineUsageError) -> String {
+        guard !text.isEmpty else { throw CommandLineUsageError("\(source) must not be empty") }
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            do throws(Endpoint.ParseError) {
+                _ = try Endpoint(parsing: String(item))
+            } catch {
+                throw CommandLineUsageError("\(source): \(error)")
+            }
+        }
+        return text
+    }
+
     /// Folds `--ephemeral`, `--from` and `--slow` into the command they belong to.
     private mutating func applyCommandOptions() throws(CommandLineUsageError) {
+        if valueIsString {
+            guard case .set = command else { throw CommandLineUsageError("--string only goes with set") }
+        }
         if ephemeral {
             guard case .set(let key, let value, _) = command else {
                 throw CommandLineUsageError("--ephemeral only goes with set")
@@ -141,21 +196,9 @@ public struct CommandLineArguments: Sendable, Equatable {
         }
         switch option {
         case "--host":
-            host = try value()
-            guard !host.isEmpty else { throw CommandLineUsageError("--host must not be empty") }
-            for item in host.split(separator: ",", omittingEmptySubsequences: false) {
-                do throws(Endpoint.ParseError) {
-                    _ = try Endpoint(parsing: String(item))
-                } catch {
-                    throw CommandLineUsageError("--host: \(error)")
-                }
-            }
+            host = try Self.hosts(try value(), source: "--host")
         case "--port":
-            let text = try value()
-            guard let number = Int(text), (1...65535).contains(number) else {
-                throw CommandLineUsageError("--port must be a number from 1 to 65535, not '\(text)'")
-            }
-            port = number
+            port = try Self.port(try value(), source: "--port")
         case "--token":
             token = try value()
         case "--name":
@@ -167,6 +210,9 @@ public struct CommandLineArguments: Sendable, Equatable {
         case "--ephemeral":
             guard inlineValue == nil else { throw CommandLineUsageError("--ephemeral takes no value") }
             ephemeral = true
+        case "--string":
+            guard inlineValue == nil else { throw CommandLineUsageError("--string takes no value") }
+            valueIsString = true
         case "--from":
             let text = try value()
             guard let revision = Int64(text), revision >= 0 else {
@@ -185,7 +231,9 @@ public struct CommandLineArguments: Sendable, Equatable {
     }
 
     /// Turns the positional arguments into a command.
-    private static func command(from positional: [String]) throws(CommandLineUsageError) -> CommandLineCommand {
+    private static func command(from positional: [String], valueIsString: Bool, input: CommandLineInput)
+        throws(CommandLineUsageError) -> CommandLineCommand
+    {
         guard let name = positional.first else {
             throw CommandLineUsageError("missing command")
         }
@@ -200,36 +248,23 @@ public struct CommandLineArguments: Sendable, Equatable {
                 throw CommandLineUsageError(
                     "set takes KEY and VALUE (quote a VALUE with spaces), got \(operands.count) arguments")
             }
-            return .set(key: operands[0], value: try value(from: operands[1]))
+            let value = CommandLineValue(argument: operands[1])
+            return .set(key: operands[0], value: try value.resolve(asString: valueIsString, input: input))
         case "list":
             guard operands.count <= 1 else {
-                throw CommandLineUsageError("list takes at most one PREFIX, got \(operands.count) arguments")
+                throw CommandLineUsageError("list takes at most one PATTERN, got \(operands.count) arguments")
             }
-            return .list(prefix: operands.first ?? "")
+            return .list(prefix: try CommandLinePattern.prefix(from: operands.first ?? ""))
         case "ping":
             guard operands.isEmpty else {
                 throw CommandLineUsageError("ping takes no arguments, got \(operands.count)")
             }
             return .ping
         case "watch":
-            let pattern = try single("KEY or PREFIX*", of: operands, for: name)
-            guard pattern.hasSuffix("*") else { return .watch(.key(pattern)) }
-            return .watch(.prefix(String(pattern.dropLast())))
+            return .watch(
+                try CommandLinePattern.target(from: try single("KEY or PREFIX*", of: operands, for: name), for: name))
         default:
             throw CommandLineUsageError("unknown command '\(name)'")
-        }
-    }
-
-    /// JSON when the text is JSON; a bare word (or any text that does not
-    /// start like JSON) is a string, so `set greeting hello` needs no quotes.
-    static func value(from text: String) throws(CommandLineUsageError) -> JSONValue {
-        do {
-            return try JSONValue.parse(text)
-        } catch {
-            let trimmed = text.drop { $0 == " " }
-            guard let first = trimmed.first, "{[\"".contains(first) else { return .string(text) }
-            throw CommandLineUsageError(
-                "VALUE is not valid JSON (\(error)); quote a string that starts with \(first) as JSON")
         }
     }
 

@@ -4,13 +4,15 @@ import ObservatoryWire
 public enum CommandLineCommand: Sendable, Equatable {
     /// Print the value of a key.
     case get(key: String)
-    /// Set a key to a value (given as JSON, or as a bare word taken as a string).
+    /// Set a key to a value (given as JSON, as a plain word taken as a string, or read
+    /// from standard input or a file: see ``CommandLineValue``).
     /// With `ephemeral`, the key is bound to the command's session: the command
     /// keeps running, and the server deletes the key when it ends.
     case set(key: String, value: JSONValue, ephemeral: Bool = false)
     /// Delete a key.
     case delete(key: String)
-    /// List the keys that start with a prefix ("" for all of them).
+    /// List the keys that start with a prefix ("" for all of them); `list` reads
+    /// its pattern as `CommandLinePattern` says.
     case list(prefix: String)
     /// Print every change of one key, or of every key under a prefix, until
     /// interrupted; with `fromRevision`, first the changes after that revision.
@@ -23,4 +25,8 @@ public enum CommandLineCommand: Sendable, Equatable {
     case ping
     /// Print the usage text.
     case help
+    /// Print one command's usage (`help set`, `set --help`).
+    case commandHelp(String)
+    /// Print the version.
+    case version
 }

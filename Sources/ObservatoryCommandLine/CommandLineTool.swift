@@ -10,13 +10,24 @@ import ObservatoryWire
 public enum CommandLineTool {
     /// Parses `arguments` (without the program name), runs the command, and
     /// returns the exit code.
-    public static func run(arguments: [String], output: CommandLineOutput) async -> CommandLineExitCode {
+    ///
+    /// - Parameters:
+    ///   - environment: the process environment (`OBSERVATORY_HOST`, `OBSERVATORY_PORT`,
+    ///     `OBSERVATORY_SERVERS`).
+    ///   - input: where `set KEY -` and `set KEY @PATH` read their value.
+    public static func run(
+        arguments: [String], environment: [String: String] = [:], input: CommandLineInput = .none,
+        output: CommandLineOutput
+    ) async -> CommandLineExitCode {
         let parsed: CommandLineArguments
         do {
-            parsed = try CommandLineArguments.parse(arguments)
+            parsed = try CommandLineArguments.parse(arguments, environment: environment, input: input)
         } catch {
             output.standardError("observatory: \(error.message)")
-            output.standardError("Run 'observatory --help' for usage.")
+            // The command's own usage when the line names one: it says what went wrong there.
+            let named = arguments.first { $0 != "help" && CommandLineHelp.usage(of: $0) != nil }
+            output.standardError(
+                named.map { "Run 'observatory help \($0)' for its usage." } ?? "Run 'observatory --help' for usage.")
             return .usage
         }
         return await run(parsed, output: output)
@@ -24,9 +35,18 @@ public enum CommandLineTool {
 
     /// Runs parsed arguments and returns the exit code.
     public static func run(_ arguments: CommandLineArguments, output: CommandLineOutput) async -> CommandLineExitCode {
-        if arguments.command == .help {
-            output.standardOutput(CommandLineArguments.usage)
+        switch arguments.command {
+        case .help:
+            output.standardOutput(CommandLineHelp.usage)
             return .success
+        case .commandHelp(let name):
+            output.standardOutput(CommandLineHelp.usage(of: name) ?? CommandLineHelp.usage)
+            return .success
+        case .version:
+            output.standardOutput(CommandLineHelp.version)
+            return .success
+        default:
+            break
         }
         var configuration = ClientConfiguration(
             endpoints: arguments.endpoints, name: arguments.name, token: arguments.token)
@@ -43,8 +63,23 @@ public enum CommandLineTool {
             try await perform(arguments, on: client, output: output)
             return .success
         } catch {
-            output.standardError("observatory: \(error)")
+            output.standardError("observatory: \(message(for: error, of: arguments.command))")
             return exitCode(for: error)
+        }
+    }
+
+    /// The error in the words of the command that met it: a lost connection ends a
+    /// `watch` or a session-bound `set`, where nothing waits for a reply.
+    static func message(for error: ClientError, of command: CommandLineCommand) -> String {
+        guard error.code == .connectionLost, let reason = error.disconnectReason else { return "\(error)" }
+        switch command {
+        case .watch:
+            return "the watch ended: \(reason). Run it again when the server is back; "
+                + "add --from REV (the last vN shown) to see the changes made in between"
+        case .set(let key, _, ephemeral: true):
+            return "the session ended: \(reason); the server no longer keeps \(key) for this command"
+        default:
+            return "\(error)"
         }
     }
 
@@ -62,8 +97,8 @@ public enum CommandLineTool {
     ) async throws(ClientError) {
         let raw = arguments.printsFrames
         switch arguments.command {
-        case .help:
-            output.standardOutput(CommandLineArguments.usage)
+        case .help, .commandHelp, .version:
+            output.standardOutput(CommandLineHelp.usage)
         case .get(let key):
             let reply = try await client.send(.get(key: key))
             output.standardOutput(raw ? frame(reply) : (reply["value"].map(ChangeFormatter.text) ?? "null"))
@@ -72,7 +107,7 @@ public enum CommandLineTool {
             let version = reply["version"]?.integerValue ?? 0
             let changed = reply["changed"]?.boolValue ?? true
             let summary =
-                changed ? "\(key) = \(ChangeFormatter.text(value)) (v\(version))" : "\(key) unchanged (v\(version))"
+                changed ? "\(key) = \(ChangeFormatter.preview(value)) (v\(version))" : "\(key) unchanged (v\(version))"
             output.standardOutput(raw ? frame(reply) : summary)
             if ephemeral { try await holdSession(for: key, on: client, output: output) }
         case .delete(let key):

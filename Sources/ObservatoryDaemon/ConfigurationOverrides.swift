@@ -43,6 +43,10 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     /// The overrides in `OBSERVATORY_CONFIG`, `OBSERVATORY_HOST`, `OBSERVATORY_PORT`,
     /// `OBSERVATORY_DATA`, `OBSERVATORY_FSYNC`, `OBSERVATORY_LOG_LEVEL`,
     /// `OBSERVATORY_TOKENS_FILE`, `OBSERVATORY_ETCD` and `OBSERVATORY_ETCD_PREFIX`.
+    ///
+    /// `OBSERVATORY_HOST` and `OBSERVATORY_PORT` are the daemon's address: where it
+    /// listens, and where the CLI and the examples connect. A list of servers for
+    /// clients is `OBSERVATORY_SERVERS`, which the daemon does not read.
     public init(environment: [String: String]) {
         func value(_ name: String) -> Value? {
             environment[name].map { Value($0, source: name) }
@@ -61,7 +65,10 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     /// Applies these overrides to `configuration`; a value that does not parse is an
     /// error naming the setting and the flag or variable.
     public func apply(to configuration: inout ServerConfiguration) throws {
-        if let host { configuration.host = host.text }
+        if let host {
+            try Self.checkListenAddress(host)
+            configuration.host = host.text
+        }
         if let port {
             guard let number = Int(port.text) else {
                 throw ConfigurationError.wrongType(setting: "port (\(port.source))", expected: "an integer")
@@ -83,7 +90,7 @@ public struct ConfigurationOverrides: Sendable, Equatable {
             configuration.cluster = cluster
         }
         if let etcdPrefix {
-            guard var cluster = configuration.cluster else {
+            guard var cluster = configuration.cluster, !cluster.etcd.isEmpty else {
                 throw ConfigurationError.invalidValue(
                     setting: "cluster.prefix (\(etcdPrefix.source))", value: etcdPrefix.text,
                     allowed: "a prefix together with etcd members (--etcd, OBSERVATORY_ETCD or the file's cluster.etcd)"
@@ -91,6 +98,23 @@ public struct ConfigurationOverrides: Sendable, Equatable {
             }
             cluster.prefix = etcdPrefix.text
             configuration.cluster = cluster
+        }
+    }
+
+    /// A listen address is one host, without a port: a list (meant for clients, as
+    /// `OBSERVATORY_SERVERS`) or a `host:port` is an error naming where it came from.
+    static func checkListenAddress(_ host: Value) throws {
+        let colons = host.text.filter { $0 == ":" }.count
+        if host.text.contains(",") {
+            throw ConfigurationError.invalidValue(
+                setting: "host (\(host.source))", value: host.text,
+                allowed: "one address to listen on (the daemon serves one); "
+                    + "a list of servers for clients goes in OBSERVATORY_SERVERS")
+        }
+        if colons == 1 {
+            throw ConfigurationError.invalidValue(
+                setting: "host (\(host.source))", value: host.text,
+                allowed: "an address without a port; the port goes in --port or OBSERVATORY_PORT")
         }
     }
 }

@@ -66,13 +66,13 @@ public enum Daemon {
         do {
             server = try Server(configuration: configuration, logger: logger)
         } catch {
-            logger.error("cannot start: \(error)")
+            logger.error(startFailure(error, configuration: configuration))
             return exitFailure
         }
         do {
             try server.start()
         } catch {
-            logger.error("cannot start: \(error)")
+            logger.error(startFailure(error, configuration: configuration))
             server.stop()
             return exitFailure
         }
@@ -83,6 +83,26 @@ public enum Daemon {
         server.waitUntilStopped()
         signals.cancel()
         return exitSuccess
+    }
+
+    /// Why the server cannot start, and what to do when the address is the trouble.
+    static func startFailure(_ error: any Error, configuration: ServerConfiguration) -> String {
+        guard let socketError = error as? SocketError else { return "cannot start: \(error)" }
+        let address = "\(configuration.host):\(configuration.port)"
+        let hint =
+            switch socketError.errorNumber {
+            case EADDRINUSE:
+                "; another program (perhaps another observatoryd) listens on \(address): stop it, or choose "
+                    + "another port with --port, OBSERVATORY_PORT or the file's port (0 picks a free one)"
+            case EADDRNOTAVAIL, 0:
+                "; \(configuration.host) is not an address of this machine: listen on 127.0.0.1, 0.0.0.0 "
+                    + "or one of its own addresses (--host, OBSERVATORY_HOST or the file's host)"
+            case EACCES:
+                "; ports below 1024 need privileges: choose a port from 1024 up (--port, OBSERVATORY_PORT)"
+            default:
+                ""
+            }
+        return "cannot start: \(socketError)\(hint)"
     }
 
     private static func logFileLimit(_ outcome: FileDescriptorLimit.Outcome, logger: Logger) {

@@ -20,7 +20,9 @@ public enum DaemonCommand: Sendable, Equatable {
 
         options (each overrides its environment variable, which overrides the file):
           --config PATH        configuration file (OBSERVATORY_CONFIG); default: none, built-in defaults
-          --host ADDRESS       listen address (OBSERVATORY_HOST); default 127.0.0.1
+          --host ADDRESS       listen address, one host without a port (OBSERVATORY_HOST); default
+                               127.0.0.1. The CLI connects to OBSERVATORY_HOST and OBSERVATORY_PORT too;
+                               a list of servers for clients goes in OBSERVATORY_SERVERS
           --port N             listen port, 0 = any free port (OBSERVATORY_PORT); default 7070
           --data DIR           data directory (OBSERVATORY_DATA); default ./data
           --fsync POLICY       always | everysec | none (OBSERVATORY_FSYNC); default everysec;

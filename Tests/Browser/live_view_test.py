@@ -4,8 +4,9 @@
 Starts the built observatoryd on a free port, opens http://127.0.0.1:PORT/?prefix=sky.
 in headless Chromium (browser.py), changes keys with the observatory CLI, waits
 until the page shows each value and its author, kills the daemon (the page must
-say reconnecting or stale), restarts it on the same port (live again), takes a
-screenshot to docs/live-view.png, and stops every process it started by its pid.
+say reconnecting or stale, never "undefined"), restarts it on the same port (live
+again), takes a screenshot to docs/live-view.png, deletes a key (its card must say
+who deleted it, then fade out and go), and stops every process it started by its pid.
 
 Usage: live_view_test.py [BUILD_DIR]   (default .build/debug)
 Exit status: 0 passed, 1 failed, 77 skipped (no Chromium or no websockets module).
@@ -81,6 +82,8 @@ async def run(build):
                 daemon.kill()
                 await page.wait_for(lambda text: "reconnecting" in text or "stale" in text,
                                     what="the view to say reconnecting or stale")
+                if "undefined" in await page.text():
+                    raise AssertionError("the page says undefined while not live: " + await page.text())
                 restarted = Daemon(build, port)
                 await page.wait_for(lambda text: "live" in text and "reconnecting" not in text,
                                     timeout=40, what="the view to be live again")
@@ -88,13 +91,19 @@ async def run(build):
                 await page.wait_for(lambda text: "green" in text and "alice" in text, what="green by alice")
                 cli(build, port, "set", "sky.clouds", "5", "--name", "carol")
                 await page.wait_for(lambda text: "5" in text, what="sky.clouds = 5")
+                if "undefined" in await page.text():
+                    raise AssertionError("the page says undefined once live again: " + await page.text())
                 os.makedirs(os.path.join(ROOT, "docs"), exist_ok=True)
                 await page.screenshot(os.path.join(ROOT, "docs", "live-view.png"))
+                cli(build, port, "delete", "sky.clouds", "--name", "dave")
+                await page.wait_for(lambda text: "deleted by dave" in text, what="sky.clouds deleted by dave")
+                await page.wait_for(lambda text: "sky.clouds" not in text, what="the deleted card to fade out and go")
     finally:
         daemon.kill()
         if restarted:
             restarted.kill()
-    print("passed: the live page followed the changes, said it was reconnecting, and came back live")
+    print("passed: the live page followed the changes, said it was reconnecting, came back live, "
+          "and said who deleted a key before its card went")
 
 
 def main():

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures what clients can make observatoryd hold, on its defaults.
 
-The four cases of PROTOCOL.md "Memory" at full size, against the release
+The four cases of docs/protocol.md "Memory" at full size, against the release
 daemon in a new data directory (fsync everysec, the default), each on a fresh
 daemon stopped by its pid:
 

@@ -2,7 +2,7 @@
 """Parses observatoryd's /metrics with Prometheus's own parser (prometheus_client).
 
 Usage: check_metrics.py PORT. Exits 0 when the page parses and holds every family
-PROTOCOL.md requires; 77 (skipped) when prometheus_client is not installed.
+docs/protocol.md requires; 77 (skipped) when prometheus_client is not installed.
 """
 import sys
 import urllib.request

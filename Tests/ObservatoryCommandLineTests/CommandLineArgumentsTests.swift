@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func helpWinsOverEverythingElse() throws {
-        #expect(try CommandLineArguments.parse(["get", "--help"]).command == .help)
+        #expect(try CommandLineArguments.parse(["get", "--help"]).command == .commandHelp("get"))
         #expect(try CommandLineArguments.parse(["-h"]).command == .help)
     }
 
@@ -80,7 +80,7 @@ import Testing
             (["get"], "get: missing KEY; usage: observatory get KEY"),
             (["get", "a", "b"], "get: too many arguments (2); usage: observatory get KEY"),
             (["set", "a"], "set takes KEY and VALUE (quote a VALUE with spaces), got 1 arguments"),
-            (["list", "a", "b"], "list takes at most one PREFIX, got 2 arguments"),
+            (["list", "a", "b"], "list takes at most one PATTERN, got 2 arguments"),
             (["watch"], "watch: missing KEY or PREFIX*; usage: observatory watch KEY or PREFIX*"),
             (["get", "k", "--port", "0"], "--port must be a number from 1 to 65535, not '0'"),
             (["get", "k", "--port", "http"], "--port must be a number from 1 to 65535, not 'http'"),

@@ -206,7 +206,7 @@ import Testing
         #expect(await eventually { capture.err.first?.hasPrefix("watching k") == true })
         server.stop()
         #expect(await watch.value == .connection)
-        #expect(capture.err.last?.contains("the server shut down") == true)
+        #expect(capture.err.last?.hasPrefix("observatory: the watch ended: the server shut down.") == true)
     }
 
     @Test func commandLineMapsServerRefusalsToOneAndConnectionTroubleToThree() {

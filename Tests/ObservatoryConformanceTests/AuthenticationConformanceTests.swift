@@ -1,7 +1,7 @@
 import ObservatoryServer
 import Testing
 
-/// PROTOCOL.md, `hello` with auth on, `unauthenticated` and `forbidden`.
+/// docs/protocol.md, `hello` with auth on, `unauthenticated` and `forbidden`.
 @Suite struct AuthenticationConformanceTests {
     static func withAuthenticatingServer(_ body: (RunningServer) throws -> Void) throws {
         try withServer(

@@ -2,7 +2,7 @@ import Foundation
 import ObservatoryServer
 import Testing
 
-/// PROTOCOL.md, "Epoch" and "Durability": `hello` and `ping` carry `revision` and
+/// docs/protocol.md, "Epoch" and "Durability": `hello` and `ping` carry `revision` and
 /// `epoch`, every `observe` reply carries `revision`, and with storage on a
 /// restart keeps the values, the revisions and the epoch.
 @Suite struct EpochConformanceTests {

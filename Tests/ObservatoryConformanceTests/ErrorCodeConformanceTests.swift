@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// PROTOCOL.md, "Values, keys, ..." and "Error codes": every error a client can
+/// docs/protocol.md, "Values, keys, ..." and "Error codes": every error a client can
 /// cause without authentication, with the id echoed.
 @Suite struct ErrorCodeConformanceTests {
-    /// Keys as JSON string literals (escapes included) that PROTOCOL.md forbids.
+    /// Keys as JSON string literals (escapes included) that docs/protocol.md forbids.
     static let invalidKeyLiterals = [
         #""""#, // empty
         "\"" + String(repeating: "k", count: 257) + "\"", // 257 bytes

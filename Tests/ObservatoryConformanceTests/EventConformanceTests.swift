@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// PROTOCOL.md, "Events" and `observe`/`unobserve`: event shapes, authors and
+/// docs/protocol.md, "Events" and `observe`/`unobserve`: event shapes, authors and
 /// sessions, ordering, no duplicates, no gaps between snapshot and events.
 @Suite struct EventConformanceTests {
     @Test func creatingAKeySendsAnUpdateWithoutOld() throws {

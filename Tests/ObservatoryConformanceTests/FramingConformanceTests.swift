@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// PROTOCOL.md, "Transport and framing": one JSON object per LF-terminated line,
+/// docs/protocol.md, "Transport and framing": one JSON object per LF-terminated line,
 /// CR before LF ignored, empty lines ignored, pipelining, frame size limit.
 @Suite struct FramingConformanceTests {
     @Test func carriageReturnBeforeLineFeedIsIgnored() throws {

@@ -2,7 +2,7 @@ import Foundation
 import ObservatoryServer
 import Testing
 
-/// PROTOCOL.md: "Keys are compared by their UTF-8 bytes: two keys that differ in
+/// docs/protocol.md: "Keys are compared by their UTF-8 bytes: two keys that differ in
 /// bytes are different keys, even when Unicode calls them equivalent."
 @Suite struct KeyBytesConformanceTests {
     /// "é" as one scalar (U+00E9) and as "e" + a combining acute accent (U+0301).

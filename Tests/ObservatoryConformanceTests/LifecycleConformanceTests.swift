@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// PROTOCOL.md, "Shutdown", "Slow consumers", and many clients at once.
+/// docs/protocol.md, "Shutdown", "Slow consumers", and many clients at once.
 @Suite struct LifecycleConformanceTests {
     @Test func stopSendsShutdownEventToObserversAndIdleConnectionsThenCloses() throws {
         try withServer { server in

@@ -2,7 +2,7 @@ import Foundation
 import ObservatoryServer
 import Testing
 
-/// PROTOCOL.md, `list`: byte order, `after`, `limit`, `more`, and a capped page;
+/// docs/protocol.md, `list`: byte order, `after`, `limit`, `more`, and a capped page;
 /// `hello`: a `name` is 1–128 bytes of UTF-8 without control characters.
 @Suite struct ListPagingConformanceTests {
     private func keys(_ reply: Frame) -> [String] {

@@ -2,7 +2,7 @@ import Foundation
 import ObservatoryServer
 import Testing
 
-/// PROTOCOL.md, "Ops": every op's success reply with its exact fields and types.
+/// docs/protocol.md, "Ops": every op's success reply with its exact fields and types.
 @Suite struct OperationConformanceTests {
     @Test func defaultsAreThoseOfTheProtocol() {
         let configuration = ServerConfiguration()

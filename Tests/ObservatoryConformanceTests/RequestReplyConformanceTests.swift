@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// PROTOCOL.md, "Requests and replies": ids echoed verbatim, `"id":null` rules,
+/// docs/protocol.md, "Requests and replies": ids echoed verbatim, `"id":null` rules,
 /// one reply per request in request order, unknown fields ignored, the
 /// connection kept open after errors.
 @Suite struct RequestReplyConformanceTests {

@@ -2,7 +2,7 @@ import Foundation
 import ObservatoryServer
 import Testing
 
-/// PROTOCOL.md, "Resuming, progress, session-bound keys, retry-safe writes".
+/// docs/protocol.md, "Resuming, progress, session-bound keys, retry-safe writes".
 @Suite struct ResumeConformanceTests {
     // MARK: Resume
 

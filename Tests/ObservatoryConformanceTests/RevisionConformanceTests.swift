@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// PROTOCOL.md, "versions": one global revision counter, a key's version is the
+/// docs/protocol.md, "versions": one global revision counter, a key's version is the
 /// revision of its last change, equal values change nothing, `ifVersion`.
 @Suite struct RevisionConformanceTests {
     @Test func everyChangeToAnyKeyTakesTheNextGlobalRevision() throws {

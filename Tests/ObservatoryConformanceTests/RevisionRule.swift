@@ -1,5 +1,5 @@
 /// What the suite may expect of revision numbers from the server under test
-/// (PROTOCOL.md, "Values, keys, versions, authors" and "Cluster mode").
+/// (docs/protocol.md, "Values, keys, versions, authors" and "Cluster mode").
 ///
 /// A single daemon on a new store starts at revision 0 and gives every change
 /// the next number. A cluster node takes etcd's revisions: they start wherever

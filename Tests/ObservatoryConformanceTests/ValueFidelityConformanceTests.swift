@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// PROTOCOL.md, "Values": stored and returned as sent; Int64 exactly, doubles
+/// docs/protocol.md, "Values": stored and returned as sent; Int64 exactly, doubles
 /// that round-trip, all of Unicode, any nesting.
 @Suite struct ValueFidelityConformanceTests {
     /// Values as the JSON text a client sends.

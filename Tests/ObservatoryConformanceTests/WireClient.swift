@@ -3,7 +3,7 @@ import Glibc
 
 /// A deliberately independent protocol client: a raw TCP socket whose reads and
 /// writes are bounded by `poll` timeouts, and JSON through Foundation's `JSONSerialization`
-/// only, as a client written in another language against PROTOCOL.md would be.
+/// only, as a client written in another language against docs/protocol.md would be.
 ///
 /// Not thread-safe: each test (or each thread of a test) owns its clients.
 final class WireClient {

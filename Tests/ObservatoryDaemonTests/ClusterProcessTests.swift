@@ -68,7 +68,7 @@ struct ClusterProcessTests {
             #expect(try watcher.request(#"{"op":"observe","prefix":"storm."}"#)["ok"] == true)
 
             // Writers retry a write that answered `unavailable` with its requestId,
-            // as PROTOCOL.md says, so each value is applied once whatever happened.
+            // as docs/protocol.md says, so each value is applied once whatever happened.
             let storm = WriteStorm(writers: 3, port: nodes.ports[0], retriesUnavailable: true)
             defer { storm.stop() }
             try waitUntil("writes acknowledged before the kill", timeout: .seconds(30)) {

@@ -6,7 +6,7 @@ import Testing
 @testable import ObservatoryServer
 @testable import ObservatorySockets
 
-/// PROTOCOL.md "Memory", measured on a spawned `observatoryd` by its resident
+/// docs/protocol.md "Memory", measured on a spawned `observatoryd` by its resident
 /// memory (`VmRSS`): what one client, or a thousand, can make the daemon hold.
 ///
 /// Each case is scaled down from the figures (docs/configuration.md has

@@ -140,7 +140,7 @@ import Testing
         }
     }
 
-    /// PROTOCOL.md: a restart ends every session. The keys bound to sessions that
+    /// docs/protocol.md: a restart ends every session. The keys bound to sessions that
     /// died with a killed daemon are deleted at the next start, as new changes that
     /// a resuming observer receives; a write retried across the kill applies once.
     @Test func afterAKillTheNextStartDeletesSessionBoundKeysAndRemembersRequestIds() throws {

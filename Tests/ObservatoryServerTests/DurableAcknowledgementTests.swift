@@ -5,7 +5,7 @@ import Testing
 
 @testable import ObservatoryServer
 
-/// PROTOCOL.md, "Durability", over real sockets: a change is acknowledged, and
+/// docs/protocol.md, "Durability", over real sockets: a change is acknowledged, and
 /// its events sent, only once storage has it under the policy.
 @Suite(.timeLimit(.minutes(1))) struct DurableAcknowledgementTests {
     private let directory: TemporaryDirectory

@@ -30,7 +30,10 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let url = root.appendingPathComponent("Config/observatory.json")
-        let configuration = try ServerConfiguration.decode(Data(contentsOf: url), path: url.path)
+        var configuration = try ServerConfiguration.decode(Data(contentsOf: url), path: url.path)
+        // It lists the cluster settings with their defaults and no etcd member: cluster mode off.
+        #expect(configuration.cluster == ClusterConfiguration())
+        configuration.cluster = nil
         #expect(configuration == ServerConfiguration())
     }
 

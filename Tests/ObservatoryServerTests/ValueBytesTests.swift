@@ -12,7 +12,7 @@ private final class ChangeRecorder: Observer {
 }
 
 /// The server keeps values as the bytes they were sent in: equal values by
-/// PROTOCOL.md's equality (members in another order, `1` and `1.0`) change nothing,
+/// docs/protocol.md's equality (members in another order, `1` and `1.0`) change nothing,
 /// and a value comes back exactly as it was sent, from memory, from storage after a
 /// restart, and from a data directory that builds keeping trees wrote.
 @Suite(.timeLimit(.minutes(1))) struct ValueBytesTests: StorageSuite {

@@ -252,7 +252,9 @@ import Testing
         #expect(rejection?.id == .integer(9))
         #expect(
             rejection?.error
-                == WireError(code: .valueTooLarge, message: "value is 8 bytes when encoded; the limit is 7 bytes"))
+                == WireError(
+                    code: .valueTooLarge,
+                    message: "value is 8 bytes when encoded; the limit is 7 bytes (limits.maxValueBytes)"))
     }
 
     @Test func numbersThatGrowWhenEncodedAreMeasuredAfterGrowing() {
@@ -261,7 +263,9 @@ import Testing
         // Encoded: [1000000000000000,1000000000000000,1000000000000000], 52 bytes.
         #expect(
             rejection(frame, limits: RequestLimits(maxValueBytes: 50))?.error
-                == WireError(code: .valueTooLarge, message: "value is 52 bytes when encoded; the limit is 50 bytes"))
+                == WireError(
+                    code: .valueTooLarge,
+                    message: "value is 52 bytes when encoded; the limit is 50 bytes (limits.maxValueBytes)"))
         #expect(request(frame, limits: RequestLimits(maxValueBytes: 52)) != nil)
     }
 

@@ -145,7 +145,7 @@ public final class ObservatoryClient: Sendable {
     ///
     /// It waits for the connection's state to change (no polling), then sends a
     /// `ping`: the server answers it after every event up to the revision in its
-    /// reply (PROTOCOL.md, "Progress"), and the mirrors have applied those events
+    /// reply (docs/protocol.md, "Progress"), and the mirrors have applied those events
     /// once the delivery queue has run.
     ///
     /// - Throws: ``ClientError/closed``; ``ClientError/connectionFailed(_:)``

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Makes the `requestId`s that let the server apply a retried write once
-/// (PROTOCOL.md, "Retry-safe writes"): random UUIDs, unique without coordination.
+/// (docs/protocol.md, "Retry-safe writes"): random UUIDs, unique without coordination.
 enum RequestIdentifier {
     static func make() -> String {
         UUID().uuidString

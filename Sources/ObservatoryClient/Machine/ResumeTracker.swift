@@ -2,10 +2,10 @@ import ObservatoryWire
 
 /// How far the client has seen the changes of each target it observes, so that
 /// after a reconnect it can ask for exactly the changes it missed (`observe` with
-/// `fromRevision`, PROTOCOL.md "Resume").
+/// `fromRevision`, docs/protocol.md "Resume").
 ///
 /// A target's mark starts at the revision of its `observe` reply and moves up
-/// with every event of the target and every `ping` reply (PROTOCOL.md
+/// with every event of the target and every `ping` reply (docs/protocol.md
 /// "Progress": a ping reply follows every event up to its revision). Marks are
 /// tied to the link (its generation) they were made on: a ping on a new link only
 /// moves the marks of targets already observed on it, since any other target's

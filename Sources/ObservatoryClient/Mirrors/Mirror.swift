@@ -36,7 +36,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     /// The local variable that the program observes and changes.
     let variable: Var<Value>
     let receiver = Receiver()
-    /// Whether local writes bind the key to the client's session (PROTOCOL.md's
+    /// Whether local writes bind the key to the client's session (docs/protocol.md's
     /// session-bound keys); the mirror then writes its value again after each
     /// reconnect, since the server deleted it when the old session ended.
     let ephemeral: Bool

@@ -23,7 +23,7 @@
 /// Any failure is thrown again on every later call: the connection has lost its
 /// framing, and the server answers and closes it.
 public struct HTTPRequestDecoder: Sendable {
-    /// The default bound on a request line and headers: 16 KiB, as PROTOCOL.md says.
+    /// The default bound on a request line and headers: 16 KiB, as docs/protocol.md says.
     public static let defaultMaxHeadBytes = 16 << 10
     /// The default bound on a body: 1 MiB, the line protocol's default frame limit.
     public static let defaultMaxBodyBytes = 1 << 20

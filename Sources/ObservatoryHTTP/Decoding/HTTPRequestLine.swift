@@ -1,5 +1,5 @@
 /// Tells an HTTP connection from a line-protocol one by its first line, as
-/// PROTOCOL.md's "HTTP on the same port" defines it.
+/// docs/protocol.md's "HTTP on the same port" defines it.
 ///
 /// The first line is HTTP when it is `METHOD SP TARGET SP HTTP/1.1` (or `HTTP/1.0`),
 /// the method in upper-case letters and the target without spaces; anything else is

@@ -3,7 +3,7 @@ import ObservatoryEtcd
 
 /// The leases that records of `requestId`s are written on: one at a time, used
 /// for writes during `rotation` after it was granted and living `retention +
-/// rotation`, so every record lives at least `retention` (PROTOCOL.md's 10
+/// rotation`, so every record lives at least `retention` (docs/protocol.md's 10
 /// minutes) and etcd removes it by itself afterwards.
 ///
 /// Thread safety: the current lease sits in a `Locked` box, held only to read or

@@ -4,7 +4,7 @@ import ObservatoryEtcd
 import ObservatoryWire
 
 // A resume from further back than the cache's history: the changes it no longer
-// holds are read back from etcd (PROTOCOL.md, "Cluster mode": a client may resume
+// holds are read back from etcd (docs/protocol.md, "Cluster mode": a client may resume
 // on any node from any revision etcd has not compacted away).
 extension ClusterState {
     /// What one replay's fetch shares between the watch's thread and its time limit.

@@ -77,7 +77,9 @@ extension ClusterState {
                 cache.reset(to: entries, at: revision)
                 applied.advance(to: revision)
                 startWatch(after: revision)
-                logger.warning("cluster: reloaded \(entries.count) keys at revision \(revision); observers must resume")
+                logger.warning(
+                    "cluster: reloaded \(CountedNoun.text(entries.count, "key")) at revision \(revision); observers must resume"
+                )
                 viewLostHandler.withLock { $0 }?(revision)
                 return
             } catch {

@@ -5,7 +5,7 @@ import ObservatoryEtcd
 import ObservatoryLogging
 import ObservatoryWire
 
-/// The shared state of a cluster node (PROTOCOL.md, "Cluster mode"): a cache of
+/// The shared state of a cluster node (docs/protocol.md, "Cluster mode"): a cache of
 /// the state in etcd, fed by one watch, with every write an etcd transaction.
 ///
 /// - **Reads** (`get`, `list`, `observe`, snapshots and resumes) come from the
@@ -111,7 +111,7 @@ final class ClusterState: SharedState {
         catchUp(to: announced.header.revision)
         logger.info(
             "cluster mode: etcd \(configuration.etcd.joined(separator: ",")), prefix \(configuration.prefix), "
-                + "epoch \(epoch), \(cache.keyCount) keys at revision \(cache.revision), "
+                + "epoch \(epoch), \(CountedNoun.text(cache.keyCount, "key")) at revision \(cache.revision), "
                 + "resumes from revision \(revision) on")
     }
 

@@ -22,11 +22,16 @@ public struct AuthConfiguration: Sendable, Equatable, Decodable {
     /// No authentication.
     public init() {}
 
+    static let settingNames = ["tokens", "tokensFile", "anonymous"]
+
     /// Reads the `auth` object strictly.
     public init(from decoder: any Decoder) throws {
-        let settings = try StrictSettings(decoder, known: ["tokens", "tokensFile", "anonymous"])
+        let settings = try StrictSettings(decoder, known: Self.settingNames)
         tokens = try settings.read("tokens", as: [AccessToken].self, expected: "an array of token objects") ?? []
-        tokensFile = try settings.read("tokensFile", as: String.self, expected: "a path (string)")
-        anonymous = try settings.read("anonymous", as: AccessRights.self, expected: "an object with read and write")
+        // null, as in Config/observatory.json, is the default: none.
+        tokensFile = try settings.read("tokensFile", as: String?.self, expected: "a path (string) or null") ?? nil
+        anonymous =
+            try settings.read("anonymous", as: AccessRights?.self, expected: "an object with read and write, or null")
+            ?? nil
     }
 }

@@ -1,8 +1,9 @@
-/// Cluster mode's settings (PROTOCOL.md, "Cluster mode"): the etcd members that
+/// Cluster mode's settings (docs/protocol.md, "Cluster mode"): the etcd members that
 /// hold the state, the prefix of its keys there, and how long a dead node's
 /// session-bound keys outlive it.
 public struct ClusterConfiguration: Sendable, Equatable, Decodable {
-    /// The etcd members' client URLs, `http://host:port`.
+    /// The etcd members' client URLs, `http://host:port`; none (as in
+    /// `Config/observatory.json`) leaves cluster mode off.
     public var etcd: [String] = []
     /// The prefix of every etcd key of this state; daemons on one etcd with one
     /// prefix share one state.
@@ -13,15 +14,16 @@ public struct ClusterConfiguration: Sendable, Equatable, Decodable {
     /// How long one etcd request may take before a write answers `unavailable`.
     public var requestTimeoutMilliseconds = 5_000
 
-    /// The defaults, with no members (cluster mode needs at least one).
+    /// The defaults, with no members: cluster mode stays off until one is given.
     public init(etcd: [String] = []) {
         self.etcd = etcd
     }
 
+    static let settingNames = ["etcd", "prefix", "sessionTTLSeconds", "requestTimeoutMilliseconds"]
+
     /// Reads the config file's `cluster` object strictly.
     public init(from decoder: any Decoder) throws {
-        let settings = try StrictSettings(
-            decoder, known: ["etcd", "prefix", "sessionTTLSeconds", "requestTimeoutMilliseconds"])
+        let settings = try StrictSettings(decoder, known: Self.settingNames)
         etcd = try settings.read("etcd", as: [String].self, expected: "an array of URLs") ?? etcd
         prefix = try settings.read("prefix", as: String.self, expected: "a string") ?? prefix
         sessionTTLSeconds =
@@ -33,9 +35,6 @@ public struct ClusterConfiguration: Sendable, Equatable, Decodable {
 
     /// Throws a `ConfigurationError` naming the first setting that cannot work.
     public func validate() throws {
-        if etcd.isEmpty {
-            throw ConfigurationError.invalidValue(setting: "cluster.etcd", value: "[]", allowed: "one URL or more")
-        }
         for url in etcd where !url.hasPrefix("http://") {
             throw ConfigurationError.invalidValue(setting: "cluster.etcd", value: url, allowed: "http://host:port")
         }

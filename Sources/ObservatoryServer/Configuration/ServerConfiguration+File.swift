@@ -9,6 +9,7 @@ extension ServerConfiguration {
         } catch {
             throw ConfigurationError.unreadableFile(path: path, reason: error.localizedDescription)
         }
+        try ConfigurationFileSyntax.check(data, path: path)
         do {
             return try JSONDecoder().decode([AccessToken].self, from: data)
         } catch let error as ConfigurationError {
@@ -31,7 +32,12 @@ extension ServerConfiguration {
     }
 
     /// Strictly decodes the bytes of a configuration file; `path` is only for messages.
+    ///
+    /// The bytes are checked first by the project's own JSON parser, so a syntax
+    /// error is reported with its line and column (and a trailing comma is one);
+    /// then the settings are read strictly.
     public static func decode(_ data: Data, path: String) throws -> ServerConfiguration {
+        try ConfigurationFileSyntax.check(data, path: path)
         do {
             return try JSONDecoder().decode(ServerConfiguration.self, from: data)
         } catch let error as ConfigurationError {

@@ -30,11 +30,11 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
     /// Recent changes kept for observers that resume with `fromRevision`: a client
     /// that missed at most this many changes (of any keys) gets exactly those;
     /// one that missed more gets a snapshot (`resumed: false`). At least 10,000, as
-    /// PROTOCOL.md asks. Each costs its event's size in memory.
+    /// docs/protocol.md asks. Each costs its event's size in memory.
     public var historyChanges = 100_000
     /// Bytes of recent changes (their events as sent) kept for resuming at most,
     /// besides `historyChanges`: whichever is reached first forgets the oldest.
-    /// PROTOCOL.md asks for at least the last 64 MiB of them when changes are large.
+    /// docs/protocol.md asks for at least the last 64 MiB of them when changes are large.
     public var historyBytes = 64 << 20
     /// `requestId`s of the last 10 minutes remembered at most; past it the oldest
     /// are forgotten early (and a retry of those writes would apply again).

@@ -5,7 +5,7 @@ extension Connection {
     enum Dialect {
         /// The first line has not been seen whole yet.
         case undecided
-        /// PROTOCOL.md's line protocol.
+        /// docs/protocol.md's line protocol.
         case lineProtocol
         /// HTTP/1.1 (and what it upgrades to).
         case http
@@ -49,6 +49,7 @@ extension Connection {
         let step = web?.process(context) ?? HTTPConnectionMachine.Step()
         if web?.isWebSocket == true { count(as: .websocket) }
         if web?.isEventStream == true { count(as: .sse) }
+        for code in step.errorCodes { sessions.metrics.countError(code) }
         if !step.sessionBytes.isEmpty { session.receive(step.sessionBytes) }
         let action = output.answerFrames(of: session)
         if action == .close || web?.wantsToClose == true { return .close }

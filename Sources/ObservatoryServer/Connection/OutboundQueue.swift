@@ -1,7 +1,7 @@
 import ObservatoryWire
 
 /// The bytes waiting to go out on one connection: replies and events in order,
-/// whole frames only, with the slow-consumer rules of PROTOCOL.md.
+/// whole frames only, with the slow-consumer rules of docs/protocol.md.
 ///
 /// A plain value; `ConnectionOutput` keeps it behind a lock. Frames move from the
 /// pending items into a write buffer in chunks; the socket layer sends from the write

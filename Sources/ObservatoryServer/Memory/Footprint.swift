@@ -1,7 +1,7 @@
 import ObservatoryWire
 
 /// What the store's values and changes cost in memory, estimated, so that the
-/// caps of PROTOCOL.md "Memory" (`maxStoreBytes`, `historyBytes`) count what a
+/// caps of docs/protocol.md "Memory" (`maxStoreBytes`, `historyBytes`) count what a
 /// client makes the server hold.
 ///
 /// A value is held as the bytes it was sent in (`EncodedJSON`): its bytes and a
@@ -33,7 +33,7 @@ enum Footprint {
     }
 
     /// The bytes a change counts against the history's cap: its event as sent
-    /// (PROTOCOL.md promises to keep "the last 64 MiB of them"); when nobody
+    /// (docs/protocol.md promises to keep "the last 64 MiB of them"); when nobody
     /// observed it and its event was never encoded, what its values hold (as the
     /// store counted its entry, or added up here).
     ///

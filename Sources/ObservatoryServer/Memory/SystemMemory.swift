@@ -2,7 +2,7 @@ import CEpoll
 
 /// How the server has the C allocator give freed memory back to the system, so
 /// that the memory a burst took (large values, a thousand large unfinished
-/// frames) does not stay with the process once it is freed (PROTOCOL.md "Memory").
+/// frames) does not stay with the process once it is freed (docs/protocol.md "Memory").
 ///
 /// glibc serves a block of at least its mmap threshold with a mapping of its own,
 /// unmapped as soon as it is freed. But it raises that threshold each time such a

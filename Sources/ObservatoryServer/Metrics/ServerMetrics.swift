@@ -1,6 +1,6 @@
 import ObservatoryWire
 
-/// The server's counters for `/metrics` (PROTOCOL.md, "HTTP on the same port").
+/// The server's counters for `/metrics` (docs/protocol.md, "HTTP on the same port").
 ///
 /// Everything here is a relaxed atomic (`MetricCounter`) changed where the thing
 /// happens; no label carries a key or a client's name, only fixed sets of values
@@ -25,7 +25,7 @@ final class ServerMetrics: Sendable {
         uniqueKeysWithValues: Transport.allCases.map { ($0, MetricCounter()) })
     /// Requests answered per op, in `OperationKind.allCases` order.
     let requests: [MetricCounter] = OperationKind.allCases.map { _ in MetricCounter() }
-    /// Error replies per code (the codes of PROTOCOL.md; others count as `internal`).
+    /// Error replies per code (the codes of docs/protocol.md; others count as `internal`).
     let errors: [String: MetricCounter] = Dictionary(
         uniqueKeysWithValues: ServerMetrics.errorCodes.map { ($0, MetricCounter()) })
     /// Changes made through sessions (writes that changed something, and session-bound keys ended).
@@ -39,7 +39,7 @@ final class ServerMetrics: Sendable {
     /// `observe` requests with `fromRevision` that got a snapshot instead.
     let resumesReset = MetricCounter()
 
-    /// The error codes of PROTOCOL.md: the only values the `code` label takes.
+    /// The error codes of docs/protocol.md: the only values the `code` label takes.
     static let errorCodes = [
         "bad_frame", "frame_too_large", "unknown_op", "bad_request", "invalid_key", "value_too_large", "not_found",
         "conflict", "unauthenticated", "forbidden", "limit_exceeded", "slow_consumer", "shutting_down", "unavailable",

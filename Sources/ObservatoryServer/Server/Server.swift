@@ -5,7 +5,7 @@ import ObservatoryLogging
 import ObservatorySockets
 import ObservatoryWire
 
-/// The Observatory server: listens on TCP, speaks the protocol of PROTOCOL.md to
+/// The Observatory server: listens on TCP, speaks the protocol of docs/protocol.md to
 /// every client, and shares one store among them.
 ///
 /// Usable in-process (tests, the client's end-to-end tests) as well as by
@@ -82,7 +82,7 @@ public final class Server: Sendable {
         try configuration.validate()
         self.configuration = configuration
         self.logger = logger
-        if let cluster = configuration.cluster {
+        if let cluster = configuration.cluster, !cluster.etcd.isEmpty {
             let state = try ClusterState(
                 configuration: cluster, historyChanges: configuration.limits.historyChanges,
                 historyBytes: configuration.limits.historyBytes, maxKeys: configuration.limits.maxKeys, logger: logger)
@@ -101,7 +101,7 @@ public final class Server: Sendable {
             configuration.ioThreads > 0
             ? configuration.ioThreads : Self.defaultLoopCount(cores: ProcessInfo.processInfo.activeProcessorCount)
         // Sessions' writes are batched per loop turn (without storage, or in a cluster, there is nothing to batch).
-        let endOfTurn = configuration.cluster == nil ? store.batchWritesPerTurn() : nil
+        let endOfTurn = configuration.cluster?.etcd.isEmpty ?? true ? store.batchWritesPerTurn() : nil
         loops = try (0..<count).map { index throws(SocketError) in
             try EventLoop(label: "observatory.loop.\(index)", logger: logger, endOfTurn: endOfTurn)
         }
@@ -110,7 +110,7 @@ public final class Server: Sendable {
 
     /// Closes every connection that observes something with `unavailable` and the
     /// `revision` the cluster state was reloaded at: its view lost continuity, so
-    /// its observers resume from what they saw (PROTOCOL.md, "Cluster mode").
+    /// its observers resume from what they saw (docs/protocol.md, "Cluster mode").
     private func closeObservers(reloadedAt revision: Int64) {
         let connections = state.withLock { Array($0.connections.values) }
         for connection in connections {

@@ -260,7 +260,7 @@ final class Session: Observer {
             // Every change up to `revision` has been handed to this output (the store
             // delivers under the lock it counts revisions with); the events held
             // while this batch is answered go ahead of the reply, so the reply
-            // follows every event it vouches for (PROTOCOL.md, "Progress").
+            // follows every event it vouches for (docs/protocol.md, "Progress").
             let revision = state.revision
             answer.releasesEventsFirst = true
             return ready(.ping(revision: revision, epoch: state.epoch))

@@ -6,7 +6,7 @@ import ObservatoryWire
 /// and the session-bound keys that end with their session.
 ///
 /// Sessions and connections know the state only through this protocol. The local
-/// implementation is `SharedStore` with its `Storage`; cluster mode (PROTOCOL.md,
+/// implementation is `SharedStore` with its `Storage`; cluster mode (docs/protocol.md,
 /// "Cluster mode") adds a second one that keeps a cache of etcd. A write is answered
 /// in two steps, so an implementation that commits elsewhere fits: `apply` returns
 /// the reply, at once or as a `PendingReply` filled in later (it never blocks the
@@ -14,7 +14,7 @@ import ObservatoryWire
 /// acknowledges its revision, or answers the write's error instead if it is lost
 /// (storage failed, or, in a cluster, etcd never committed it: `unavailable`).
 protocol SharedState: AnyObject, Sendable {
-    /// The name of this history (PROTOCOL.md's epoch).
+    /// The name of this history (docs/protocol.md's epoch).
     var epoch: String { get }
     /// The revision of the last change.
     var revision: Int64 { get }

@@ -79,7 +79,7 @@ extension Storage {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let what = isRecovery ? "storage recovered: wrote" : "compacted into"
         logger.info(
-            "\(what) \(name): \(frozen.view.entries.count) keys at revision \(revision) in \(String(format: "%.2f", seconds)) s"
+            "\(what) \(name): \(CountedNoun.text(frozen.view.entries.count, "key")) at revision \(revision) in \(String(format: "%.2f", seconds)) s"
         )
     }
 

@@ -15,7 +15,7 @@ struct StorageHeader: Equatable, Sendable {
     var format: Int64 = Self.currentFormat
     /// Log or snapshot.
     var kind: FileKind
-    /// The name of the history (PROTOCOL.md's epoch): every file of one data directory has the same.
+    /// The name of the history (docs/protocol.md's epoch): every file of one data directory has the same.
     var epoch: String
     /// For a log, the revision before its first change; for a snapshot, the revision it captures.
     var revision: Int64

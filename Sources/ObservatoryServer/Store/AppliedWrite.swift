@@ -1,7 +1,7 @@
 import ObservatoryWire
 
 /// A write that carried a `requestId`, remembered so that the same write sent
-/// again is answered from here instead of being applied twice (PROTOCOL.md,
+/// again is answered from here instead of being applied twice (docs/protocol.md,
 /// "Retry-safe writes").
 struct AppliedWrite: Sendable, Equatable {
     /// The client's id for the write.

@@ -7,7 +7,7 @@ import Foundation
 /// they are older than the retention or when the capacity is reached, so
 /// remembering and forgetting are both O(1) per write.
 struct AppliedWrites: Sendable {
-    /// PROTOCOL.md's ten minutes.
+    /// docs/protocol.md's ten minutes.
     static let defaultRetentionMilliseconds: Int64 = 10 * 60 * 1_000
 
     let capacity: Int

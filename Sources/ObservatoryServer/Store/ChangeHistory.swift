@@ -1,7 +1,7 @@
 import ObservatoryWire
 
 /// The most recent changes, in revision order, so that an `observe` with
-/// `fromRevision` can replay what a client missed (PROTOCOL.md, "Resume").
+/// `fromRevision` can replay what a client missed (docs/protocol.md, "Resume").
 ///
 /// At most `capacity` changes and at most `byteLimit` bytes of them (as
 /// `Footprint` counts a change: its event as sent), each kept exactly as it was

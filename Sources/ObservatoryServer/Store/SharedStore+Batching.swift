@@ -1,7 +1,7 @@
 import Observatory
 import ObservatoryWire
 
-/// Writes batched per event-loop turn, and the two rules of PROTOCOL.md's
+/// Writes batched per event-loop turn, and the two rules of docs/protocol.md's
 /// "Durability" that they keep.
 ///
 /// A session's write (`apply`) is planned and applied in memory under the store's

@@ -53,15 +53,17 @@ extension SharedStore {
         let origin =
             recovered.isNew
             ? "a new data directory \(directory)"
-            : "\(directory) (\(recovered.files.count) files, \(recovered.replayedChanges) changes replayed)"
+            : "\(directory) (\(CountedNoun.text(recovered.files.count, "file")), "
+                + "\(CountedNoun.text(recovered.replayedChanges, "change")) replayed)"
+        let keys = CountedNoun.text(recovered.entries.count, "key")
         logger.info(
-            "storage: fsync \(options.fsync.rawValue), loaded \(recovered.entries.count) keys at revision "
+            "storage: fsync \(options.fsync.rawValue), loaded \(keys) at revision "
                 + "\(recovered.revision) (epoch \(recovered.epoch)) from \(origin) in \(String(format: "%.2f", seconds)) s"
         )
     }
 
     /// Deletes the session-bound keys left by sessions that ended with the
-    /// previous process (PROTOCOL.md: a restart ends every session).
+    /// previous process (docs/protocol.md: a restart ends every session).
     private func endSessionsOfEarlierProcess(logger: Logger) {
         let (deleted, failure) = endSessionsOfEarlierProcess()
         if deleted > 0 {

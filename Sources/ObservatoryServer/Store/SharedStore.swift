@@ -42,7 +42,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     public let storage: Storage?
     /// How far replies to writes and events may go: storage's, or everything at once without it.
     let acknowledgements: any Acknowledgements
-    /// The name of this store's history (PROTOCOL.md's epoch): kept with storage,
+    /// The name of this store's history (docs/protocol.md's epoch): kept with storage,
     /// new at every start without.
     public let epoch: String
 
@@ -159,7 +159,7 @@ public final class SharedStore: Sendable, SnapshotSource {
         }
     }
 
-    /// Deletes the keys bound to `session` (PROTOCOL.md's session-bound keys), each
+    /// Deletes the keys bound to `session` (docs/protocol.md's session-bound keys), each
     /// announced as a delete by its owner with reason `session_ended`.
     ///
     /// - Returns: how many keys were deleted; a storage failure stops early and is

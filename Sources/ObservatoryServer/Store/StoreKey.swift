@@ -7,7 +7,7 @@
 /// A key as the store compares it: by its UTF-8 bytes.
 ///
 /// Swift's `String ==` treats canonically equivalent strings as equal (`"é"` and
-/// `"e\u{301}"`), but PROTOCOL.md says keys that differ in bytes are different
+/// `"e\u{301}"`), but docs/protocol.md says keys that differ in bytes are different
 /// keys. Hashing and equality here look only at the bytes.
 struct StoreKey: Hashable, Sendable {
     /// The key as sent.

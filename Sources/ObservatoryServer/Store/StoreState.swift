@@ -22,7 +22,7 @@ struct StoreState {
     /// The bytes the entries take in memory, as `Footprint` counts them.
     private(set) var bytes = 0
     let maxKeys: Int
-    /// The most `bytes` a write may bring the store to (PROTOCOL.md "Memory").
+    /// The most `bytes` a write may bring the store to (docs/protocol.md "Memory").
     let maxBytes: Int
 
     init(
@@ -110,7 +110,7 @@ struct StoreState {
     ///
     /// - Throws: `not_found` when it does not exist and there is no
     ///   `ifVersion`; `conflict` when `ifVersion` does not match, and when the
-    ///   key does not exist, whatever `ifVersion` says: PROTOCOL.md answers a
+    ///   key does not exist, whatever `ifVersion` says: docs/protocol.md answers a
     ///   conditional delete of a missing key with `conflict` (version 0),
     ///   since there is nothing to delete even when `ifVersion` is 0.
     func planDelete(

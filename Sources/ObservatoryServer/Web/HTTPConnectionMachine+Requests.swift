@@ -37,9 +37,9 @@ extension HTTPConnectionMachine {
                     .ok, type: "text/plain; version=0.0.4; charset=utf-8", body: context.metrics(),
                     keepAlive: keepAlive))
         case .notFound:
-            respond(
-                WebResponse.error(.notFound, code: "not_found", message: "no such path", keepAlive: keepAlive))
+            answerError(.notFound, code: "not_found", message: "no such path", keepAlive: keepAlive)
         case .methodNotAllowed(let allow):
+            answeredErrorCodes.append(.badRequest)
             var response = WebResponse.error(
                 .methodNotAllowed, code: "bad_request", message: "\(head.method) is not served here",
                 keepAlive: false)
@@ -68,9 +68,8 @@ extension HTTPConnectionMachine {
         _ key: String, head: HTTPRequestHead, body: [UInt8], target: HTTPTarget, keepAlive: Bool
     ) {
         guard let value = try? EncodedJSON(validating: body) else {
-            respond(
-                WebResponse.error(
-                    .badRequest, code: "bad_frame", message: "the body must be one JSON value", keepAlive: keepAlive))
+            answerError(
+                .badRequest, code: "bad_frame", message: Self.notJSONMessage(body), keepAlive: keepAlive)
             return
         }
         guard let fields = writeFields(head, keepAlive: keepAlive), authenticate(head, target, .setKey(key)) else {
@@ -87,10 +86,9 @@ extension HTTPConnectionMachine {
             var text = Substring(match)
             if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
             guard let version = Int64(text), version >= 0 else {
-                respond(
-                    WebResponse.error(
-                        .badRequest, code: "bad_request", message: "If-Match must be a version, such as 12 or \"12\"",
-                        keepAlive: keepAlive))
+                answerError(
+                    .badRequest, code: "bad_request", message: "If-Match must be a version, such as 12 or \"12\"",
+                    keepAlive: keepAlive)
                 return nil
             }
             fields.append(("ifVersion", .integer(version)))
@@ -106,9 +104,8 @@ extension HTTPConnectionMachine {
         if let after = target.queryValue(for: "after") { fields.append(("after", .string(after))) }
         if let limit = target.queryValue(for: "limit") {
             guard let number = Int64(limit) else {
-                respond(
-                    WebResponse.error(
-                        .badRequest, code: "bad_request", message: "limit must be an integer", keepAlive: keepAlive))
+                answerError(
+                    .badRequest, code: "bad_request", message: "limit must be an integer", keepAlive: keepAlive)
                 return
             }
             fields.append(("limit", .integer(number)))
@@ -121,10 +118,9 @@ extension HTTPConnectionMachine {
         let key = target.queryValue(for: "key")
         let prefix = target.queryValue(for: "prefix")
         guard (key == nil) != (prefix == nil) else {
-            respond(
-                WebResponse.error(
-                    .badRequest, code: "bad_request", message: "give exactly one of ?key= and ?prefix=",
-                    keepAlive: head.keepAlive))
+            answerError(
+                .badRequest, code: "bad_request", message: "give exactly one of ?key= and ?prefix=",
+                keepAlive: head.keepAlive)
             return
         }
         guard authenticate(head, target, .events) else { return }
@@ -168,10 +164,9 @@ extension HTTPConnectionMachine {
         if let sent = helloToken {
             if token == nil || token == sent { return true }
             guard sent == nil else {
-                respond(
-                    WebResponse.error(
-                        .unauthorized, code: "unauthenticated", message: "one connection carries one token",
-                        keepAlive: false))
+                answerError(
+                    .unauthorized, code: "unauthenticated", message: "one connection carries one token",
+                    keepAlive: false)
                 return false
             }
         }
@@ -201,5 +196,24 @@ extension HTTPConnectionMachine {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         let token = parts[1].drop { $0 == " " }
         return token.isEmpty ? nil : String(token)
+    }
+}
+
+extension HTTPConnectionMachine {
+    /// Why a `PUT` body is refused: not one JSON value; a body that looks like a
+    /// bare word gets the hint to quote it, the usual slip with `curl -d red`.
+    static func notJSONMessage(_ body: [UInt8]) -> String {
+        let message = "the body must be one JSON value"
+        guard let first = body.first(where: { !" \t\r\n".utf8.contains($0) }),
+            !"{[\"-0123456789".utf8.contains(first)
+        else { return message }
+        return message + "; a string goes in double quotes, as in curl -X PUT URL -d '\"red\"'"
+    }
+
+    /// Answers an error made without the session, and remembers its code for
+    /// `observatory_errors_total` (the session counts its own).
+    mutating func answerError(_ status: HTTPStatus, code: String, message: String, keepAlive: Bool) {
+        answeredErrorCodes.append(ErrorCode(rawValue: code))
+        respond(WebResponse.error(status, code: code, message: message, keepAlive: keepAlive))
     }
 }

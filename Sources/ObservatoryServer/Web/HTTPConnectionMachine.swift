@@ -20,7 +20,7 @@ import ObservatoryWire
 /// `maxFrameBytes`); at most `maxOutstanding` requests wait for their responses,
 /// after which the machine asks not to be read; `wire` holds one queue chunk.
 ///
-/// Its twenty-two stored properties are one connection's web state across its
+/// Its twenty-three stored properties are one connection's web state across its
 /// lives (HTTP exchanges, then possibly a WebSocket or an event stream): the
 /// decoder, the responses owed, the mode of the output and each mode's own state;
 /// a connection changes mode in place, so they live in one machine.
@@ -31,6 +31,8 @@ struct HTTPConnectionMachine {
         var sessionBytes: [UInt8] = []
         /// Too many responses are owed: stop reading until the output drains.
         var pausesReading = false
+        /// The codes of the errors answered without the session, for `/metrics`.
+        var errorCodes: [ErrorCode] = []
     }
 
     /// What the output is made of now.
@@ -78,6 +80,8 @@ struct HTTPConnectionMachine {
     var wireOffset = 0
     /// The connection ends once `wire` is sent.
     var closesWhenSent = false
+    /// Codes of errors answered without the session since the last `process(_:)`.
+    var answeredErrorCodes: [ErrorCode] = []
     /// The closing bytes of a stream or a WebSocket were added.
     var isFinished = false
     /// The connection's queue writes WebSocket text messages itself, which go to
@@ -167,6 +171,8 @@ struct HTTPConnectionMachine {
         }
         step.sessionBytes = pendingSessionBytes
         pendingSessionBytes = []
+        step.errorCodes = answeredErrorCodes
+        answeredErrorCodes = []
         return step
     }
 
@@ -205,7 +211,7 @@ struct HTTPConnectionMachine {
     mutating func reject(_ error: HTTPError) {
         let status = error.status ?? .badRequest
         let code = status == .contentTooLarge ? "frame_too_large" : "bad_request"
-        respond(WebResponse.error(status, code: code, message: error.message, keepAlive: false))
+        answerError(status, code: code, message: error.message, keepAlive: false)
     }
 
     /// Queues a response made without the session, in request order; without

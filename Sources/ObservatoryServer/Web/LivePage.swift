@@ -61,6 +61,7 @@ enum LivePage {
           .entry.changed { animation: flash 1.6s ease-out; }
           .entry.deleted { opacity: 0.45; }
           .entry.deleted .key { text-decoration: line-through; }
+          .entry.gone { opacity: 0; }
           @keyframes flash { from { background: var(--flash); border-color: var(--warn); } to { background: var(--surface); } }
           .top { display: flex; justify-content: space-between; gap: 10px; align-items: baseline; }
           .key { font: 600 14px var(--mono); overflow-wrap: anywhere; }
@@ -153,7 +154,7 @@ enum LivePage {
           element.classList.toggle("deleted", how === "delete");
           element.querySelector(".key").textContent = key;
           element.querySelector(".version").textContent = `v${entry.version}`;
-          element.querySelector("pre").textContent = how === "delete" ? "(deleted)" : pretty(entry.value);
+          element.querySelector("pre").textContent = how === "delete" ? deletion(entry) : pretty(entry.value);
           element.querySelector(".author").textContent = entry.author ?? "";
           element.querySelector(".session").textContent = entry.session ? `(${entry.session})` : "";
           const bound = element.querySelector(".bound");
@@ -170,15 +171,25 @@ enum LivePage {
             element.classList.add("changed");
           }
           if (how === "delete") {
+            // The card says who deleted the key for 3 s, fades out, then goes.
+            const stillDeleted = () => entries.get(key)?.element === element && element.classList.contains("deleted");
+            setTimeout(() => { if (stillDeleted()) element.classList.add("gone"); }, 3000);
             setTimeout(() => {
-              const current = entries.get(key);
-              if (current && current.element === element && element.classList.contains("deleted")) {
+              if (stillDeleted()) {
                 element.remove();
                 entries.delete(key);
                 summarize();
               }
-            }, 3000);
+            }, 3600);
+          } else {
+            element.classList.remove("gone");
           }
+        }
+
+        /** What a deleted key's card says: by whom, and why when the server deleted it. */
+        function deletion(entry) {
+          const why = { session_ended: " (its session ended)", expired: " (it expired)" }[entry.reason] ?? "";
+          return `deleted by ${entry.author ?? "someone"}${why}`;
         }
 
         function clear() {
@@ -190,7 +201,7 @@ enum LivePage {
           const live = [...entries.values()].filter((record) => !record.element.classList.contains("deleted")).length;
           const where = prefix ? `under <b></b>` : "in the store";
           elements.summary.innerHTML = `<b>${live}</b> ${live === 1 ? "key" : "keys"} ${where} &middot; revision ${revision}` +
-            (identity ? ` &middot; you are ${identity}` : "");
+            (identity && elements.state.className === "live" ? ` &middot; you are ${identity}` : "");
           if (prefix) elements.summary.querySelectorAll("b")[1].textContent = `"${prefix}"`;
           elements.empty.style.display = live === 0 ? "block" : "none";
           elements.empty.innerHTML = "No keys yet. Change one from a terminal:<br><br><code></code>";
@@ -218,7 +229,7 @@ enum LivePage {
             case "delete":
               revision = Math.max(revision, change.version);
               render(change.key, { value: null, version: change.version, author: change.author,
-                                   session: change.session }, "delete");
+                                   session: change.session, reason: change.reason }, "delete");
               break;
             case "error":
               if (change.error.code === "unauthenticated" || change.error.code === "forbidden") {
@@ -241,7 +252,8 @@ enum LivePage {
             elements.state.className = state;
             elements.state.textContent = state;
             elements.state.title = detail.reason ? `last error: ${detail.reason}` : "";
-            if (state === "live") {
+            // Only a hello's reply names the author; other live updates (an error, a shutdown) do not.
+            if (state === "live" && detail.author !== undefined) {
               identity = `${detail.author} (${detail.session})`;
               showNotice("");
             }

@@ -10,7 +10,7 @@ import ObservatoryHTTP
 /// dropped by length (a server's frames are unmasked), and the buffer goes to the
 /// socket as it is, where the web face used to cut it into lines and copy each.
 enum OutboundFraming: Sendable {
-    /// PROTOCOL.md's frames, LF-terminated.
+    /// docs/protocol.md's frames, LF-terminated.
     case lines
     /// One unmasked final text frame per line, without its LF.
     case webSocketText

@@ -1,7 +1,7 @@
 import ObservatoryHTTP
 import ObservatoryWire
 
-/// The Server-Sent Events of `GET /events` (PROTOCOL.md): the response head,
+/// The Server-Sent Events of `GET /events` (docs/protocol.md): the response head,
 /// the event that starts a stream, and each later reply or event of the session.
 enum StreamEvent {
     /// The head of an event stream; chunked for HTTP/1.1, else ended by the close.

@@ -4,7 +4,7 @@ import ObservatoryWire
 /// The HTTP responses of the web face: REST answers made from the session's
 /// replies, errors in the protocol's `{"error":{...}}` shape, and fixed content.
 enum WebResponse {
-    /// The HTTP status of a protocol error code (PROTOCOL.md, "/v1/keys").
+    /// The HTTP status of a protocol error code (docs/protocol.md, "/v1/keys").
     static func status(of code: String) -> HTTPStatus {
         switch code {
         case "bad_request", "bad_frame", "invalid_key", "unknown_op": .badRequest

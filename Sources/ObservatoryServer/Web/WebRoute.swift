@@ -1,7 +1,7 @@
 import ObservatoryHTTP
 
 /// What an HTTP request on the daemon's port asks for, decided from its method
-/// and target alone (PROTOCOL.md, "HTTP on the same port").
+/// and target alone (docs/protocol.md, "HTTP on the same port").
 ///
 /// `HEAD` takes the route of `GET` (the machine then sends the response without
 /// its body), except on the streams, which have no length to announce.

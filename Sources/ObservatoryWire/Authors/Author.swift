@@ -1,5 +1,5 @@
 /// Who made a change: the author name (from `hello`, or the token's author when
-/// auth is on) and the session it was made in. PROTOCOL.md's `author` and
+/// auth is on) and the session it was made in. docs/protocol.md's `author` and
 /// `session` fields, as one value for both ends.
 ///
 /// The server stamps one on every change a session makes; the client library

@@ -58,7 +58,7 @@ extension WireError {
     public static func valueTooLarge(size: Int, limit: Int) -> WireError {
         WireError(
             code: .valueTooLarge,
-            message: "value is \(size) bytes when encoded; the limit is \(limit) bytes"
+            message: "value is \(size) bytes when encoded; the limit is \(limit) bytes (limits.maxValueBytes)"
         )
     }
 
@@ -88,7 +88,7 @@ extension WireError {
     }
 
     /// A conditional `delete` of a missing key: there is nothing to delete,
-    /// whatever version was expected (PROTOCOL.md answers it with `conflict`).
+    /// whatever version was expected (docs/protocol.md answers it with `conflict`).
     public static func conflictDeletingMissing(key: String) -> WireError {
         WireError(
             code: .conflict,

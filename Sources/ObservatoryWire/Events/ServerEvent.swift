@@ -1,6 +1,6 @@
 /// A message the server pushes without a request: a change of an observed key, or shutdown.
 ///
-/// Encoded exactly as PROTOCOL.md shows, for example
+/// Encoded exactly as docs/protocol.md shows, for example
 /// `{"event":"update","key":"sky.color","old":"blue","new":"red","version":12,"author":"alice","session":"s3"}`.
 /// An event has `"event"` and never `"ok"`, which is how clients tell it from a reply.
 ///
@@ -10,7 +10,7 @@
 /// The bytes of a ``RawEvent`` are those of the equivalent ``Event`` when every
 /// value's bytes are canonical (``EncodedJSON/isCanonical``); otherwise each value
 /// is written as it was sent, where ``Event`` would write its compact encoding
-/// (`1.0` stays `1.0`, which PROTOCOL.md allows: a value is "returned as it was sent").
+/// (`1.0` stays `1.0`, which docs/protocol.md allows: a value is "returned as it was sent").
 public enum ServerEvent<Value: JSONWritable>: Sendable, Equatable {
     /// A key was created (`old` is `nil`, and absent on the wire) or changed.
     /// `ephemeral` is true when the key is bound to its writer's session

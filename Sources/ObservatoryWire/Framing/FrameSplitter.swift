@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// Cuts a byte stream into frames: lines ending in LF, as PROTOCOL.md defines them.
+/// Cuts a byte stream into frames: lines ending in LF, as docs/protocol.md defines them.
 ///
 /// Feed it bytes as they arrive, in any chunking, then take frames until it has none:
 ///

@@ -3,11 +3,11 @@
 ///
 /// The bytes are exactly one value by the rules of `JSONValue.parse(_:maxDepth:)`,
 /// as they were received: whitespace around the value is dropped, everything
-/// inside it is kept (member order, escapes, `1.0`, spaces). PROTOCOL.md allows
+/// inside it is kept (member order, escapes, `1.0`, spaces). docs/protocol.md allows
 /// that: a value "is stored and returned as it was sent". So writing it into a
 /// reply or an event copies bytes, where a tree would be encoded again.
 ///
-/// Equality is PROTOCOL.md's equality of values, the same as ``JSONValue``'s:
+/// Equality is docs/protocol.md's equality of values, the same as ``JSONValue``'s:
 /// `1` equals `1.0`, `{"a":1,"b":2}` equals `{"b":2,"a":1}`, and `"\u00e9"`
 /// equals `"é"`. Equal bytes are equal without parsing; most other pairs are
 /// decided in one pass over both bytes; the rest are decoded and compared as trees.

@@ -71,7 +71,7 @@ enum JSONWriter {
     }
 
     /// Appends a double in its shortest round-trip form. Whole values up to 2^53 are
-    /// written as integers (`2.0` → `2`, which PROTOCOL.md allows); negative zero as
+    /// written as integers (`2.0` → `2`, which docs/protocol.md allows); negative zero as
     /// `-0.0` so its sign survives; non-finite values, which JSON cannot express, as `null`.
     static func write(_ double: Double, into buffer: inout [UInt8]) {
         guard double.isFinite else {

@@ -1,4 +1,4 @@
-/// The rules for keys and prefixes (PROTOCOL.md, "Values, keys, versions, authors").
+/// The rules for keys and prefixes (docs/protocol.md, "Values, keys, versions, authors").
 ///
 /// A key is 1–256 bytes of UTF-8 with no control characters and no whitespace. A
 /// prefix follows the same rules but may be empty.

@@ -1,4 +1,4 @@
-/// The fields of a success reply, one case per op (PROTOCOL.md, "Ops").
+/// The fields of a success reply, one case per op (docs/protocol.md, "Ops").
 public enum ReplyPayload: Sendable, Equatable {
     /// `server`, `protocol`, `session`, `author`, `revision` (the last revision), `epoch` (the history's name).
     case hello(server: String, protocolVersion: Int64, session: String, author: String, revision: Int64, epoch: String)

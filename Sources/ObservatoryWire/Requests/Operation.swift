@@ -1,4 +1,4 @@
-/// What a request asks for: one case per op of PROTOCOL.md, with its fields decoded and checked.
+/// What a request asks for: one case per op of docs/protocol.md, with its fields decoded and checked.
 public enum Operation: Sendable, Equatable {
     /// Introduce the connection. `protocolVersion` is the `"protocol"` field (default 1).
     case hello(name: String?, token: String?, protocolVersion: Int64)

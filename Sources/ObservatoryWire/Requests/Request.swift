@@ -21,12 +21,12 @@ public struct Request: Sendable, Equatable {
         self.operation = operation
     }
 
-    /// Decodes one frame (a line without its LF) exactly as PROTOCOL.md prescribes.
+    /// Decodes one frame (a line without its LF) exactly as docs/protocol.md prescribes.
     ///
     /// - not a JSON object (not JSON, invalid UTF-8, nested deeper than
     ///   `limits.maxDepth`, an array, a number, …): `bad_frame`, id `nil`;
     /// - `id` present but neither a string nor an integer literal (`null`
-    ///   included: PROTOCOL.md allows no other type): `bad_request`, id `nil`;
+    ///   included: docs/protocol.md allows no other type): `bad_request`, id `nil`;
     /// - `op` missing or not a string: `bad_request`, id echoed;
     /// - `op` unknown: `unknown_op`; a field missing or ill-typed: `bad_request`
     ///   naming the field; a bad key or prefix: `invalid_key`; a `set` value longer

@@ -1,4 +1,4 @@
-/// A field that some request of PROTOCOL.md carries, known by the byte pattern of its name.
+/// A field that some request of docs/protocol.md carries, known by the byte pattern of its name.
 enum RequestField: Int, CaseIterable {
     case id, op, key, value, prefix, after, limit, ifVersion, ephemeral, requestId
     case name, token, protocolVersion, fromRevision, epoch, slow

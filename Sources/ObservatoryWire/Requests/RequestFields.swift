@@ -5,7 +5,7 @@
 /// instructions (callgrind); here each member's name is matched once, as bytes,
 /// while the frame is parsed, and its value lands in the field's slot. Members that no
 /// request has are still parsed (the frame must be valid JSON) and then dropped,
-/// since PROTOCOL.md ignores unknown fields. A repeated field keeps its last
+/// since docs/protocol.md ignores unknown fields. A repeated field keeps its last
 /// value, as in a `JSONObject`.
 struct RequestFields {
     /// For each ``RequestField``, by raw value, where its value is in ``values``; -1 when absent.

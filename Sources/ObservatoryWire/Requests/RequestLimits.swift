@@ -1,6 +1,6 @@
 /// The limits a receiver applies while decoding requests.
 ///
-/// The server builds one from its configuration; the defaults are those of PROTOCOL.md.
+/// The server builds one from its configuration; the defaults are those of docs/protocol.md.
 public struct RequestLimits: Sendable, Hashable {
     /// The default ``maxValueBytes``: 512 KiB.
     public static let defaultMaxValueBytes = 512 * 1024
@@ -16,6 +16,6 @@ public struct RequestLimits: Sendable, Hashable {
         self.maxDepth = maxDepth
     }
 
-    /// The defaults of PROTOCOL.md.
+    /// The defaults of docs/protocol.md.
     public static let `default` = RequestLimits()
 }

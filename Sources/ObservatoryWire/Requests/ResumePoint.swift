@@ -1,5 +1,5 @@
 /// Where an `observe` resumes: the last revision the client has seen, and the
-/// epoch that revision belongs to (PROTOCOL.md, "Resume").
+/// epoch that revision belongs to (docs/protocol.md, "Resume").
 ///
 /// The server then sends every change of the target after `revision` instead of
 /// a snapshot, or says it cannot (`resumed: false`, with a snapshot).

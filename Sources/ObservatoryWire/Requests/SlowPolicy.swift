@@ -1,5 +1,5 @@
 /// What the server does with one observation's events when its connection falls
-/// behind them (`observe` field `"slow"`, PROTOCOL.md "Slow consumers").
+/// behind them (`observe` field `"slow"`, docs/protocol.md "Slow consumers").
 public enum SlowPolicy: String, Sendable, Hashable, CaseIterable {
     /// Pending events of a key merge into one (first `old`, latest `new` and
     /// `version`); only if that is not enough is the connection closed. The

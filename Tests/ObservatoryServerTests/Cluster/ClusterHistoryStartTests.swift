@@ -6,7 +6,7 @@ import Testing
 @testable import ObservatoryServer
 
 /// A node starts with etcd's recent history in its resume window, so an observer
-/// resumes on it from before it started (PROTOCOL.md, "Cluster mode": a client may
+/// resumes on it from before it started (docs/protocol.md, "Cluster mode": a client may
 /// resume on any node from any revision etcd has not compacted away).
 @Suite(.requiresEtcd, .serialized)
 struct ClusterHistoryStartTests {

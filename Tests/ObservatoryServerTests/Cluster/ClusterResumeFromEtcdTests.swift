@@ -6,7 +6,7 @@ import Testing
 @testable import ObservatoryServer
 
 /// A resume from further back than a node's own history is read back from etcd
-/// (PROTOCOL.md, "Cluster mode": a client may resume on any node from any
+/// (docs/protocol.md, "Cluster mode": a client may resume on any node from any
 /// revision etcd has not compacted away), and gets a snapshot once etcd has
 /// compacted that far.
 @Suite(.requiresEtcd, .serialized)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ObservatoryServer
 
-/// Two nodes on one etcd serve one state (PROTOCOL.md, "Cluster mode").
+/// Two nodes on one etcd serve one state (docs/protocol.md, "Cluster mode").
 @Suite(.requiresEtcd, .serialized)
 struct ClusterStateTests {
     @Test func writesOnEitherNodeReachObserversOnTheOtherWithAuthorsInRevisionOrder() async throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ObservatoryServer
 
-/// The byte caps of PROTOCOL.md "Memory" as plain rules: the store refuses a write
+/// The byte caps of docs/protocol.md "Memory" as plain rules: the store refuses a write
 /// that would pass `maxStoreBytes` and lets every write that shrinks it through; the
 /// history forgets its oldest changes beyond `historyBytes`.
 @Suite struct MemoryCapTests {

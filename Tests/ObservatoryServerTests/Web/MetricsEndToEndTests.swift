@@ -4,7 +4,7 @@ import Testing
 
 @testable import ObservatoryServer
 
-/// `/metrics` against a real server: the names PROTOCOL.md requires, counts that
+/// `/metrics` against a real server: the names docs/protocol.md requires, counts that
 /// move with what clients do, and lines of Prometheus's text format 0.0.4.
 @Suite struct MetricsEndToEndTests {
     /// The samples of a page by name with labels (`name{label="value"}`), checking
