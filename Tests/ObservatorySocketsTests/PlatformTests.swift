@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// The socket layer's platform file, as the rest of the layer relies on it.
-@Suite struct PlatformTests {
+@Suite(.timeLimit(.minutes(1))) struct PlatformTests {
     private func option(_ descriptor: Int32, _ level: Int32, _ name: Int32) -> Int32 {
         var value: Int32 = -1
         var size = socklen_t(MemoryLayout<Int32>.size)

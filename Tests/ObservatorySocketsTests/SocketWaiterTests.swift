@@ -4,7 +4,7 @@ import Testing
 @testable import ObservatorySockets
 
 /// The client's `poll(2)` waiter: wake-ups from other threads, readiness and timeouts.
-@Suite struct SocketWaiterTests {
+@Suite(.timeLimit(.minutes(1))) struct SocketWaiterTests {
     private func send(_ text: String, on socket: StreamSocket) throws {
         try socket.sendAll(Array(text.utf8), timeoutMilliseconds: 1_000)
     }
