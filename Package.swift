@@ -6,9 +6,10 @@ import PackageDescription
 
 let package = Package(
     name: "Observatory",
-    // `Mutex` (Synchronization) needs macOS 15 on Apple platforms; Linux is the
-    // primary platform.
-    platforms: [.macOS(.v15)],
+    // `Mutex` (Synchronization) needs these versions on Apple platforms. The core,
+    // the protocol and the client are portable by construction (.ci/portability.sh);
+    // the server, the daemon, etcd and epoll are Linux, where everything is built.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Observatory", targets: ["Observatory"]),
         .library(name: "ObservatoryWire", targets: ["ObservatoryWire"]),
@@ -35,15 +36,18 @@ let package = Package(
         // Linux's <sys/epoll.h>, <sys/eventfd.h>, <sys/timerfd.h> and <malloc.h>,
         // which the toolchain's Glibc module leaves out; headers only.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        // The one socket layer: TCP sockets, addresses, errors and epoll, for the
-        // server, the client, the tests and the benchmark.
-        .target(name: "ObservatorySockets", dependencies: ["CEpoll"]),
+        // The one socket layer: TCP sockets, addresses, errors, a poll(2) waiter and the
+        // file limit, for the server, the client, the tests and the benchmark. Portable:
+        // Linux and Apple platforms, each one's differences in one file (Platform/).
+        .target(name: "ObservatorySockets"),
+        // The server side's epoll set (`Poller`): Linux only, kept out of the client's closure.
+        .target(name: "ObservatoryEpoll", dependencies: ["CEpoll", "ObservatorySockets"]),
         // The store, sessions, limits, storage and the event loops.
         .target(
             name: "ObservatoryServer",
             dependencies: [
-                "ObservatoryLogging", "Observatory", "ObservatoryWire", "ObservatorySockets", "ObservatoryEtcd",
-                "ObservatoryHTTP", "CEpoll",
+                "ObservatoryLogging", "Observatory", "ObservatoryWire", "ObservatorySockets", "ObservatoryEpoll",
+                "ObservatoryEtcd", "ObservatoryHTTP", "CEpoll",
             ]),
         // Connection, mirrors of remote values as local Vars, reconnect.
         .target(
@@ -72,18 +76,21 @@ let package = Package(
         .executableTarget(
             name: "observatory-bench",
             dependencies: [
-                "Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatorySockets", "ObservatoryHTTP",
+                "Observatory", "ObservatoryWire", "ObservatoryServer", "ObservatorySockets", "ObservatoryEpoll",
+                "ObservatoryHTTP",
             ]
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
         .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire", "ObservatoryTestSupport"]),
         .testTarget(name: "ObservatoryLoggingTests", dependencies: ["ObservatoryLogging", "Observatory"]),
         .testTarget(name: "ObservatoryHTTPTests", dependencies: ["ObservatoryHTTP"]),
+        // The portable socket layer on its own: the poll(2) waiter and the platform's socket options.
+        .testTarget(name: "ObservatorySocketsTests", dependencies: ["ObservatorySockets"]),
         .testTarget(
             name: "ObservatoryServerTests",
             dependencies: [
-                "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets", "ObservatoryLogging",
-                "ObservatoryTestSupport", "ObservatoryHTTP",
+                "ObservatoryServer", "ObservatoryWire", "Observatory", "ObservatorySockets", "ObservatoryEpoll",
+                "ObservatoryLogging", "ObservatoryTestSupport", "ObservatoryHTTP",
             ]),
         // Black-box checks of the server against docs/protocol.md, over raw TCP with
         // Foundation's JSON, as a client in another language would see it.

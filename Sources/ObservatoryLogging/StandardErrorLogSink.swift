@@ -1,6 +1,8 @@
 import Foundation
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
     import Glibc
 #endif
 
@@ -16,10 +18,7 @@ public struct StandardErrorLogSink: LogSink {
     /// Formats the record and writes it to file descriptor 2.
     public func write(_ record: LogRecord) {
         let line = Self.format(record)
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            _ = Glibc.write(2, buffer.baseAddress, buffer.count)
-        }
+        Array(line.utf8).withUnsafeBytes { writeToStandardError($0) }
     }
 
     /// The text of one line, ending in a newline: UTC timestamp, level, message.
@@ -44,4 +43,10 @@ public struct StandardErrorLogSink: LogSink {
         let digits = String(number)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
+}
+
+/// One `write(2)` of `bytes` to file descriptor 2: a function of the file, where
+/// `write` names the system call (in the sink it names the sink's own method).
+private func writeToStandardError(_ bytes: UnsafeRawBufferPointer) {
+    _ = write(2, bytes.baseAddress, bytes.count)
 }

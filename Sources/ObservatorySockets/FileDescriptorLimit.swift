@@ -1,4 +1,6 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
     import Glibc
 #endif
 
@@ -18,18 +20,15 @@ public enum FileDescriptorLimit {
     @discardableResult
     public static func raiseToMaximum() -> Outcome {
         var limits = rlimit()
-        guard getrlimit(openFilesResource, &limits) == 0 else {
+        guard getrlimit(Platform.openFilesResource, &limits) == 0 else {
             return Outcome(before: 0, after: 0, failure: errno)
         }
         let before = UInt64(limits.rlim_cur)
         guard limits.rlim_cur < limits.rlim_max else { return Outcome(before: before, after: before, failure: nil) }
         limits.rlim_cur = limits.rlim_max
-        guard setrlimit(openFilesResource, &limits) == 0 else {
+        guard setrlimit(Platform.openFilesResource, &limits) == 0 else {
             return Outcome(before: before, after: before, failure: errno)
         }
         return Outcome(before: before, after: UInt64(limits.rlim_cur), failure: nil)
     }
-
-    // Glibc imports RLIMIT_NOFILE as an enum case on Linux; the calls take its raw value.
-    private static let openFilesResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
 }

@@ -1,11 +1,13 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
     import Glibc
 #endif
 
 /// A non-blocking TCP listening socket.
 ///
 /// Owned by the server's `Listener`: the accepting event loop calls `accept()`
-/// when epoll reports the socket readable, and it returns `nil` instead of
+/// when its poller reports the socket readable, and it returns `nil` instead of
 /// blocking when nobody is waiting.
 public struct ListeningSocket: Sendable {
     /// The socket's file descriptor.
@@ -20,20 +22,19 @@ public struct ListeningSocket: Sendable {
         guard let address = try SocketAddress.resolve(host: host, port: port, for: operation).first else {
             throw SocketError(operation: operation, errorNumber: 0, detail: "the host has no address")
         }
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let descriptor = socket(address.family, type, 0)
+        let descriptor = Platform.makeStreamSocket(family: address.family)
         guard descriptor >= 0 else { throw SocketError.lastError("socket") }
         do {
             var one: Int32 = 1
             guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
             else { throw SocketError.lastError("setsockopt SO_REUSEADDR") }
-            let bound = address.withSocketAddress { Glibc.bind(descriptor, $0, $1) }
+            let bound = address.withSocketAddress { bind(descriptor, $0, $1) }
             guard bound == 0 else { throw SocketError.lastError("bind \(host):\(port)") }
             guard listen(descriptor, backlog) == 0 else { throw SocketError.lastError(operation) }
             self.port = try SocketAddress.localPort(of: descriptor)
             self.descriptor = descriptor
         } catch {
-            Glibc.close(descriptor)
+            Platform.close(descriptor)
             throw error
         }
     }
@@ -44,11 +45,12 @@ public struct ListeningSocket: Sendable {
     /// we took it) are skipped; `EMFILE`/`ENFILE` are thrown so the server can log them.
     public func accept() throws -> Int32? {
         while true {
-            // accept4 is not in the Glibc module; accept + fcntl does the same in two calls.
-            let connection = Glibc.accept(descriptor, nil, nil)
+            // accept + fcntl: the same on every platform (Linux's accept4 is not in its Glibc module).
+            let connection = Platform.accept(descriptor)
             if connection >= 0 {
                 _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL, 0) | O_NONBLOCK)
                 _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+                Platform.suppressBrokenPipeSignal(on: connection)
                 StreamSocket.setNoDelay(connection)
                 StreamSocket.enableKeepAlive(connection)
                 return connection
@@ -63,6 +65,6 @@ public struct ListeningSocket: Sendable {
 
     /// Closes the socket: no further connections are accepted.
     public func close() {
-        _ = Glibc.close(descriptor)
+        Platform.close(descriptor)
     }
 }

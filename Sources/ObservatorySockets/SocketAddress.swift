@@ -1,4 +1,6 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
     import Glibc
 #endif
 
@@ -25,7 +27,7 @@ public struct SocketAddress {
     static func resolve(host: String, port: Int, for operation: String) throws(SocketError) -> [SocketAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = Platform.streamSocketType
         hints.ai_protocol = Int32(IPPROTO_TCP)
         hints.ai_flags = AI_NUMERICSERV
         var results: UnsafeMutablePointer<addrinfo>?

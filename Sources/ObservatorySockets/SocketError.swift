@@ -1,4 +1,6 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
     import Glibc
 #endif
 
@@ -25,8 +27,13 @@ public struct SocketError: Error, Equatable, CustomStringConvertible {
         SocketError(operation: operation, errorNumber: 0, detail: "the connection is closed")
     }
 
-    /// Captures the current `errno` for `operation`.
-    static func lastError(_ operation: String) -> SocketError {
+    /// `operation` waited for the socket longer than its deadline (`ETIMEDOUT`).
+    public static func timedOut(_ operation: String) -> SocketError {
+        SocketError(operation: operation, errorNumber: ETIMEDOUT)
+    }
+
+    /// Captures the current `errno` for `operation`: call it right after the failing call.
+    public static func lastError(_ operation: String) -> SocketError {
         SocketError(operation: operation, errorNumber: errno)
     }
 

@@ -1,4 +1,6 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
     import Glibc
 #endif
 
@@ -9,7 +11,8 @@
 /// `receive` report `wouldBlock` instead of waiting); clients may use `sendAll` and
 /// `waitReadable` to wait with a deadline, or connect in blocking mode for a
 /// reader thread that waits in `receive`. `send` never blocks, in either mode, and
-/// uses `MSG_NOSIGNAL`, so a peer that went away is an error, never a `SIGPIPE`.
+/// never raises `SIGPIPE` (Linux's `MSG_NOSIGNAL`, Darwin's `SO_NOSIGPIPE`): a peer
+/// that went away is an error.
 public struct StreamSocket: Sendable, Hashable {
     /// The outcome of one `receive`.
     public enum Received: Equatable, Sendable {
@@ -67,14 +70,13 @@ public struct StreamSocket: Sendable, Hashable {
     private static func connect(
         to address: SocketAddress, timeoutMilliseconds: Int32, receiveBufferBytes: Int32?, operation: String
     ) throws(SocketError) -> StreamSocket {
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let descriptor = socket(address.family, type, 0)
+        let descriptor = Platform.makeStreamSocket(family: address.family)
         guard descriptor >= 0 else { throw SocketError.lastError(operation) }
         let socket = StreamSocket(descriptor: descriptor)
         if var size = receiveBufferBytes {
             _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        let status = address.withSocketAddress { Glibc.connect(descriptor, $0, $1) }
+        let status = address.withSocketAddress { Platform.connect(descriptor, $0, $1) }
         if status != 0 && errno != EINPROGRESS {
             let error = SocketError.lastError(operation)
             socket.close()
@@ -82,7 +84,7 @@ public struct StreamSocket: Sendable, Hashable {
         }
         guard socket.wait(for: Int16(POLLOUT), timeoutMilliseconds: timeoutMilliseconds) else {
             socket.close()
-            throw SocketError(operation: operation, errorNumber: ETIMEDOUT)
+            throw SocketError.timedOut(operation)
         }
         var failure: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
@@ -102,7 +104,7 @@ public struct StreamSocket: Sendable, Hashable {
     public func send(_ bytes: UnsafeRawBufferPointer) throws(SocketError) -> Int {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
         while true {
-            let sent = Glibc.send(descriptor, base, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            let sent = Platform.send(descriptor, base, bytes.count, Platform.sendFlags | Int32(MSG_DONTWAIT))
             if sent >= 0 { return sent }
             switch errno {
             case EINTR: continue
@@ -122,7 +124,7 @@ public struct StreamSocket: Sendable, Hashable {
             }.get()
             offset += sent
             if sent == 0 && !wait(for: Int16(POLLOUT), timeoutMilliseconds: timeoutMilliseconds) {
-                throw SocketError(operation: "send", errorNumber: ETIMEDOUT)
+                throw SocketError.timedOut("send")
             }
         }
     }
@@ -164,24 +166,24 @@ public struct StreamSocket: Sendable, Hashable {
 
     /// Whether the peer has closed its sending side or the connection failed,
     /// even with unread bytes still waiting (Linux's `POLLRDHUP`): a connection
-    /// that is not being read can still notice its client went away.
+    /// that is not being read can still notice its client went away. Darwin has no
+    /// such event: there it tells only of a connection closed both ways or failed.
     public func hasPeerHungUp() -> Bool {
-        // POLLRDHUP (0x2000) is Linux's; the toolchain's Glibc module does not export it.
-        let readHangUp: Int16 = 0x2000
-        var request = pollfd(fd: descriptor, events: readHangUp, revents: 0)
+        let hangUp = Platform.peerHangUpEvents
+        var request = pollfd(fd: descriptor, events: hangUp, revents: 0)
         guard poll(&request, 1, 0) > 0 else { return false }
-        return request.revents & (readHangUp | Int16(POLLHUP) | Int16(POLLERR)) != 0
+        return request.revents & (hangUp | Int16(POLLHUP) | Int16(POLLERR)) != 0
     }
 
     /// Stops sending: the peer reads end-of-file after the bytes already sent.
     public func shutdownWrite() {
-        _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
+        _ = Platform.shutdown(descriptor, Int32(SHUT_WR))
     }
 
     /// Stops sending and receiving, without closing the descriptor: a thread
     /// blocked in `receive` returns `closed`, and the peer reads end-of-file.
     public func shutdown() {
-        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        _ = Platform.shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
     /// Reads and drops whatever the peer has sent, without waiting.
@@ -204,7 +206,7 @@ public struct StreamSocket: Sendable, Hashable {
 
     /// Closes the descriptor.
     public func close() {
-        _ = Glibc.close(descriptor)
+        Platform.close(descriptor)
     }
 
     /// Has the kernel probe a connection that stays silent, so a client that
@@ -221,7 +223,7 @@ public struct StreamSocket: Sendable, Hashable {
         var interval = intervalSeconds
         var count = probes
         _ = setsockopt(descriptor, SOL_SOCKET, SO_KEEPALIVE, &one, size)
-        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_KEEPIDLE, &idle, size)
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), Platform.keepAliveIdleOption, &idle, size)
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_KEEPINTVL, &interval, size)
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_KEEPCNT, &count, size)
     }

@@ -1,3 +1,4 @@
+import ObservatoryEpoll
 import ObservatoryServer
 import ObservatorySockets
 

@@ -1,4 +1,4 @@
-import ObservatorySockets
+import ObservatoryEpoll
 import Testing
 
 @testable import ObservatoryServer

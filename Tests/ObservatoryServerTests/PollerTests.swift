@@ -1,7 +1,6 @@
 import Glibc
+import ObservatoryEpoll
 import Testing
-
-@testable import ObservatorySockets
 
 @Suite struct PollerTests {
     private func monotonicNanoseconds() -> UInt64 {

@@ -1,40 +1,37 @@
 import ObservatorySockets
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The client's one I/O thread's tools: it serves a link on a non-blocking
 /// socket (reads, writes what the link has queued, and calls a tick for timers),
 /// and sleeps between connection attempts; other threads wake it.
 ///
+/// It waits with a `SocketWaiter` (`poll(2)` and a wake-up pipe), the same on
+/// Linux and on Apple platforms: one socket needs no epoll set.
+///
 /// Threads: everything but ``wake()`` is confined to the thread that runs the
 /// client (as the server's `EventLoop` is to its own), which is why it can be
 /// `@unchecked Sendable`: other threads only ever call `wake()`, which writes
-/// to the poller's eventfd and is safe from any thread.
+/// to the waiter's pipe and is safe from any thread.
 final class ClientEventLoop: @unchecked Sendable {
-    private let poller: Poller
+    private let waiter: SocketWaiter
     /// One read's buffer, reused: only the loop's thread reads.
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    /// The poller's token for the link's socket.
-    private static let socketToken = 0
 
-    /// Creates the poller.
-    /// - Throws: `SocketError` when the kernel refuses an epoll set or eventfd.
+    /// Creates the waiter.
+    /// - Throws: `SocketError` when the process is out of file descriptors for its pipe.
     init() throws(SocketError) {
-        poller = try Poller()
+        waiter = try SocketWaiter()
     }
 
     /// Makes a current or the next wait return; safe from any thread.
     func wake() {
-        poller.wake()
+        waiter.wake()
     }
 
     /// Waits until `deadline`, or until woken.
     func sleep(until deadline: ContinuousClock.Instant) {
         let now = ContinuousClock.now
         guard deadline > now else { return }
-        try? poller.wait(timeoutMilliseconds: Self.milliseconds(deadline - now)) { _ in }
+        _ = try? waiter.wait(for: [], timeoutMilliseconds: Self.milliseconds(deadline - now))
     }
 
     /// Serves `link` on `socket` until the link ends, then closes the socket and
@@ -50,7 +47,6 @@ final class ClientEventLoop: @unchecked Sendable {
         tick: () -> Duration
     ) -> DisconnectReason {
         let reason = serve(link, on: socket, sendTimeout: sendTimeout, tick: tick)
-        poller.remove(socket.descriptor)
         socket.close()
         link.finish(reason)
         return link.endReason ?? reason
@@ -59,32 +55,20 @@ final class ClientEventLoop: @unchecked Sendable {
     private func serve(
         _ link: ServerLink, on socket: SocketConnection, sendTimeout: Duration, tick: () -> Duration
     ) -> DisconnectReason {
-        var interest: Poller.Interest = [.readable]
-        do {
-            try poller.add(socket.descriptor, token: Self.socketToken, interest: interest)
-        } catch {
-            return .connectionFailed(error.description)
-        }
         var output = Output()
         var wait = tick()
         while true {
             output.append(link.takeOutput())
             if let failure = output.flush(to: socket, sendTimeout: sendTimeout) { return failure }
             if let requested = link.endReason { return requested }
-            let wanted: Poller.Interest = output.isEmpty ? [.readable] : [.readable, .writable]
-            if wanted != interest {
-                interest = wanted
-                try? poller.modify(socket.descriptor, token: Self.socketToken, interest: interest)
-            }
-            var isReadable = false
+            let interest: SocketWaiter.Interest = output.isEmpty ? [.readable] : [.readable, .writable]
+            let watch = SocketWaiter.Watch(socket.descriptor, for: interest)
             // A stalled write must be looked at again by its deadline, even with no timer due.
             let timeout = output.isEmpty ? wait : min(wait, sendTimeout)
+            let isReadable: Bool
             do {
-                try poller.wait(timeoutMilliseconds: Self.milliseconds(timeout)) { readiness in
-                    if readiness.token == Self.socketToken && (readiness.readable || readiness.hungUp) {
-                        isReadable = true
-                    }
-                }
+                let outcome = try waiter.wait(for: [watch], timeoutMilliseconds: Self.milliseconds(timeout))
+                isReadable = outcome.ready.contains { $0.readable || $0.hungUp }
             } catch {
                 return .connectionFailed(error.description)
             }
@@ -171,7 +155,7 @@ final class ClientEventLoop: @unchecked Sendable {
                 return nil
             }
             guard now - since >= sendTimeout else { return nil }
-            let error = socket.named(SocketError(operation: "send", errorNumber: ETIMEDOUT), "write to")
+            let error = socket.named(SocketError.timedOut("send"), "write to")
             return .connectionFailed(error.description)
         }
     }

@@ -12,7 +12,7 @@ struct SocketConnection: Sendable {
     /// `host:port`, for error messages.
     let endpoint: String
 
-    /// The descriptor, for the event loop's poller.
+    /// The descriptor, for the event loop's waiter.
     var descriptor: Int32 { socket.descriptor }
 
     /// Opens a TCP connection to `host:port`, trying every address the host

@@ -1,3 +1,4 @@
+import ObservatoryEpoll
 import ObservatoryLogging
 import ObservatorySockets
 import ObservatoryWire

@@ -1,4 +1,4 @@
-import ObservatorySockets
+import ObservatoryEpoll
 
 /// The rules of one connection's life, without sockets or clocks: when it is
 /// read, when it waits for the socket, when and how it closes.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observatory
+import ObservatoryEpoll
 import ObservatoryLogging
 import ObservatorySockets
 import Synchronization

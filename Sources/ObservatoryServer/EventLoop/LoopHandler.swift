@@ -1,4 +1,4 @@
-import ObservatorySockets
+import ObservatoryEpoll
 
 /// Something registered with an `EventLoop`: a connection or the listener.
 protocol LoopHandler: AnyObject {

@@ -1,3 +1,4 @@
+import ObservatoryEpoll
 import ObservatorySockets
 
 /// The socket shell of a `ConnectionRefusal`: it reads a refused connection's

@@ -1,4 +1,5 @@
 import CEpoll
+import ObservatorySockets
 
 #if canImport(Glibc)
     import Glibc
@@ -15,6 +16,10 @@ import CEpoll
 /// amount per turn and stay fair to the others.
 ///
 /// Not thread-safe, except `wake()`: one thread registers, sets the timer and waits.
+///
+/// Linux only, like the server, the etcd client's loop and the benchmark that use it;
+/// the client library waits on its one socket with `SocketWaiter` (`poll(2)`), which
+/// runs on Apple platforms too.
 public final class Poller {
     /// What one wait found for one registered descriptor.
     public struct Readiness: Sendable, Equatable {
