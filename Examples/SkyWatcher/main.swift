@@ -12,8 +12,6 @@ import ObservatoryClient
 // OBSERVATORY_HOST and OBSERVATORY_PORT choose another server; the nodes of a
 // cluster go in OBSERVATORY_HOST as a list, `127.0.0.1:7070,127.0.0.1:7071`, and
 // the mirror moves to the next one when its node goes away.
-import ObservatoryLogging
-import ObservatoryWire
 
 /// Prints one line at once, also when standard output is a file or a pipe.
 func say(_ line: String) {
