@@ -2,7 +2,7 @@ import Foundation
 import Observatory
 import ObservatoryClient
 
-// The names that the Swift fragments of README.md and docs/*.md take from the text around them: a
+// The names that the Swift fragments of the docs take from the text around them: a
 // reader has met them earlier on the page. `.ci/snippets.sh` compiles every fragment (a ```swift
 // block without `import` lines) with this module imported; nothing here runs.
 //
@@ -26,6 +26,9 @@ public let observer = ExampleObserver()
 
 /// The observer of docs/core.md's first example, a `Dog`, met again further down the page.
 public let dog = ExampleObserver()
+
+/// The observer of ObservatoryClient's DocC overview.
+public let watcher = ExampleObserver()
 
 /// The chat window of docs/client.md's presence example.
 public let chatWindow = ExampleObserver()
