@@ -36,7 +36,7 @@ for host in hosts {
     }
 }
 var configuration = ClientConfiguration(endpoints: endpoints, name: "sky-watcher")
-configuration.logger = Logger(level: .warning, sink: StandardErrorLogSink())
+configuration.logger = .init(level: .warning, sink: StandardErrorLogSink())
 
 let client = ObservatoryClient(configuration: configuration)
 let color = client.variable("sky.color", default: "blue")

@@ -5,6 +5,11 @@ import ObservatoryWire
 // `import ObservatoryClient` (with the core, `Observatory`) is all a client program imports. Aliases,
 // not `@_exported import`: the wire module's parser, framing and server-side types stay out of sight.
 //
+// Two names stay out because Apple's own modules use them and a file importing both would find them
+// ambiguous: `Operation` (Foundation's), the raw request of `send(_:)`, which is inferred from
+// `.get(key:)` and the like; and `Logger` (os's), which `configuration.logger = .init(level:sink:)`
+// need not name. A tool that names them imports `ObservatoryWire` or `ObservatoryLogging`.
+//
 // A file that imports `ObservatoryWire` as well sees each of these names twice. Declarations take the
 // two for one type, but some expressions do not (`[Author]()`, `(JSONValue).self`, which a parameterized
 // `@Test` writes for its parameters' types): such a file imports only one of the two modules.
@@ -30,9 +35,6 @@ public typealias JSONObject = ObservatoryWire.JSONObject
 
 // MARK: Requests and their answers
 
-/// What a request asks for, one case per operation of the protocol, for ``ObservatoryClient/send(_:)``.
-public typealias Operation = ObservatoryWire.Operation
-
 /// One key or every key under a prefix, as ``ObservatoryClient/changes(of:slow:)`` observes it.
 public typealias Target = ObservatoryWire.Target
 
@@ -51,16 +53,13 @@ public typealias Event = ObservatoryWire.Event
 
 // MARK: Logging
 
-/// Where the client logs, and from which level on: ``ClientConfiguration/logger``.
-public typealias Logger = ObservatoryLogging.Logger
-
-/// How much a ``Logger`` says: `debug`, `info`, `warning` or `error`.
+/// How much the client's logger says: `debug`, `info`, `warning` or `error`.
 public typealias LogLevel = ObservatoryLogging.LogLevel
 
-/// One line a ``Logger`` writes: its level, message and time.
+/// One line the client's logger writes: its level, message and time.
 public typealias LogRecord = ObservatoryLogging.LogRecord
 
-/// Where a ``Logger``'s records go; implement it to send them elsewhere.
+/// Where the client's log records go; implement it to send them elsewhere.
 public typealias LogSink = ObservatoryLogging.LogSink
 
 /// A ``LogSink`` that writes each record to standard error as one line.
