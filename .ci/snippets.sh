@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles every Swift snippet of README.md, docs/*.md and the DocC catalogs (Sources/*/*.docc/*.md),
+# Compiles every Swift snippet of README.md, docs/*.md and the DocC catalogs (Sources/*/*.docc),
 # so the docs show code that builds.
 #
 # The rules a doc writer follows:
@@ -37,7 +37,7 @@ import shutil
 import sys
 
 out = sys.argv[1]
-docs = ["README.md"] + sorted(glob.glob("docs/*.md")) + sorted(glob.glob("Sources/*/*.docc/*.md"))
+docs = ["README.md"] + sorted(glob.glob("docs/*.md")) + sorted(glob.glob("Sources/*/*.docc/**/*.md", recursive=True))
 
 package_source = open("Package.swift", encoding="utf-8").read()
 library_products = set(re.findall(r'\.library\(\s*name:\s*"([^"]+)"', package_source))
