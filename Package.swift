@@ -69,7 +69,7 @@ let package = Package(
         // The README's walkthrough: mirrors `sky.color` and prints its changes.
         .executableTarget(
             name: "SkyWatcher",
-            dependencies: ["ObservatoryClient", "Observatory", "ObservatoryLogging", "ObservatoryWire"],
+            dependencies: ["ObservatoryClient", "Observatory"],
             path: "Examples/SkyWatcher"
         ),
         // Release benchmarks; a separate module, so it calls the library as users do.

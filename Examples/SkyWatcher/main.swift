@@ -16,8 +16,6 @@ import ObservatoryClient
 //
 // While the server is away, it says so once and then when it is back, not at
 // every retry.
-import ObservatoryLogging
-import ObservatoryWire
 
 /// Prints one line at once, also when standard output is a file or a pipe.
 func say(_ line: String) {
@@ -58,7 +56,7 @@ for host in hosts.split(separator: ",", omittingEmptySubsequences: false) {
 }
 var configuration = ClientConfiguration(endpoints: endpoints, name: "sky-watcher")
 // Errors only: what the client warns about (a reset, a lost connection) the connection lines say already.
-configuration.logger = Logger(level: .error, sink: StandardErrorLogSink())
+configuration.logger = .init(level: .error, sink: StandardErrorLogSink())
 
 // The client connects as soon as it exists; its messages wait on this queue until
 // every observation below is in place, so the first line ("connecting") is never missed.

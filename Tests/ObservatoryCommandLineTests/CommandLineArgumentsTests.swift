@@ -1,5 +1,4 @@
 import ObservatoryClient
-import ObservatoryWire
 import Testing
 
 @testable import ObservatoryCommandLine

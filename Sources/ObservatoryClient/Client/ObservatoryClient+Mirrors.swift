@@ -61,7 +61,8 @@ extension ObservatoryClient {
     ///
     ///     do {
     ///         try await client.set(lock, to: "mine")
-    ///     } catch where error.serverError?.code == .conflict {
+    ///     } catch {
+    ///         guard error.serverError?.code == .conflict else { throw error }
     ///         // someone else got there first; the mirror will show their value
     ///     }
     ///
