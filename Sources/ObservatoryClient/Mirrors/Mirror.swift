@@ -50,8 +50,8 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         self.deliveryQueue = deliveryQueue
         self.variable = Var(defaultValue)
         self.state = Locked(State(host: host, rules: MirrorState(defaultValue: defaultValue)))
-        observe(variable) { [weak self] (_: Update<Value>, author: AnyAuthor) in
-            self?.variableChanged(author: author)
+        observe(variable) { [weak self] (update: Update<Value>, author: AnyAuthor) in
+            self?.variableChanged(to: update.new, author: author)
         }
     }
 
@@ -63,10 +63,10 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
 
     /// Every update the mirror makes itself is authored by a remote ``Author``, a
     /// ``Reset`` or the client; any other author is the program writing: no echo.
-    private func variableChanged(author: AnyAuthor) {
+    private func variableChanged(to value: Value, author: AnyAuthor) {
         guard let host = state.withLock({ $0.host }) else { return }
         if author is Author || author is Reset || host.isClient(author) { return }
-        state.withLock { $0.rules.wroteLocally() }
+        state.withLock { $0.rules.wroteLocally(value) }
         host.requestSend(for: self)
     }
 
@@ -78,13 +78,16 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     }
 
     func sendUnsentWrite() {
-        let sending: (host: any MirrorHost, requestId: String)? = state.withLock { state in
+        let sending: (host: any MirrorHost, requestId: String, value: Value?)? = state.withLock { state in
             guard let host = state.host, let requestId = state.rules.beginSend(makeIdentifier: RequestIdentifier.make)
             else { return nil }
-            return (host, requestId)
+            return (host, requestId, state.rules.localValue)
         }
-        guard let (host, requestId) = sending else { return }
-        let value = variable.value
+        guard let (host, requestId, localValue) = sending else { return }
+        // The value of the write, not the `Var`'s: a delivery decided before the
+        // write may have set the `Var` since. (A session-bound mirror writing
+        // again after a reconnect sends what the `Var` shows.)
+        let value = localValue ?? variable.value
         let encoded: JSONValue
         do {
             encoded = try JSONValue(encoding: value)
@@ -153,7 +156,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         }
         guard let outcome else { return }
         if let failure = outcome.undecodable { report(undecodable(failure)) }
-        if outcome.show != nil { reconcileIfQuiet() }
+        if let delivery = outcome.show { carryOut(delivery) }
     }
 
     func applyEvent(_ event: Event, author: Author, generation: Int) {
@@ -174,20 +177,23 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         }
         guard let outcome else { return }
         if let failure = outcome.undecodable { report(undecodable(failure)) }
-        guard let (value, author) = outcome.show else { return }
-        let writeCount = outcome.localWriteCount
-        deliveryQueue.async { [self] in
-            guard state.withLock({ $0.rules.isStillQuiet(after: writeCount) }) else { return }
-            variable.set(value, as: author)
-        }
+        if let delivery = outcome.show { carryOut(delivery) }
     }
 
-    /// Sets the `Var` to the server's value, on the delivery queue, unless a
-    /// local write is unsent or in flight by then.
+    /// Sets the `Var` to the server's value as it is now, on the delivery
+    /// queue, if the mirror is quiet now and still is then.
     private func reconcileIfQuiet() {
+        guard let delivery = state.withLock({ $0.rules.shown() }) else { return }
+        carryOut(delivery)
+    }
+
+    /// Sets the `Var` to what `delivery` fixed, on the delivery queue, unless
+    /// the rules refuse it by then (a local write came, or a newer delivery was
+    /// carried out: see ``MirrorState/deliver(_:)``).
+    private func carryOut(_ delivery: MirrorState<Value, UpdateAuthor>.Delivery) {
         deliveryQueue.async { [self] in
-            guard let (value, author) = state.withLock({ $0.rules.shown() }) else { return }
-            variable.set(value, as: author)
+            guard state.withLock({ $0.rules.deliver(delivery) }) else { return }
+            variable.set(delivery.value, as: delivery.author)
         }
     }
 

@@ -23,6 +23,11 @@
 /// - **Reset**: a snapshot after a refused resume is authored by the ``Reset``.
 /// - **Decode error**: a value that does not decode is recorded as undecodable;
 ///   the `Var` keeps what it shows and the error is reported.
+/// - **Never back**: what the `Var` is to show is fixed when the delivery is
+///   decided (a ``Delivery``, with its link and version), and a delivery is
+///   carried out only if it is not older than the last one carried out, so the
+///   versions a mirror delivers never go back, whatever order deliveries
+///   decided on different threads reach the delivery queue in.
 ///
 /// `Author` is whatever authors the `Var`'s updates (a shared author object in
 /// the client); the state never looks inside it.
@@ -49,15 +54,34 @@ struct MirrorState<Value: Equatable, Author> {
         case undecodable(detail: String)
     }
 
+    /// A value the `Var` is to show, fixed when decided: the delivery queue
+    /// carries it out later, if ``deliver(_:)`` still allows it then.
+    struct Delivery {
+        /// The value to show.
+        let value: Value
+        /// The author of the update.
+        let author: Author
+        /// The link the value was learned on.
+        let generation: Int
+        /// The server's version of the value.
+        let version: Int64
+        /// How many local writes the mirror had seen when it decided; the
+        /// delivery is dropped if any came meanwhile.
+        let localWriteCount: Int
+
+        /// Whether this delivery is older than one of `generation` at `version`:
+        /// an earlier link, or the same link and a lower version.
+        func isOlder(thanGeneration generation: Int, version: Int64) -> Bool {
+            self.generation < generation || (self.generation == generation && self.version < version)
+        }
+    }
+
     /// What the mirror does after a snapshot or an event.
     struct Outcome {
-        /// The value the `Var` should take, with its author; nil: leave the `Var` as it is.
-        var show: (value: Value, author: Author)?
+        /// What the `Var` should take; nil: leave the `Var` as it is.
+        var show: Delivery?
         /// The decoding failure to report, with the version that carried it.
         var undecodable: (version: Int64, detail: String)?
-        /// How many local writes the mirror had seen when it decided; the `Var` takes
-        /// `show` only if none came meanwhile (see ``isStillQuiet(after:)``).
-        var localWriteCount: Int
     }
 
     /// The value the `Var` shows while the key does not exist.
@@ -91,6 +115,12 @@ struct MirrorState<Value: Equatable, Author> {
     /// reply a broken connection took is sent again with the same id, so the
     /// server applies it once. A new local value takes a new id.
     private(set) var requestId: String?
+    /// The value of the latest local write while it is unsent or in flight:
+    /// what is sent, even if a delivery decided before the write sets the `Var`
+    /// after it.
+    private(set) var localValue: Value?
+    /// The link and version of the last delivery carried out; none is carried out below it.
+    private(set) var delivered: (generation: Int, version: Int64)?
 
     /// No local write waits to be sent or acknowledged, so the `Var` may show the server's value.
     var isQuiet: Bool { writesInFlight == 0 && !hasUnsentWrite }
@@ -106,27 +136,41 @@ struct MirrorState<Value: Equatable, Author> {
         self.defaultValue = defaultValue
     }
 
-    /// The value and author the `Var` should show now, if the mirror is quiet and knows one.
-    func shown() -> (value: Value, author: Author)? {
+    /// What the `Var` should show now, if the mirror is quiet and knows a value.
+    func shown() -> Delivery? {
         guard isQuiet else { return nil }
+        let shown: (value: Value, author: Author)
         switch server {
-        case .value(let value, let author): return (value, author)
-        case .absent(let author): return (defaultValue, author)
+        case .value(let value, let author): shown = (value, author)
+        case .absent(let author): shown = (defaultValue, author)
         case .unknown, .undecodable: return nil
         }
+        return Delivery(
+            value: shown.value, author: shown.author, generation: generation, version: version,
+            localWriteCount: localWriteCount)
     }
 
-    /// Whether a delivery decided with `count` local writes may still set the `Var`.
-    func isStillQuiet(after count: Int) -> Bool {
-        isQuiet && localWriteCount == count
+    /// The delivery queue is about to carry out `delivery`: returns whether it
+    /// may, and if so records it as the last one. It may not when a local write
+    /// came after it was decided, when a write is unsent or in flight, or when a
+    /// newer delivery was carried out already (the versions shown never go back).
+    mutating func deliver(_ delivery: Delivery) -> Bool {
+        guard isQuiet, localWriteCount == delivery.localWriteCount else { return false }
+        if let delivered, delivery.isOlder(thanGeneration: delivered.generation, version: delivered.version) {
+            return false
+        }
+        delivered = (delivery.generation, delivery.version)
+        return true
     }
 
     // MARK: Local writes
 
     /// The program changed the `Var`: the new value is to be sent, with a new request id.
-    mutating func wroteLocally() {
+    /// The program changed the `Var` to `value`: it is to be sent, with a new request id.
+    mutating func wroteLocally(_ value: Value? = nil) {
         localWriteCount += 1
         hasUnsentWrite = true
+        localValue = value
         requestId = nil
     }
 
@@ -160,6 +204,7 @@ struct MirrorState<Value: Equatable, Author> {
     /// The value could not be encoded, so the write is dropped.
     mutating func sendAbandoned() {
         writesInFlight -= 1
+        if isQuiet { forgetLocalWrite() }
     }
 
     /// The reply to a write of `value` came; `author` is this client's own
@@ -172,18 +217,25 @@ struct MirrorState<Value: Equatable, Author> {
         case .failed:
             writesInFlight -= 1
             requestId = nil
+            if isQuiet { forgetLocalWrite() }
         case .refused:
             writesInFlight -= 1
-            if isQuiet { requestId = nil }
+            if isQuiet { forgetLocalWrite() }
         case .acknowledged(let acknowledged):
             writesInFlight -= 1
-            if isQuiet { requestId = nil }
+            if isQuiet { forgetLocalWrite() }
             if acknowledged > version {
                 version = acknowledged
                 server = .value(value, author: author)
             }
         }
         return false
+    }
+
+    /// No local write is unsent or in flight any more.
+    private mutating func forgetLocalWrite() {
+        requestId = nil
+        localValue = nil
     }
 
     // MARK: Remote changes
@@ -212,7 +264,7 @@ struct MirrorState<Value: Equatable, Author> {
     /// Takes `remote` at `version` as the server's value; `absentAuthor` authors a missing key.
     private mutating func record(_ remote: Remote, version: Int64, author: Author, absentAuthor: Author) -> Outcome {
         self.version = version
-        var outcome = Outcome(localWriteCount: localWriteCount)
+        var outcome = Outcome()
         switch remote {
         case .absent: server = .absent(author: absentAuthor)
         case .value(let value): server = .value(value, author: author)
@@ -224,3 +276,5 @@ struct MirrorState<Value: Equatable, Author> {
         return outcome
     }
 }
+
+extension MirrorState.Delivery: Sendable where Value: Sendable, Author: Sendable {}
