@@ -35,6 +35,7 @@ extension ObservatoryClient {
     public func variable<Value: Codable & Equatable & Sendable>(
         _ key: String, default defaultValue: Value, ephemeral: Bool = false
     ) -> Var<Value> {
+        if let problem = offline?.takeLoadProblem() { report(problem) }
         let registration: (mirror: Mirror<Value>, link: ServerLink?) = state.withLock { state in
             if let existing = state.machine.registry.first(
                 Mirror<Value>.self, key: key, where: { $0.ephemeral == ephemeral })
@@ -42,12 +43,18 @@ extension ObservatoryClient {
                 return (existing, nil)
             }
             let mirror = Mirror(
-                key: key, defaultValue: defaultValue, ephemeral: ephemeral, host: self, deliveryQueue: deliveryQueue)
+                key: key, defaultValue: defaultValue, ephemeral: ephemeral, host: self, deliveryQueue: deliveryQueue,
+                offline: offline)
+            if let kept = offline?.entry(for: key), kept.isKnown, !ephemeral {
+                state.machine.restoreResumePoint(ResumePoint(revision: kept.revision, epoch: kept.epoch), forKey: key)
+            }
             return (mirror, state.machine.register(mirror))
         }
         if let link = registration.link {
             sendObserves([key: [registration.mirror]], watcherTargets: [], on: link, resuming: false)
         }
+        // A write the offline store kept is sent after the resync, as one made offline.
+        if registration.mirror.hasRestoredWrite { requestSend(for: registration.mirror) }
         return registration.mirror.variable
     }
 
@@ -104,4 +111,8 @@ extension ObservatoryClient: MirrorHost {
     }
 
     var resyncAuthor: any AnyObject & Sendable { self }
+
+    func resumePoint(forKey key: String) -> ResumePoint? {
+        state.withLock { $0.machine.resumePoint(for: .key(key)) }
+    }
 }

@@ -78,6 +78,8 @@ public final class ObservatoryClient: Sendable {
     let state: Locked<State>
     /// The I/O thread's poller; nil when the kernel refused one (the client then never connects).
     let eventLoop: ClientEventLoop?
+    /// The offline store, when ``ClientConfiguration/offlineDirectory`` names one.
+    let offline: OfflinePersistence?
 
     /// Creates a client and starts connecting in the background.
     ///
@@ -90,6 +92,9 @@ public final class ObservatoryClient: Sendable {
         self.errors = Messenger()
         self.deliveryQueue = DispatchQueue(label: "observatory.client.delivery", target: configuration.deliveryQueue)
         self.state = Locked(State(machine: ClientMachine(endpointCount: configuration.endpoints.count)))
+        self.offline = configuration.offlineDirectory.map {
+            OfflinePersistence(directory: $0, limit: configuration.offlineStoreLimit)
+        }
         let eventLoop: ClientEventLoop?
         let failure: SocketError?
         do throws(SocketError) {
@@ -98,6 +103,7 @@ public final class ObservatoryClient: Sendable {
             (eventLoop, failure) = (nil, error)
         }
         self.eventLoop = eventLoop
+        offline?.reportErrors { [weak self] in self?.report($0) }
         guard let eventLoop else {
             setPhase(.disconnected(.connectionFailed(failure?.description ?? "no event loop")))
             return

@@ -42,14 +42,29 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     let ephemeral: Bool
     private let deliveryQueue: DispatchQueue
     private let state: Locked<State>
+    /// The client's offline store, when it keeps one and the key is not session-bound.
+    private let offline: OfflinePersistence?
 
-    init(key: String, defaultValue: Value, ephemeral: Bool = false, host: any MirrorHost, deliveryQueue: DispatchQueue)
-    {
+    /// A mirror of `key`; with an `offline` store that kept the key, it starts
+    /// from the kept value and unacknowledged write (see ``hasRestoredWrite``).
+    init(
+        key: String, defaultValue: Value, ephemeral: Bool = false, host: any MirrorHost, deliveryQueue: DispatchQueue,
+        offline: OfflinePersistence? = nil
+    ) {
         self.key = key
         self.ephemeral = ephemeral
         self.deliveryQueue = deliveryQueue
-        self.variable = Var(defaultValue)
-        self.state = Locked(State(host: host, rules: MirrorState(defaultValue: defaultValue)))
+        self.offline = ephemeral ? nil : offline
+        var rules = MirrorState<Value, UpdateAuthor>(defaultValue: defaultValue)
+        if let entry = self.offline?.entry(for: key) {
+            let resyncAuthor = host.resyncAuthor
+            rules.restore(entry) { name, session in
+                guard let name, let session else { return resyncAuthor }
+                return Author(name: name, session: session)
+            }
+        }
+        self.variable = Var(rules.localValue ?? rules.shown()?.value ?? defaultValue)
+        self.state = Locked(State(host: host, rules: rules))
         observe(variable) { [weak self] (update: Update<Value>, author: AnyAuthor) in
             self?.variableChanged(to: update.new, author: author)
         }
@@ -59,6 +74,9 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
 
     var hasSnapshot: Bool { state.withLock { $0.rules.hasSnapshot } }
 
+    /// Whether the mirror started with a write the offline store kept, to be sent after the first resync.
+    var hasRestoredWrite: Bool { state.withLock { $0.rules.hasUnsentWrite } }
+
     // MARK: Local writes
 
     /// Every update the mirror makes itself is authored by a remote ``Author``, a
@@ -66,7 +84,13 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     private func variableChanged(to value: Value, author: AnyAuthor) {
         guard let host = state.withLock({ $0.host }) else { return }
         if author is Author || author is Reset || host.isClient(author) { return }
-        state.withLock { $0.rules.wroteLocally(value) }
+        if offline != nil {
+            // The offline store keeps the write under the id it will be sent with.
+            state.withLock { $0.rules.wroteLocally(value, requestId: RequestIdentifier.make()) }
+            keep(durably: true)
+        } else {
+            state.withLock { $0.rules.wroteLocally(value) }
+        }
         host.requestSend(for: self)
     }
 
@@ -132,6 +156,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         }
         let author: UpdateAuthor = host.localAuthor ?? host.resyncAuthor
         let sendAgain = state.withLock { $0.rules.writeReplied(reply, value: value, author: author) }
+        keep(durably: false)
         if sendAgain {
             host.requestSend(for: self)
         } else {
@@ -155,6 +180,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
                 resyncAuthor: resyncAuthor, generation: generation)
         }
         guard let outcome else { return }
+        keep(durably: false)
         if let failure = outcome.undecodable { report(undecodable(failure)) }
         if let delivery = outcome.show { carryOut(delivery) }
     }
@@ -176,8 +202,24 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
             $0.rules.received(remote, version: version, author: author, generation: generation)
         }
         guard let outcome else { return }
+        keep(durably: false)
         if let failure = outcome.undecodable { report(undecodable(failure)) }
         if let delivery = outcome.show { carryOut(delivery) }
+    }
+
+    /// Records the mirror's state in the offline store, if the client keeps
+    /// one: saved before this returns when `durably` (a local write), else soon.
+    private func keep(durably: Bool) {
+        guard let offline else { return }
+        let resumePoint = state.withLock { $0.host }?.resumePoint(forKey: key)
+        state.withLock { state in
+            let entry = state.rules.offlineEntry(key: key, resumePoint: resumePoint) { author in
+                (author as? Author).map { ($0.name, $0.session) }
+            }
+            // Recorded under the mirror's lock, so entries reach the store in the order the rules changed.
+            if let entry { offline.record(entry) }
+        }
+        if durably { offline.saveNow() } else { offline.saveSoon() }
     }
 
     /// Sets the `Var` to the server's value as it is now, on the delivery

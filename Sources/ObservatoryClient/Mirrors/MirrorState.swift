@@ -119,6 +119,9 @@ struct MirrorState<Value: Equatable, Author> {
     /// what is sent, even if a delivery decided before the write sets the `Var`
     /// after it.
     private(set) var localValue: Value?
+    /// The version of the server's value when the latest stretch of local
+    /// writes began: changes above it are ones the writes replace unseen.
+    private(set) var basedOn: Int64 = 0
     /// The link and version of the last delivery carried out; none is carried out below it.
     private(set) var delivered: (generation: Int, version: Int64)?
 
@@ -166,12 +169,34 @@ struct MirrorState<Value: Equatable, Author> {
     // MARK: Local writes
 
     /// The program changed the `Var`: the new value is to be sent, with a new request id.
-    /// The program changed the `Var` to `value`: it is to be sent, with a new request id.
-    mutating func wroteLocally(_ value: Value? = nil) {
+    /// The program changed the `Var` to `value`: it is to be sent, with
+    /// `requestId` when the offline store keeps the write under one, else with a new id.
+    mutating func wroteLocally(_ value: Value? = nil, requestId: String? = nil) {
+        if isQuiet { basedOn = version }
         localWriteCount += 1
         hasUnsentWrite = true
         localValue = value
-        requestId = nil
+        self.requestId = requestId
+    }
+
+    /// Starts from what the offline store kept: the server's value at
+    /// `version` (nil: not known), seen on no link yet (so the first link
+    /// resumes or replaces it), and the unacknowledged write of a value made on
+    /// `basedOn`, if one was kept, to be sent after the first resync with its `requestId`.
+    mutating func restored(
+        _ remote: Remote?, version: Int64, author: Author, write: (value: Value, requestId: String, basedOn: Int64)?
+    ) {
+        if let remote {
+            self.version = version
+            switch remote {
+            case .absent: server = .absent(author: author)
+            case .value(let value): server = .value(value, author: author)
+            case .undecodable: server = .undecodable
+            }
+        }
+        guard let write else { return }
+        wroteLocally(write.value, requestId: write.requestId)
+        basedOn = write.basedOn
     }
 
     /// The session ended. A session-bound mirror that wrote before writes its
