@@ -53,6 +53,41 @@ import Testing
         #expect(seen.resets.allSatisfy { $0 == nil })
     }
 
+    @Test func aKeptWriteThatReplacesChangesMadeWhileTheAppWasGoneReportsThemWithTheirAuthors() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let alice = try await server.client("alice")
+        defer { alice.close() }
+        try await alice.set("door.locked", "closed")
+        let before = ObservatoryClient(configuration: configuration(server, "bob", directory))
+        _ = before.variable("door.locked", default: "unknown")
+        try await before.waitUntilSynchronized()
+        before.close()
+
+        // Bob's app starts without a network, writes, and quits.
+        let refusing = try RefusingPort()
+        var offline = ClientConfiguration(port: refusing.port, name: "bob")
+        offline.offlineDirectory = directory.path
+        let away = ObservatoryClient(configuration: offline)
+        let door = away.variable("door.locked", default: "unknown")
+        #expect(door.value == "closed")
+        door.value = "open"
+        away.close()
+        let jammed = try await alice.set("door.locked", "jammed")
+
+        let back = ObservatoryClient(configuration: configuration(server, "bob", directory))
+        defer { back.close() }
+        let reports = Recorder<ConflictReport>()
+        reports.record(back.conflicts)
+        #expect(back.variable("door.locked", default: "unknown").value == "open")
+        #expect(await eventually { reports.count == 1 })
+        #expect(reports.messages.first?.replaced.map(\.author.name) == ["alice"])
+        #expect(reports.messages.first?.replaced.map(\.version) == [jammed.version])
+        #expect(reports.messages.first?.written == "open")
+        #expect(try await alice.get("door.locked", as: String.self) == "open")
+    }
+
     @Test func aDamagedStoreIsReportedOnErrorsAndSetAside() async throws {
         let refusing = try RefusingPort()
         let directory = try TemporaryDirectory()

@@ -73,6 +73,10 @@ public final class ObservatoryClient: Sendable {
     /// mirror's type, and mirror writes that the server refused. Sent on the
     /// delivery queue, and logged.
     public let errors: Messenger<ClientError>
+    /// Conflict reports: the changes by others that this client's mirror
+    /// writes replaced, or that replaced them (see ``ConflictReport``). Sent on
+    /// the delivery queue.
+    public let conflicts: Messenger<ConflictReport>
     let deliveryQueue: DispatchQueue
     let logger: Logger
     let state: Locked<State>
@@ -90,6 +94,7 @@ public final class ObservatoryClient: Sendable {
         self.logger = configuration.logger
         self.connectionState = Var(ConnectionState.disconnected(.notStarted))
         self.errors = Messenger()
+        self.conflicts = Messenger()
         self.deliveryQueue = DispatchQueue(label: "observatory.client.delivery", target: configuration.deliveryQueue)
         self.state = Locked(State(machine: ClientMachine(endpointCount: configuration.endpoints.count)))
         self.offline = configuration.offlineDirectory.map {
@@ -236,7 +241,8 @@ public final class ObservatoryClient: Sendable {
     }
 
     /// Closes the connection and stops reconnecting. Waiting requests fail with
-    /// ``ClientError/connectionLost(_:)``, streams of ``changes(of:slow:)`` finish.
+    /// ``ClientError/connectionLost(_:)``, streams of ``changes(of:slow:)`` finish,
+    /// and the offline store (if any) is saved before this returns.
     public func close() {
         let (link, watchers) = state.withLock { $0.machine.close() }
         link?.end(.closed)
@@ -244,6 +250,7 @@ public final class ObservatoryClient: Sendable {
         for watcher in watchers { watcher.continuation.finish() }
         publish(.disconnected(.closed))
         stateChanged()
+        offline?.saveNow()
     }
 
     // MARK: Publishing

@@ -49,13 +49,14 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     /// from the kept value and unacknowledged write (see ``hasRestoredWrite``).
     init(
         key: String, defaultValue: Value, ephemeral: Bool = false, host: any MirrorHost, deliveryQueue: DispatchQueue,
-        offline: OfflinePersistence? = nil
+        offline: OfflinePersistence? = nil, onConflict policy: ConflictPolicy = .localWins
     ) {
         self.key = key
         self.ephemeral = ephemeral
         self.deliveryQueue = deliveryQueue
         self.offline = ephemeral ? nil : offline
         var rules = MirrorState<Value, UpdateAuthor>(defaultValue: defaultValue)
+        rules.serverWins = policy == .serverWins
         if let entry = self.offline?.entry(for: key) {
             let resyncAuthor = host.resyncAuthor
             rules.restore(entry) { name, session in
@@ -102,12 +103,13 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     }
 
     func sendUnsentWrite() {
-        let sending: (host: any MirrorHost, requestId: String, value: Value?)? = state.withLock { state in
+        let sending: (host: any MirrorHost, requestId: String, value: Value?, ifVersion: Int64?)? = state.withLock {
+            state in
             guard let host = state.host, let requestId = state.rules.beginSend(makeIdentifier: RequestIdentifier.make)
             else { return nil }
-            return (host, requestId, state.rules.localValue)
+            return (host, requestId, state.rules.localValue, state.rules.writeCondition)
         }
-        guard let (host, requestId, localValue) = sending else { return }
+        guard let (host, requestId, localValue, ifVersion) = sending else { return }
         // The value of the write, not the `Var`'s: a delivery decided before the
         // write may have set the `Var` since. (A session-bound mirror writing
         // again after a reconnect sends what the `Var` shows.)
@@ -121,9 +123,10 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
             reconcileIfQuiet()
             return
         }
-        let write = Operation.set(key: key, value: encoded, ifVersion: nil, ephemeral: ephemeral, requestId: requestId)
+        let write = Operation.set(
+            key: key, value: encoded, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId)
         let sent = host.sendIfSynchronized(write) { [weak self] result in
-            self?.writeCompleted(value, result)
+            self?.writeCompleted(value, ifVersion: ifVersion, result)
         }
         if !sent {
             state.withLock { $0.rules.sendDidNotHappen() }
@@ -131,7 +134,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         }
     }
 
-    private func writeCompleted(_ value: Value, _ result: Result<ReceivedReply, ClientError>) {
+    private func writeCompleted(_ value: Value, ifVersion: Int64?, _ result: Result<ReceivedReply, ClientError>) {
         guard let host = state.withLock({ $0.host }) else { return }
         let reply: MirrorState<Value, UpdateAuthor>.WriteReply
         switch result {
@@ -147,16 +150,22 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
                 }
                 reply = .acknowledged(version: version)
             } catch {
-                // The server refused the write (forbidden, value_too_large, ...)
-                // or answered nonsense: report it; the `Var` goes back to the
-                // server's value.
-                host.report(received.outcome.isFailure ? .server(error) : .badReply(error.message))
-                reply = .refused
+                if received.outcome.isFailure && error.code == .conflict && ifVersion != nil {
+                    // `serverWins`: a change by someone else came first; it stays, and a conflict report says so.
+                    reply = .conflicted
+                } else {
+                    // The server refused the write (forbidden, value_too_large, ...)
+                    // or answered nonsense: report it; the `Var` goes back to the
+                    // server's value.
+                    host.report(received.outcome.isFailure ? .server(error) : .badReply(error.message))
+                    reply = .refused
+                }
             }
         }
         let author: UpdateAuthor = host.localAuthor ?? host.resyncAuthor
         let sendAgain = state.withLock { $0.rules.writeReplied(reply, value: value, author: author) }
         keep(durably: false)
+        reportConflict()
         if sendAgain {
             host.requestSend(for: self)
         } else {
@@ -181,6 +190,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         }
         guard let outcome else { return }
         keep(durably: false)
+        reportConflict()
         if let failure = outcome.undecodable { report(undecodable(failure)) }
         if let delivery = outcome.show { carryOut(delivery) }
     }
@@ -203,8 +213,28 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         }
         guard let outcome else { return }
         keep(durably: false)
+        reportConflict()
         if let failure = outcome.undecodable { report(undecodable(failure)) }
         if let delivery = outcome.show { carryOut(delivery) }
+    }
+
+    /// Reports the conflict the rules settled, if any: the changes by other
+    /// sessions (this session's own are no conflict), with the value written.
+    private func reportConflict() {
+        guard let conflict = state.withLock({ $0.rules.takeConflict() }), let host = state.withLock({ $0.host })
+        else { return }
+        let own = host.localAuthor
+        let changes = conflict.replaced.compactMap { change -> ConflictReport.Change? in
+            guard let author = change.author as? Author, author !== own else { return nil }
+            return ConflictReport.Change(
+                old: change.old.flatMap { try? JSONValue(encoding: $0) },
+                new: change.new.flatMap { try? JSONValue(encoding: $0) }, version: change.version, author: author)
+        }
+        guard !changes.isEmpty else { return }
+        host.reportConflict(
+            ConflictReport(
+                key: key, written: conflict.written.flatMap { try? JSONValue(encoding: $0) } ?? .null,
+                replaced: changes, resolution: conflict.acknowledged.map { .localWrite(version: $0) } ?? .serverValue))
     }
 
     /// Records the mirror's state in the offline store, if the client keeps

@@ -23,6 +23,14 @@
 /// - **Reset**: a snapshot after a refused resume is authored by the ``Reset``.
 /// - **Decode error**: a value that does not decode is recorded as undecodable;
 ///   the `Var` keeps what it shows and the error is reported.
+/// - **Conflicts**: a remote change recorded while a local write is unsent or
+///   in flight, above the version the write was made on, is one the program
+///   did not see. When the write is acknowledged, the changes below its version
+///   are the ones it replaced: a ``Conflict`` the shell reports. With
+///   `serverWins`, writes are sent with `ifVersion` (``writeCondition``), so
+///   the server refuses one that such a change came before; such a change also
+///   drops a write that is still unsent. The `Var` then shows the server's
+///   value, and the conflict is reported the same way.
 /// - **Never back**: what the `Var` is to show is fixed when the delivery is
 ///   decided (a ``Delivery``, with its link and version), and a delivery is
 ///   carried out only if it is not older than the last one carried out, so the
@@ -86,6 +94,9 @@ struct MirrorState<Value: Equatable, Author> {
 
     /// The value the `Var` shows while the key does not exist.
     let defaultValue: Value
+    /// Whether a remote change the program did not see drops a local write
+    /// that is still unsent (else the write is sent and replaces it).
+    var serverWins = false
 
     /// What to do with the reply to a write.
     enum WriteReply {
@@ -95,6 +106,9 @@ struct MirrorState<Value: Equatable, Author> {
         case connectionLost
         /// The server refused the write (or answered nonsense): it is dropped and reported.
         case refused
+        /// The server refused the write's `ifVersion` (``serverWins``): a change
+        /// by someone else came first, and its value stays.
+        case conflicted
         /// The request failed in the client (not connected, closed): it is dropped and reported.
         case failed
     }
@@ -122,6 +136,10 @@ struct MirrorState<Value: Equatable, Author> {
     /// The version of the server's value when the latest stretch of local
     /// writes began: changes above it are ones the writes replace unseen.
     private(set) var basedOn: Int64 = 0
+    /// Remote changes recorded during the current stretch of local writes, above `basedOn`.
+    private(set) var replaced: [ReplacedChange] = []
+    /// A conflict settled and not yet taken by the shell.
+    private var settled: Conflict?
     /// The link and version of the last delivery carried out; none is carried out below it.
     private(set) var delivered: (generation: Int, version: Int64)?
 
@@ -246,9 +264,27 @@ struct MirrorState<Value: Equatable, Author> {
         case .refused:
             writesInFlight -= 1
             if isQuiet { forgetLocalWrite() }
+        case .conflicted:
+            writesInFlight -= 1
+            if isQuiet {
+                if !replaced.isEmpty {
+                    settled = Conflict(replaced: replaced, written: localValue ?? value, acknowledged: nil)
+                }
+                forgetLocalWrite()
+            }
         case .acknowledged(let acknowledged):
             writesInFlight -= 1
-            if isQuiet { forgetLocalWrite() }
+            // The own change's event is no conflict.
+            replaced.removeAll { $0.version == acknowledged }
+            // The next write under `serverWins` expects this one's version.
+            if serverWins { basedOn = max(basedOn, acknowledged) }
+            if isQuiet {
+                let beaten = replaced.filter { $0.version < acknowledged }
+                if !beaten.isEmpty {
+                    settled = Conflict(replaced: beaten, written: localValue ?? value, acknowledged: acknowledged)
+                }
+                forgetLocalWrite()
+            }
             if acknowledged > version {
                 version = acknowledged
                 server = .value(value, author: author)
@@ -257,10 +293,22 @@ struct MirrorState<Value: Equatable, Author> {
         return false
     }
 
+    /// The `ifVersion` to send the write with: with ``serverWins`` the version
+    /// the writes were made on, so a change by someone else meanwhile makes the
+    /// server refuse it; else none.
+    var writeCondition: Int64? { serverWins ? basedOn : nil }
+
     /// No local write is unsent or in flight any more.
     private mutating func forgetLocalWrite() {
         requestId = nil
         localValue = nil
+        replaced = []
+    }
+
+    /// The conflict settled since the last call, if any; the shell reports it.
+    mutating func takeConflict() -> Conflict? {
+        defer { settled = nil }
+        return settled
     }
 
     // MARK: Remote changes
@@ -288,14 +336,30 @@ struct MirrorState<Value: Equatable, Author> {
 
     /// Takes `remote` at `version` as the server's value; `absentAuthor` authors a missing key.
     private mutating func record(_ remote: Remote, version: Int64, author: Author, absentAuthor: Author) -> Outcome {
+        let old: Value? =
+            switch server {
+            case .value(let value, _): value
+            case .absent, .unknown, .undecodable: nil
+            }
         self.version = version
         var outcome = Outcome()
+        var new: Value?
         switch remote {
         case .absent: server = .absent(author: absentAuthor)
-        case .value(let value): server = .value(value, author: author)
+        case .value(let value):
+            server = .value(value, author: author)
+            new = value
         case .undecodable(let detail):
             server = .undecodable
             outcome.undecodable = (version, detail)
+        }
+        if !isQuiet && version > basedOn {
+            replaced.append(ReplacedChange(old: old, new: new, version: version, author: author))
+            if serverWins && hasUnsentWrite && writesInFlight == 0 {
+                settled = Conflict(replaced: replaced, written: localValue, acknowledged: nil)
+                hasUnsentWrite = false
+                forgetLocalWrite()
+            }
         }
         outcome.show = shown()
         return outcome
