@@ -76,16 +76,39 @@ import Testing
         away.close()
         let jammed = try await alice.set("door.locked", "jammed")
 
+        // The app mirrors the key as it starts, before the client is in sync.
         let back = ObservatoryClient(configuration: configuration(server, "bob", directory))
         defer { back.close() }
+        let doorAgain = back.variable("door.locked", default: "unknown")
         let reports = Recorder<ConflictReport>()
         reports.record(back.conflicts)
-        #expect(back.variable("door.locked", default: "unknown").value == "open")
+        #expect(doorAgain.value == "open")
         #expect(await eventually { reports.count == 1 })
         #expect(reports.messages.first?.replaced.map(\.author.name) == ["alice"])
         #expect(reports.messages.first?.replaced.map(\.version) == [jammed.version])
         #expect(reports.messages.first?.written == "open")
         #expect(try await alice.get("door.locked", as: String.self) == "open")
+    }
+
+    @Test func aKeptWriteIsSentAfterARestartEvenIfTheKeyIsNotMirroredAgain() async throws {
+        let refusing = try RefusingPort()
+        let directory = try TemporaryDirectory()
+        var offline = ClientConfiguration(port: refusing.port, name: "panel")
+        offline.offlineDirectory = directory.path
+        let away = ObservatoryClient(configuration: offline)
+        away.variable("lamp.on", default: false).value = true
+        away.close()
+        let file = OfflineStoreFile(directory: directory.path)
+        #expect(file.load().entries.map(\.write?.value) == [true])
+
+        let server = try TestServer()
+        defer { server.stop() }
+        let back = ObservatoryClient(configuration: configuration(server, "panel", directory))
+        defer { back.close() }
+        #expect(await eventually { file.load().entries.isEmpty }, "no longer kept once answered")
+        let observer = try await server.client("observer")
+        defer { observer.close() }
+        #expect(try await observer.get("lamp.on", as: Bool.self) == true)
     }
 
     @Test func aDamagedStoreIsReportedOnErrorsAndSetAside() async throws {

@@ -57,6 +57,22 @@ final class OfflinePersistence: Sendable {
         state.withLock { $0.store.entry(for: key) }
     }
 
+    /// The kept entries that hold an unacknowledged write.
+    func keptWrites() -> [OfflineEntry] {
+        state.withLock { $0.store.entries.values.filter { $0.write != nil } }
+    }
+
+    /// The server answered the kept write of `key` with `requestId` (applied
+    /// or refused): it is no longer kept, and the key's value only if known.
+    func forgetWrite(key: String, requestId: String) {
+        state.withLock { state in
+            guard var entry = state.store.entry(for: key), entry.write?.requestId == requestId else { return }
+            entry.write = nil
+            if entry.isKnown { state.store.record(entry) } else { state.store.remove(key) }
+        }
+        saveSoon()
+    }
+
     /// Keeps `entry` as its key's latest state (saved by the next save).
     func record(_ entry: OfflineEntry) {
         state.withLock { $0.store.record(entry) }
