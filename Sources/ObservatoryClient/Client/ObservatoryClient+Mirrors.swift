@@ -36,7 +36,7 @@ extension ObservatoryClient {
     ///     to a change by someone else that the program has not seen
     ///     (``ConflictPolicy/serverWins``) or replaces it (the default); either
     ///     way it is reported on ``conflicts``. A mirror of the key made before
-    ///     keeps its policy.
+    ///     keeps its policy; a session-bound mirror always replaces.
     public func variable<Value: Codable & Equatable & Sendable>(
         _ key: String, default defaultValue: Value, ephemeral: Bool = false, onConflict: ConflictPolicy = .localWins
     ) -> Var<Value> {

@@ -56,7 +56,9 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         self.deliveryQueue = deliveryQueue
         self.offline = ephemeral ? nil : offline
         var rules = MirrorState<Value, UpdateAuthor>(defaultValue: defaultValue)
-        rules.serverWins = policy == .serverWins
+        // A session-bound mirror writes its value again after each reconnect (its key
+        // was deleted), so it cannot expect a version: the last writer wins.
+        rules.serverWins = policy == .serverWins && !ephemeral
         if let entry = self.offline?.entry(for: key) {
             let resyncAuthor = host.resyncAuthor
             rules.restore(entry) { name, session in
