@@ -21,6 +21,8 @@ import Testing
         #expect(problem == nil)
         #expect(entries.map(\.key) == ["c"])
         #expect(directory.names() == [OfflineStoreFile.name])
+        let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600, "readable by its owner only")
     }
 
     @Test func aMissingDirectoryIsCreatedOnTheFirstSave() throws {

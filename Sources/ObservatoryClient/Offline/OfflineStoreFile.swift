@@ -42,7 +42,9 @@ struct OfflineStoreFile: Sendable {
         } catch {
             throw .offlineStoreFailed("cannot create \(directory): \(error.localizedDescription)")
         }
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
+        // Readable by its owner only: it holds the values the client mirrors.
+        let attributes: [FileAttributeKey: Any] = [.posixPermissions: 0o600]
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes), attributes: attributes) else {
             throw .offlineStoreFailed("cannot write \(temporary)")
         }
         do {
