@@ -72,6 +72,10 @@ let package = Package(
             dependencies: ["ObservatoryClient", "Observatory"],
             path: "Examples/SkyWatcher"
         ),
+        // A client process with an offline store, for the client's process
+        // tests: shows a kept value, writes, and waits to be killed.
+        .executableTarget(
+            name: "OfflineWriter", dependencies: ["ObservatoryClient", "Observatory"], path: "Tests/OfflineWriter"),
         // Release benchmarks; a separate module, so it calls the library as users do.
         .executableTarget(
             name: "observatory-bench",

@@ -86,21 +86,74 @@ import Testing
         #expect(state.requestId == nil)
     }
 
-    @Test func aLocalWriteMadeAfterADecisionDropsThatDeliveryEvenOnceAcknowledged() {
+    @Test func aLocalWriteMadeAfterADecisionDropsThatDeliveryEvenOnceAcknowledged() throws {
         var state = synchronized()
-        let outcome = state.received(.value(6), version: 4, author: "bob", generation: 1)
+        let delivery = try #require(state.received(.value(6), version: 4, author: "bob", generation: 1)?.show)
         state.wroteLocally()
-        #expect(!state.isStillQuiet(after: outcome?.localWriteCount ?? -1))
+        let shownAfterTheWrite = state.deliver(delivery)
+        #expect(!shownAfterTheWrite)
         _ = state.beginSend { "r1" }
         _ = state.writeReplied(.acknowledged(version: 5), value: 7, author: "me")
         #expect(state.isQuiet)
-        #expect(!state.isStillQuiet(after: outcome?.localWriteCount ?? -1), "the older delivery would undo the write")
+        let shownOnceAcknowledged = state.deliver(delivery)
+        #expect(!shownOnceAcknowledged, "the older delivery would undo the write")
     }
 
-    @Test func aDeliveryWithNoLocalWriteMeanwhileStillApplies() {
+    @Test func aDeliveryWithNoLocalWriteMeanwhileStillApplies() throws {
         var state = synchronized()
-        let outcome = state.received(.value(6), version: 4, author: "bob", generation: 1)
-        #expect(state.isStillQuiet(after: outcome?.localWriteCount ?? -1))
+        let delivery = try #require(state.received(.value(6), version: 4, author: "bob", generation: 1)?.show)
+        let carriedOut = state.deliver(delivery)
+        #expect(carriedOut)
+    }
+
+    @Test func aReconcileQueuedBeforeLaterEventsShowsTheVersionOfItsTimeSoDeliveriesNeverGoBack() throws {
+        var state = synchronized(version: 3)
+        state.wroteLocally()
+        _ = state.beginSend { "r1" }
+        _ = state.writeReplied(.acknowledged(version: 346), value: 46, author: "me")
+        // The acknowledgement queues a reconcile; two events arrive before the queue runs it.
+        let reconcile = try #require(state.shown())
+        let first = try #require(state.received(.value(47), version: 347, author: "bob", generation: 1)?.show)
+        let second = try #require(state.received(.value(48), version: 348, author: "bob", generation: 1)?.show)
+        var deliveredVersions: [Int64] = []
+        for delivery in [reconcile, first, second] where state.deliver(delivery) {
+            deliveredVersions.append(delivery.version)
+        }
+        #expect(deliveredVersions == [346, 347, 348])
+        #expect(reconcile.value == 46)
+    }
+
+    @Test func aDeliveryOlderThanOneCarriedOutIsDropped() throws {
+        var state = synchronized(version: 3)
+        let older = try #require(state.received(.value(6), version: 4, author: "bob", generation: 1)?.show)
+        let newer = try #require(state.received(.value(7), version: 5, author: "bob", generation: 1)?.show)
+        let newerShown = state.deliver(newer)
+        #expect(newerShown)
+        let olderShown = state.deliver(older)
+        #expect(!olderShown, "the version shown would go back from 5 to 4")
+        let newerShownAgain = state.deliver(newer)
+        #expect(newerShownAgain, "the same version may be shown again")
+    }
+
+    @Test func aDeliveryOfANewLinkMayHaveALowerVersionButOneOfAnEarlierLinkMayNot() throws {
+        var state = synchronized(version: 30)
+        let stale = try #require(state.received(.value(6), version: 31, author: "bob", generation: 1)?.show)
+        let resync = try #require(
+            state.tookSnapshot(.value(1), version: 2, author: "bob", resyncAuthor: "client", generation: 2)?.show)
+        let resyncShown = state.deliver(resync)
+        #expect(resyncShown, "a server that lost its history starts lower")
+        let staleShown = state.deliver(stale)
+        #expect(!staleShown)
+    }
+
+    @Test func theValueSentIsTheLocalWritesUntilItIsAcknowledged() {
+        var state = synchronized()
+        state.wroteLocally(42)
+        _ = state.beginSend { "r1" }
+        _ = state.received(.value(6), version: 4, author: "bob", generation: 1)
+        #expect(state.localValue == 42, "a remote change does not replace the value being written")
+        _ = state.writeReplied(.acknowledged(version: 5), value: 42, author: "me")
+        #expect(state.localValue == nil)
     }
 
     @Test func aResyncOnANewLinkTakesALowerVersion() {

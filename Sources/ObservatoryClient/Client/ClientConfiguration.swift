@@ -13,7 +13,7 @@ import ObservatoryLogging
 ///
 ///     let cluster = ClientConfiguration(endpoints: [Endpoint(host: "a", port: 7070), Endpoint(host: "b", port: 7070)])
 ///
-/// Fourteen stored properties, on purpose: each is one setting a user may change,
+/// Sixteen stored properties, on purpose: each is one setting a user may change,
 /// with its default, as `Config/observatory.json` lists the daemon's; grouping
 /// them into nested structs would only lengthen every `configuration.x = y`.
 public struct ClientConfiguration: Sendable {
@@ -78,6 +78,22 @@ public struct ClientConfiguration: Sendable {
     /// queue is fine: the client funnels its work through a serial queue that
     /// targets it, so updates of each key stay in version order.
     public var deliveryQueue: DispatchQueue?
+    /// The directory of the offline store; nil (the default) keeps nothing on disk.
+    ///
+    /// With a directory, the client keeps each mirror's last value (with its
+    /// version, author, and the revision and epoch it has seen) and every
+    /// unacknowledged mirror write (with its `requestId`) in one file there,
+    /// `observatory-client.store`, replaced whole on every save. A mirror made
+    /// for a kept key starts with the kept value (or its unacknowledged write),
+    /// resumes from the kept revision, and sends the write with its original
+    /// request id, so the server applies it once even after a crash.
+    public var offlineDirectory: String?
+    /// The most bytes the offline store's file may take. When the entries do
+    /// not fit, the least recently changed values without a write are left
+    /// out first, then the newest writes (which are still sent, just not kept
+    /// across a restart); each is reported on ``ObservatoryClient/errors``.
+    public var offlineStoreLimit = 1 << 20
+
     /// Where the client logs; silent by default.
     public var logger: Logger = .silent
 

@@ -25,6 +25,7 @@ public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         private enum Kind: String, Sendable {
             case server, connectionFailed, notConnected, connectionLost, closed
             case undecodableValue, unencodableValue, badReply, timedOut, notAMirror
+            case offlineStoreSetAside, offlineStoreFull, offlineStoreFailed
         }
 
         private let kind: Kind
@@ -53,6 +54,12 @@ public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let timedOut = Code(.timedOut)
         /// The `Var` given to a mirror operation is not a mirror of this client.
         public static let notAMirror = Code(.notAMirror)
+        /// The offline store's file was damaged, torn or foreign, so it was renamed and the client started without it.
+        public static let offlineStoreSetAside = Code(.offlineStoreSetAside)
+        /// The offline store reached its cap, so some values or writes are not kept across a restart.
+        public static let offlineStoreFull = Code(.offlineStoreFull)
+        /// The offline store could not be written (a full disk, missing permissions).
+        public static let offlineStoreFailed = Code(.offlineStoreFailed)
 
         /// The code's name, such as `connectionLost`.
         public var description: String { kind.rawValue }
@@ -151,4 +158,35 @@ public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The `Var` given to a mirror operation is not a mirror of this client.
     public static let notAMirror = ClientError(
         .notAMirror, "the variable is not a mirror of this client; get one from variable(_:default:)")
+
+    /// The offline store's file at `path` could not be read as one (`detail`
+    /// says why); it was renamed to `setAsideAs` and the client started without it.
+    static func offlineStoreSetAside(path: String, setAsideAs: String, detail: String) -> ClientError {
+        ClientError(
+            .offlineStoreSetAside,
+            "the offline store \(path) cannot be used: \(detail); it was moved to \(setAsideAs) and the client "
+                + "starts without the values and writes it held")
+    }
+
+    /// The offline store reached its cap of `limit` bytes: `evicted` keys' values
+    /// and `unkeptWrites` keys' writes are not kept across a restart.
+    static func offlineStoreFull(limit: Int, evicted: [String], unkeptWrites: [String]) -> ClientError {
+        var parts: [String] = []
+        if !evicted.isEmpty { parts.append("the values of \(evicted.joined(separator: ", ")) are not kept") }
+        if !unkeptWrites.isEmpty {
+            parts.append(
+                "the writes to \(unkeptWrites.joined(separator: ", ")) are still sent but would be lost in a restart")
+        }
+        return ClientError(
+            .offlineStoreFull,
+            "the offline store is full (\(limit) bytes): \(parts.joined(separator: "; ")); "
+                + "raise ClientConfiguration.offlineStoreLimit or mirror fewer keys")
+    }
+
+    /// The offline store could not be written; `detail` says why.
+    static func offlineStoreFailed(_ detail: String) -> ClientError {
+        ClientError(
+            .offlineStoreFailed,
+            "the offline store cannot be written: \(detail); values and writes are not kept across a restart")
+    }
 }

@@ -32,9 +32,15 @@ extension ObservatoryClient {
     ///   - key: The remote key (1–256 bytes, no whitespace or control characters).
     ///   - defaultValue: The value while the key does not exist.
     ///   - ephemeral: Whether this mirror's writes are session-bound.
+    ///   - onConflict: Whether a local write still waiting to be sent gives way
+    ///     to a change by someone else that the program has not seen
+    ///     (``ConflictPolicy/serverWins``) or replaces it (the default); either
+    ///     way it is reported on ``conflicts``. A mirror of the key made before
+    ///     keeps its policy; a session-bound mirror always replaces.
     public func variable<Value: Codable & Equatable & Sendable>(
-        _ key: String, default defaultValue: Value, ephemeral: Bool = false
+        _ key: String, default defaultValue: Value, ephemeral: Bool = false, onConflict: ConflictPolicy = .localWins
     ) -> Var<Value> {
+        if let problem = offline?.takeLoadProblem() { report(problem) }
         let registration: (mirror: Mirror<Value>, link: ServerLink?) = state.withLock { state in
             if let existing = state.machine.registry.first(
                 Mirror<Value>.self, key: key, where: { $0.ephemeral == ephemeral })
@@ -42,12 +48,18 @@ extension ObservatoryClient {
                 return (existing, nil)
             }
             let mirror = Mirror(
-                key: key, defaultValue: defaultValue, ephemeral: ephemeral, host: self, deliveryQueue: deliveryQueue)
+                key: key, defaultValue: defaultValue, ephemeral: ephemeral, host: self, deliveryQueue: deliveryQueue,
+                offline: offline, onConflict: onConflict)
+            if let kept = offline?.entry(for: key), kept.isKnown, !ephemeral {
+                state.machine.restoreResumePoint(ResumePoint(revision: kept.revision, epoch: kept.epoch), forKey: key)
+            }
             return (mirror, state.machine.register(mirror))
         }
         if let link = registration.link {
             sendObserves([key: [registration.mirror]], watcherTargets: [], on: link, resuming: false)
         }
+        // A write the offline store kept is sent after the resync, as one made offline.
+        if registration.mirror.hasRestoredWrite { requestSend(for: registration.mirror) }
         return registration.mirror.variable
     }
 
@@ -105,4 +117,15 @@ extension ObservatoryClient: MirrorHost {
     }
 
     var resyncAuthor: any AnyObject & Sendable { self }
+
+    func reportConflict(_ report: ConflictReport) {
+        logger.log(.info, "a write to \(report.key) met \(report.replaced.count) changes by others")
+        deliveryQueue.async { [conflicts] in
+            conflicts.send(report)
+        }
+    }
+
+    func resumePoint(forKey key: String) -> ResumePoint? {
+        state.withLock { $0.machine.resumePoint(for: .key(key)) }
+    }
 }

@@ -77,11 +77,17 @@ public final class ObservatoryClient: Sendable {
     /// mirror's type, and mirror writes that the server refused. Sent on the
     /// delivery queue, and logged.
     public let errors: Messenger<ClientError>
+    /// Conflict reports: the changes by others that this client's mirror
+    /// writes replaced, or that replaced them (see ``ConflictReport``). Sent on
+    /// the delivery queue.
+    public let conflicts: Messenger<ConflictReport>
     let deliveryQueue: DispatchQueue
     let logger: Logger
     let state: Locked<State>
     /// The I/O thread's poller; nil when the kernel refused one (the client then never connects).
     let eventLoop: ClientEventLoop?
+    /// The offline store, when ``ClientConfiguration/offlineDirectory`` names one.
+    let offline: OfflinePersistence?
 
     /// Creates a client and starts connecting in the background.
     ///
@@ -92,11 +98,15 @@ public final class ObservatoryClient: Sendable {
         self.logger = configuration.logger
         self.connectionState = Var(ConnectionState.disconnected(.notStarted))
         self.errors = Messenger()
+        self.conflicts = Messenger()
         self.deliveryQueue = DispatchQueue(label: "observatory.client.delivery", target: configuration.deliveryQueue)
         self.state = Locked(
             State(
                 machine: ClientMachine(
                     endpointCount: configuration.endpoints.count, policy: ConnectionPolicy(configuration))))
+        self.offline = configuration.offlineDirectory.map {
+            OfflinePersistence(directory: $0, limit: configuration.offlineStoreLimit)
+        }
         let eventLoop: ClientEventLoop?
         let failure: SocketError?
         do throws(SocketError) {
@@ -105,6 +115,7 @@ public final class ObservatoryClient: Sendable {
             (eventLoop, failure) = (nil, error)
         }
         self.eventLoop = eventLoop
+        offline?.reportErrors { [weak self] in self?.report($0) }
         guard let eventLoop else {
             setPhase(.disconnected(.connectionFailed(failure?.description ?? "no event loop")))
             return
@@ -237,7 +248,8 @@ public final class ObservatoryClient: Sendable {
     }
 
     /// Closes the connection and stops reconnecting. Waiting requests fail with
-    /// ``ClientError/connectionLost(_:)``, streams of ``changes(of:slow:)`` finish.
+    /// ``ClientError/connectionLost(_:)``, streams of ``changes(of:slow:)`` finish,
+    /// and the offline store (if any) is saved before this returns.
     public func close() {
         let (link, watchers, requests) = state.withLock { $0.machine.close() }
         link?.end(.closed)
@@ -246,6 +258,7 @@ public final class ObservatoryClient: Sendable {
         for completion in requests { completion(.failure(.connectionLost(.closed))) }
         publish(.disconnected(.closed))
         stateChanged()
+        offline?.saveNow()
     }
 
     // MARK: Publishing

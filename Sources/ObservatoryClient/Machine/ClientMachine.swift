@@ -291,6 +291,13 @@ struct ClientMachine<Link: ClientLink> {
 
     // MARK: Observations and events
 
+    /// The offline store kept where `key` was seen up to: its mirror resumes
+    /// from there on the next resync (unless the key already has a mark).
+    mutating func restoreResumePoint(_ point: ResumePoint, forKey key: String) {
+        guard tracker.resumePoint(for: .key(key)) == nil else { return }
+        tracker.observed(.key(key), revision: point.revision, epoch: point.epoch ?? "", generation: -1)
+    }
+
     /// Where to resume `target` after a reconnect, if it was observed before.
     func resumePoint(for target: Target) -> ResumePoint? {
         tracker.resumePoint(for: target)

@@ -42,16 +42,34 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     let ephemeral: Bool
     private let deliveryQueue: DispatchQueue
     private let state: Locked<State>
+    /// The client's offline store, when it keeps one and the key is not session-bound.
+    private let offline: OfflinePersistence?
 
-    init(key: String, defaultValue: Value, ephemeral: Bool = false, host: any MirrorHost, deliveryQueue: DispatchQueue)
-    {
+    /// A mirror of `key`; with an `offline` store that kept the key, it starts
+    /// from the kept value and unacknowledged write (see ``hasRestoredWrite``).
+    init(
+        key: String, defaultValue: Value, ephemeral: Bool = false, host: any MirrorHost, deliveryQueue: DispatchQueue,
+        offline: OfflinePersistence? = nil, onConflict policy: ConflictPolicy = .localWins
+    ) {
         self.key = key
         self.ephemeral = ephemeral
         self.deliveryQueue = deliveryQueue
-        self.variable = Var(defaultValue)
-        self.state = Locked(State(host: host, rules: MirrorState(defaultValue: defaultValue)))
-        observe(variable) { [weak self] (_: Update<Value>, author: AnyAuthor) in
-            self?.variableChanged(author: author)
+        self.offline = ephemeral ? nil : offline
+        var rules = MirrorState<Value, UpdateAuthor>(defaultValue: defaultValue)
+        // A session-bound mirror writes its value again after each reconnect (its key
+        // was deleted), so it cannot expect a version: the last writer wins.
+        rules.serverWins = policy == .serverWins && !ephemeral
+        if let entry = self.offline?.entry(for: key) {
+            let resyncAuthor = host.resyncAuthor
+            rules.restore(entry) { name, session in
+                guard let name, let session else { return resyncAuthor }
+                return Author(name: name, session: session)
+            }
+        }
+        self.variable = Var(rules.localValue ?? rules.shown()?.value ?? defaultValue)
+        self.state = Locked(State(host: host, rules: rules))
+        observe(variable) { [weak self] (update: Update<Value>, author: AnyAuthor) in
+            self?.variableChanged(to: update.new, author: author)
         }
     }
 
@@ -59,14 +77,23 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
 
     var hasSnapshot: Bool { state.withLock { $0.rules.hasSnapshot } }
 
+    /// Whether the mirror started with a write the offline store kept, to be sent after the first resync.
+    var hasRestoredWrite: Bool { state.withLock { $0.rules.hasUnsentWrite } }
+
     // MARK: Local writes
 
     /// Every update the mirror makes itself is authored by a remote ``Author``, a
     /// ``Reset`` or the client; any other author is the program writing: no echo.
-    private func variableChanged(author: AnyAuthor) {
+    private func variableChanged(to value: Value, author: AnyAuthor) {
         guard let host = state.withLock({ $0.host }) else { return }
         if author is Author || author is Reset || host.isClient(author) { return }
-        state.withLock { $0.rules.wroteLocally() }
+        if offline != nil {
+            // The offline store keeps the write under the id it will be sent with.
+            state.withLock { $0.rules.wroteLocally(value, requestId: RequestIdentifier.make()) }
+            keep(durably: true)
+        } else {
+            state.withLock { $0.rules.wroteLocally(value) }
+        }
         host.requestSend(for: self)
     }
 
@@ -78,13 +105,17 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     }
 
     func sendUnsentWrite() {
-        let sending: (host: any MirrorHost, requestId: String)? = state.withLock { state in
+        let sending: (host: any MirrorHost, requestId: String, value: Value?, ifVersion: Int64?)? = state.withLock {
+            state in
             guard let host = state.host, let requestId = state.rules.beginSend(makeIdentifier: RequestIdentifier.make)
             else { return nil }
-            return (host, requestId)
+            return (host, requestId, state.rules.localValue, state.rules.writeCondition)
         }
-        guard let (host, requestId) = sending else { return }
-        let value = variable.value
+        guard let (host, requestId, localValue, ifVersion) = sending else { return }
+        // The value of the write, not the `Var`'s: a delivery decided before the
+        // write may have set the `Var` since. (A session-bound mirror writing
+        // again after a reconnect sends what the `Var` shows.)
+        let value = localValue ?? variable.value
         let encoded: JSONValue
         do {
             encoded = try JSONValue(encoding: value)
@@ -94,9 +125,10 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
             reconcileIfQuiet()
             return
         }
-        let write = Operation.set(key: key, value: encoded, ifVersion: nil, ephemeral: ephemeral, requestId: requestId)
+        let write = Operation.set(
+            key: key, value: encoded, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId)
         let sent = host.sendIfSynchronized(write) { [weak self] result in
-            self?.writeCompleted(value, result)
+            self?.writeCompleted(value, ifVersion: ifVersion, result)
         }
         if !sent {
             state.withLock { $0.rules.sendDidNotHappen() }
@@ -104,7 +136,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         }
     }
 
-    private func writeCompleted(_ value: Value, _ result: Result<ReceivedReply, ClientError>) {
+    private func writeCompleted(_ value: Value, ifVersion: Int64?, _ result: Result<ReceivedReply, ClientError>) {
         guard let host = state.withLock({ $0.host }) else { return }
         let reply: MirrorState<Value, UpdateAuthor>.WriteReply
         switch result {
@@ -120,15 +152,22 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
                 }
                 reply = .acknowledged(version: version)
             } catch {
-                // The server refused the write (forbidden, value_too_large, ...)
-                // or answered nonsense: report it; the `Var` goes back to the
-                // server's value.
-                host.report(received.outcome.isFailure ? .server(error) : .badReply(error.message))
-                reply = .refused
+                if received.outcome.isFailure && error.code == .conflict && ifVersion != nil {
+                    // `serverWins`: a change by someone else came first; it stays, and a conflict report says so.
+                    reply = .conflicted
+                } else {
+                    // The server refused the write (forbidden, value_too_large, ...)
+                    // or answered nonsense: report it; the `Var` goes back to the
+                    // server's value.
+                    host.report(received.outcome.isFailure ? .server(error) : .badReply(error.message))
+                    reply = .refused
+                }
             }
         }
         let author: UpdateAuthor = host.localAuthor ?? host.resyncAuthor
         let sendAgain = state.withLock { $0.rules.writeReplied(reply, value: value, author: author) }
+        keep(durably: false)
+        reportConflict()
         if sendAgain {
             host.requestSend(for: self)
         } else {
@@ -152,8 +191,10 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
                 resyncAuthor: resyncAuthor, generation: generation)
         }
         guard let outcome else { return }
+        keep(durably: false)
+        reportConflict()
         if let failure = outcome.undecodable { report(undecodable(failure)) }
-        if outcome.show != nil { reconcileIfQuiet() }
+        if let delivery = outcome.show { carryOut(delivery) }
     }
 
     func applyEvent(_ event: Event, author: Author, generation: Int) {
@@ -173,21 +214,60 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
             $0.rules.received(remote, version: version, author: author, generation: generation)
         }
         guard let outcome else { return }
+        keep(durably: false)
+        reportConflict()
         if let failure = outcome.undecodable { report(undecodable(failure)) }
-        guard let (value, author) = outcome.show else { return }
-        let writeCount = outcome.localWriteCount
-        deliveryQueue.async { [self] in
-            guard state.withLock({ $0.rules.isStillQuiet(after: writeCount) }) else { return }
-            variable.set(value, as: author)
-        }
+        if let delivery = outcome.show { carryOut(delivery) }
     }
 
-    /// Sets the `Var` to the server's value, on the delivery queue, unless a
-    /// local write is unsent or in flight by then.
+    /// Reports the conflict the rules settled, if any: the changes by other
+    /// sessions (this session's own are no conflict), with the value written.
+    private func reportConflict() {
+        guard let conflict = state.withLock({ $0.rules.takeConflict() }), let host = state.withLock({ $0.host })
+        else { return }
+        let own = host.localAuthor
+        let changes = conflict.replaced.compactMap { change -> ConflictReport.Change? in
+            guard let author = change.author as? Author, author !== own else { return nil }
+            return ConflictReport.Change(
+                old: change.old.flatMap { try? JSONValue(encoding: $0) },
+                new: change.new.flatMap { try? JSONValue(encoding: $0) }, version: change.version, author: author)
+        }
+        guard !changes.isEmpty else { return }
+        host.reportConflict(
+            ConflictReport(
+                key: key, written: conflict.written.flatMap { try? JSONValue(encoding: $0) } ?? .null,
+                replaced: changes, resolution: conflict.acknowledged.map { .localWrite(version: $0) } ?? .serverValue))
+    }
+
+    /// Records the mirror's state in the offline store, if the client keeps
+    /// one: saved before this returns when `durably` (a local write), else soon.
+    private func keep(durably: Bool) {
+        guard let offline else { return }
+        let resumePoint = state.withLock { $0.host }?.resumePoint(forKey: key)
+        state.withLock { state in
+            let entry = state.rules.offlineEntry(key: key, resumePoint: resumePoint) { author in
+                (author as? Author).map { ($0.name, $0.session) }
+            }
+            // Recorded under the mirror's lock, so entries reach the store in the order the rules changed.
+            if let entry { offline.record(entry) }
+        }
+        if durably { offline.saveNow() } else { offline.saveSoon() }
+    }
+
+    /// Sets the `Var` to the server's value as it is now, on the delivery
+    /// queue, if the mirror is quiet now and still is then.
     private func reconcileIfQuiet() {
+        guard let delivery = state.withLock({ $0.rules.shown() }) else { return }
+        carryOut(delivery)
+    }
+
+    /// Sets the `Var` to what `delivery` fixed, on the delivery queue, unless
+    /// the rules refuse it by then (a local write came, or a newer delivery was
+    /// carried out: see ``MirrorState/deliver(_:)``).
+    private func carryOut(_ delivery: MirrorState<Value, UpdateAuthor>.Delivery) {
         deliveryQueue.async { [self] in
-            guard let (value, author) = state.withLock({ $0.rules.shown() }) else { return }
-            variable.set(value, as: author)
+            guard state.withLock({ $0.rules.deliver(delivery) }) else { return }
+            variable.set(delivery.value, as: delivery.author)
         }
     }
 

@@ -39,4 +39,8 @@ protocol MirrorHost: AnyObject, Sendable {
     var localAuthor: Author? { get }
     /// Reports an error to the client's error stream and logger.
     func report(_ error: ClientError)
+    /// Sends a conflict report to the client's ``ObservatoryClient/conflicts``.
+    func reportConflict(_ report: ConflictReport)
+    /// Where `key` would resume now (its revision and epoch), for the offline store.
+    func resumePoint(forKey key: String) -> ResumePoint?
 }
