@@ -30,11 +30,21 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     private struct State {
         weak var host: (any MirrorHost)?
         var rules: MirrorState<Value, UpdateAuthor>
+        /// The mirror heard from the server on the current link (a snapshot or a resume).
+        var hasHeardFromServer = false
+
+        var status: MirrorStatus {
+            MirrorStatus(
+                version: rules.version, author: rules.serverAuthor as? Author, hasUnacknowledgedWrite: !rules.isQuiet,
+                mayBeStale: !hasHeardFromServer)
+        }
     }
 
     let key: String
     /// The local variable that the program observes and changes.
     let variable: Var<Value>
+    /// What the mirror knows besides the value; changes on the delivery queue.
+    let status = Var(MirrorStatus.initial)
     let receiver = Receiver()
     /// Whether local writes bind the key to the client's session (PROTOCOL.md's
     /// session-bound keys); the mirror then writes its value again after each
@@ -64,6 +74,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     /// Every update the mirror makes itself is authored by a remote ``Author``, a
     /// ``Reset`` or the client; any other author is the program writing: no echo.
     private func variableChanged(author: AnyAuthor) {
+        defer { publishStatus() }
         guard let host = state.withLock({ $0.host }) else { return }
         if author is Author || author is Reset || host.isClient(author) { return }
         state.withLock { $0.rules.wroteLocally() }
@@ -71,6 +82,8 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     }
 
     func sessionEnded() {
+        defer { publishStatus() }
+        state.withLock { $0.hasHeardFromServer = false }
         let host: (any MirrorHost)? = state.withLock { state in
             state.rules.sessionEnded(ephemeral: ephemeral) ? state.host : nil
         }
@@ -78,6 +91,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     }
 
     func sendUnsentWrite() {
+        defer { publishStatus() }
         let sending: (host: any MirrorHost, requestId: String)? = state.withLock { state in
             guard let host = state.host, let requestId = state.rules.beginSend(makeIdentifier: RequestIdentifier.make)
             else { return nil }
@@ -105,6 +119,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     }
 
     private func writeCompleted(_ value: Value, _ result: Result<ReceivedReply, ClientError>) {
+        defer { publishStatus() }
         guard let host = state.withLock({ $0.host }) else { return }
         let reply: MirrorState<Value, UpdateAuthor>.WriteReply
         switch result {
@@ -139,10 +154,14 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     // MARK: Remote changes
 
     func resume(generation: Int) {
+        defer { publishStatus() }
+        state.withLock { $0.hasHeardFromServer = true }
         state.withLock { $0.rules.resumed(generation: generation) }
     }
 
     func applySnapshot(_ entry: ValueEntry?, author: Author?, reset: Reset?, generation: Int) {
+        defer { publishStatus() }
+        state.withLock { $0.hasHeardFromServer = true }
         let remote = entry.map { decode($0.value) } ?? .absent
         let clientAuthor = state.withLock { $0.host }?.resyncAuthor
         let outcome = state.withLock { state in
@@ -157,6 +176,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     }
 
     func applyEvent(_ event: Event, author: Author, generation: Int) {
+        defer { publishStatus() }
         let remote: MirrorState<Value, UpdateAuthor>.Remote
         let version: Int64
         switch event {
@@ -188,6 +208,14 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         deliveryQueue.async { [self] in
             guard let (value, author) = state.withLock({ $0.rules.shown() }) else { return }
             variable.set(value, as: author)
+        }
+    }
+
+    /// Sets ``status`` to the mirror's status as it is when the block runs on
+    /// the delivery queue, after the value changes queued before it.
+    private func publishStatus() {
+        deliveryQueue.async { [self] in
+            status.value = state.withLock { $0.status }
         }
     }
 
