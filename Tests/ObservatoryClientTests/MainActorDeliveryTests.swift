@@ -16,7 +16,7 @@ import Testing
 
     /// Marks the main queue for this suite, to tell where a handler ran. (On
     /// Linux a parked main thread leaves the main queue to another thread.)
-    nonisolated(unsafe) private static let mainQueueMark: DispatchSpecificKey<Bool> = {
+    private static let mainQueueMark: DispatchSpecificKey<Bool> = {
         let key = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: key, value: true)
         return key

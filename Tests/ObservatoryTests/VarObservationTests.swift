@@ -130,6 +130,6 @@ import Testing
     }
 
     private func isTracked<Value>(_ variable: Var<Value>) -> Bool {
-        variable.messenger.core.locked { variable.storage.pointee.observation?.mayBeTracked() == true }
+        variable.messenger.core.locked { variable.storage.pointee.mayBeTracked() }
     }
 }

@@ -33,8 +33,19 @@ public final class Var<Value>: ObservableCache, Observation.Observable {
     @usableFromInline
     struct Storage {
         @usableFromInline var value: Value
-        /// Made at the first read of ``Var/value``: until then nothing can track it.
-        @usableFromInline var observation: ValueObservation<Var<Value>, Value>?
+        /// `\.value`, made for this variable alone at the first read of
+        /// ``Var/value`` (until then nothing can track it); see
+        /// `ValueObservation` for why.
+        @usableFromInline var keyPath: KeyPath<Var<Value>, Value>?
+        /// Made with `keyPath`.
+        @usableFromInline var observation: ValueObservation?
+
+        /// Whether some tracking may hold the key path, so that a change must be
+        /// told to the registrar. `mutating` only to ask about uniqueness.
+        @inlinable
+        mutating func mayBeTracked() -> Bool {
+            keyPath != nil && !isKnownUniquelyReferenced(&keyPath)
+        }
 
         @usableFromInline
         init(value: Value) {
@@ -86,23 +97,29 @@ public final class Var<Value>: ObservableCache, Observation.Observable {
     @inlinable
     public var value: Value {
         get {
-            let (value, observation) = messenger.core.locked {
-                (storage.pointee.value, storage.pointee.observation ?? startObservation())
+            let (value, keyPath, observation) = messenger.core.locked {
+                storage.pointee.observation == nil
+                    ? startObservation()
+                    : (storage.pointee.value, storage.pointee.keyPath, storage.pointee.observation)
             }
             // Outside the lock: the registrar may run code of the tracker.
-            observation.registrar.access(self, keyPath: observation.keyPath)
+            if let keyPath, let observation {
+                observation.registrar.access(self, keyPath: keyPath)
+            }
             return value
         }
         set { set(newValue, as: self) }
     }
 
-    /// Makes the variable's observation at its first read. Must be called with
-    /// the lock held.
+    /// Makes the variable's observation at its first read and returns what the
+    /// read needs. Must be called with the lock held.
     @usableFromInline
-    func startObservation() -> ValueObservation<Var<Value>, Value> {
-        let observation = ValueObservation<Var<Value>, Value>(keyPath: Self.makeValueKeyPath())
+    func startObservation() -> (Value, KeyPath<Var<Value>, Value>?, ValueObservation?) {
+        let keyPath = Self.makeValueKeyPath()
+        let observation = ValueObservation()
+        storage.pointee.keyPath = keyPath
         storage.pointee.observation = observation
-        return observation
+        return (storage.pointee.value, keyPath, observation)
     }
 
     /// A new `\.value` key path object; not inlined, so that it is made from the
@@ -121,32 +138,33 @@ public final class Var<Value>: ObservableCache, Observation.Observable {
     ///     by author.
     @inlinable
     public func set(_ value: Value, as author: AnyAuthor) {
-        var tracked: ValueObservation<Var<Value>, Value>?
+        var isTracked = false
         messenger.core.send(from: author) {
             let old = storage.pointee.value
             if let isEqual, isEqual(old, value) { return nil }
-            if storage.pointee.observation?.mayBeTracked() == true {
-                tracked = storage.pointee.observation
+            if storage.pointee.mayBeTracked() {
+                isTracked = true
                 return nil
             }
             storage.pointee.value = value
             return Update(old, value)
         }
-        if let tracked { setTracked(value, as: author, observation: tracked) }
+        if isTracked { setTracked(value, as: author) }
     }
 
     /// Sets the value of a variable that may be tracked: the registrar hears
     /// of the change before and after it, outside the lock.
     @usableFromInline
-    func setTracked(_ value: Value, as author: AnyAuthor, observation: ValueObservation<Var<Value>, Value>) {
-        observation.registrar.willSet(self, keyPath: observation.keyPath)
+    func setTracked(_ value: Value, as author: AnyAuthor) {
+        let (keyPath, observation) = messenger.core.locked { (storage.pointee.keyPath, storage.pointee.observation) }
+        if let keyPath, let observation { observation.registrar.willSet(self, keyPath: keyPath) }
         messenger.core.send(from: author) {
             let old = storage.pointee.value
             if let isEqual, isEqual(old, value) { return nil }
             storage.pointee.value = value
             return Update(old, value)
         }
-        observation.registrar.didSet(self, keyPath: observation.keyPath)
+        if let keyPath, let observation { observation.registrar.didSet(self, keyPath: keyPath) }
     }
 
     /// An update whose `old` and `new` both hold the current value.

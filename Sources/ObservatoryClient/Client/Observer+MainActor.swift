@@ -1,5 +1,3 @@
-import Dispatch
-import Foundation
 import Observatory
 
 extension Observer {
@@ -61,38 +59,5 @@ private struct UncheckedAuthor: @unchecked Sendable {
 
     init(_ author: AnyAuthor) {
         self.author = author
-    }
-}
-
-/// Runs main-actor handlers, after checking that the message arrived on the main queue.
-///
-/// The main queue, not the main thread: on Linux, once `dispatchMain()` parks the
-/// main thread, another thread drains the main queue, and the main actor runs there.
-enum MainActorDelivery {
-    /// Marks the main queue, so that a block tells whether it runs on it (or on a
-    /// queue that targets it). Set once, never changed.
-    nonisolated(unsafe) private static let mainQueueKey: DispatchSpecificKey<Void> = {
-        let key = DispatchSpecificKey<Void>()
-        DispatchQueue.main.setSpecific(key: key, value: ())
-        return key
-    }()
-
-    /// Whether the caller runs where the main actor does: the main thread, or
-    /// a block of the main queue or of a queue that targets it.
-    static var isOnMainQueue: Bool {
-        Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) != nil
-    }
-
-    /// What the program says when a main-actor handler would run off the main queue.
-    static let offMainThread = """
-        observeOnMainActor: a message arrived off the main queue, where its @MainActor handler must not run. \
-        Deliver on the main queue: set ClientConfiguration.deliveryQueue = .main (the default on Apple \
-        platforms), or send from the main actor.
-        """
-
-    /// Runs `body` on the main actor when called on the main queue; stops the program otherwise.
-    static func run(_ body: @MainActor () -> Void) {
-        guard isOnMainQueue else { preconditionFailure(offMainThread) }
-        MainActor.assumeIsolated(body)
     }
 }
