@@ -41,6 +41,20 @@ import Testing
         #expect(received == ["short"])
     }
 
+    @Test func filterMadeWithItsInitializerSendsOnlyIncludedMessages() {
+        let number = Var(0)
+        let positive = Filter(number) { $0.new > 0 }
+        let observer = TestObserver()
+        var received: [Int] = []
+        observer.observe(positive) { received.append($0.new) }
+
+        number <- 3
+        number <- -1
+        number <- 4
+
+        #expect(received == [3, 4])
+    }
+
     @Test func selectObjectSendsVoidForTheSelectedMessage() {
         let messenger = Messenger<String>()
         let myNotifier = messenger.select("my notification")

@@ -80,8 +80,23 @@ extension Map: ObservableCache where Origin: ObservableCache {
 
 /// A transform that lets through only some messages, unchanged.
 ///
-/// Made by `filter`, `filterAuthor`, `from`, `notFrom` and `distinct`.
-public final class Filter<Origin: ObservableObject>: Transform<Origin, Origin.Message> {}
+/// Made by `filter`, `filterAuthor`, `from`, `notFrom` and `distinct`, or
+/// directly:
+///
+/// ```swift
+/// let number = Var(1)
+/// let positive = Filter(number) { $0.new > 0 }
+/// ```
+public final class Filter<Origin: ObservableObject>: Transform<Origin, Origin.Message> {
+    /// Creates a filter of `origin`'s messages; the same as `origin.filter(isIncluded)`.
+    ///
+    /// - Parameters:
+    ///   - origin: The observable object whose messages to filter.
+    ///   - isIncluded: Whether to let a message through.
+    public convenience init(_ origin: Origin, _ isIncluded: @escaping (Origin.Message) -> Bool) {
+        self.init(origin: origin) { message, _ in isIncluded(message) ? message : nil }
+    }
+}
 
 /// A transform that drops `nil` messages and unwraps the others.
 ///

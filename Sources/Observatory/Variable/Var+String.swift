@@ -13,8 +13,12 @@ public protocol StringValue {
 }
 
 extension String: StringValue {
-    /// The string itself.
-    public var string: String { self }
+    /// The string itself; setting it replaces the string, so that a plain
+    /// string and a variable's text read alike: `text.string += Var("!").string`.
+    public var string: String {
+        get { self }
+        set { self = newValue }
+    }
     /// The string itself.
     public init(string: String) { self = string }
 }

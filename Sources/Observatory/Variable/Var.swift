@@ -1,3 +1,5 @@
+import Observation
+
 /// An observable value: sends an ``Update`` whenever its value changes.
 ///
 /// ```swift
@@ -15,18 +17,49 @@
 ///
 /// `Variable` is another name for the same type.
 ///
+/// ## Observation
+/// A variable is also `Observable` in the sense of Swift's Observation
+/// framework: reading ``value`` inside `withObservationTracking`, or in the body
+/// of a SwiftUI view, tracks it, and every change of the value (local, or from a
+/// mirror's server) is told to the tracker. A set that no one tracks skips the
+/// framework, so it costs what it cost before (see `ValueObservation`).
+///
 /// ## Threads
 /// The value may be read and set from any thread. Setting it and queueing its
 /// update happen atomically, so observers see the updates in the order in which
 /// the changes were made, each `old` being the previous update's `new`.
-public final class Var<Value>: ObservableCache {
+public final class Var<Value>: ObservableCache, Observation.Observable {
+    /// The current value and the variable's part in the Observation framework.
+    @usableFromInline
+    struct Storage {
+        @usableFromInline var value: Value
+        /// `\.value`, made for this variable alone at the first read of
+        /// ``Var/value`` (until then nothing can track it); see
+        /// `ValueObservation` for why.
+        @usableFromInline var keyPath: KeyPath<Var<Value>, Value>?
+        /// Made with `keyPath`.
+        @usableFromInline var observation: ValueObservation?
+
+        /// Whether some tracking may hold the key path, so that a change must be
+        /// told to the registrar. `mutating` only to ask about uniqueness.
+        @inlinable
+        mutating func mayBeTracked() -> Bool {
+            keyPath != nil && !isKnownUniquelyReferenced(&keyPath)
+        }
+
+        @usableFromInline
+        init(value: Value) {
+            self.value = value
+        }
+    }
+
     /// Keeps the observations and delivers the updates. Its lock also guards
     /// `storage`.
     public let messenger = Messenger<Update<Value>>()
-    /// The current value; read and written only under `messenger.core`'s
-    /// lock. Behind a pointer, so that these accesses skip Swift's dynamic
-    /// exclusivity checks.
-    @usableFromInline let storage: UnsafeMutablePointer<Value>
+    /// The current value and its observation; read and written only under
+    /// `messenger.core`'s lock. Behind a pointer, so that these accesses skip
+    /// Swift's dynamic exclusivity checks.
+    @usableFromInline let storage: UnsafeMutablePointer<Storage>
     /// Tells whether two values are equal, when `Value` is `Equatable`.
     @usableFromInline let isEqual: ((Value, Value) -> Bool)?
 
@@ -50,18 +83,50 @@ public final class Var<Value>: ObservableCache {
         storage.deallocate()
     }
 
-    private static func allocateStorage(for value: Value) -> UnsafeMutablePointer<Value> {
-        let storage = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        storage.initialize(to: value)
+    private static func allocateStorage(for value: Value) -> UnsafeMutablePointer<Storage> {
+        let storage = UnsafeMutablePointer<Storage>.allocate(capacity: 1)
+        storage.initialize(to: Storage(value: value))
         return storage
     }
 
     /// The current value. Setting a different one sends an ``Update`` whose
     /// author is this variable.
+    ///
+    /// Reading it inside `withObservationTracking` (or a SwiftUI view's body)
+    /// tracks the variable.
     @inlinable
     public var value: Value {
-        get { messenger.core.locked { storage.pointee } }
+        get {
+            let (value, keyPath, observation) = messenger.core.locked {
+                storage.pointee.observation == nil
+                    ? startObservation()
+                    : (storage.pointee.value, storage.pointee.keyPath, storage.pointee.observation)
+            }
+            // Outside the lock: the registrar may run code of the tracker.
+            if let keyPath, let observation {
+                observation.registrar.access(self, keyPath: keyPath)
+            }
+            return value
+        }
         set { set(newValue, as: self) }
+    }
+
+    /// Makes the variable's observation at its first read and returns what the
+    /// read needs. Must be called with the lock held.
+    @usableFromInline
+    func startObservation() -> (Value, KeyPath<Var<Value>, Value>?, ValueObservation?) {
+        let keyPath = Self.makeValueKeyPath()
+        let observation = ValueObservation()
+        storage.pointee.keyPath = keyPath
+        storage.pointee.observation = observation
+        return (storage.pointee.value, keyPath, observation)
+    }
+
+    /// A new `\.value` key path object; not inlined, so that it is made from the
+    /// generic pattern and never shared with another variable.
+    @inline(never)
+    private static func makeValueKeyPath() -> KeyPath<Var<Value>, Value> {
+        \Var<Value>.value
     }
 
     /// Sets the value on behalf of an author, who becomes the author of the
@@ -73,24 +138,45 @@ public final class Var<Value>: ObservableCache {
     ///     by author.
     @inlinable
     public func set(_ value: Value, as author: AnyAuthor) {
+        var isTracked = false
         messenger.core.send(from: author) {
-            let old = storage.pointee
+            let old = storage.pointee.value
             if let isEqual, isEqual(old, value) { return nil }
-            storage.pointee = value
+            if storage.pointee.mayBeTracked() {
+                isTracked = true
+                return nil
+            }
+            storage.pointee.value = value
             return Update(old, value)
         }
+        if isTracked { setTracked(value, as: author) }
+    }
+
+    /// Sets the value of a variable that may be tracked: the registrar hears
+    /// of the change before and after it, outside the lock.
+    @usableFromInline
+    func setTracked(_ value: Value, as author: AnyAuthor) {
+        let (keyPath, observation) = messenger.core.locked { (storage.pointee.keyPath, storage.pointee.observation) }
+        if let keyPath, let observation { observation.registrar.willSet(self, keyPath: keyPath) }
+        messenger.core.send(from: author) {
+            let old = storage.pointee.value
+            if let isEqual, isEqual(old, value) { return nil }
+            storage.pointee.value = value
+            return Update(old, value)
+        }
+        if let keyPath, let observation { observation.registrar.didSet(self, keyPath: keyPath) }
     }
 
     /// An update whose `old` and `new` both hold the current value.
     public var latestMessage: Update<Value> {
-        let current = value
+        let current = messenger.core.locked { storage.pointee.value }
         return Update(current, current)
     }
 
     /// Sends an update whose `old` and `new` both hold the current value, to
     /// let observers pull the current state.
     public func send() {
-        messenger.core.send(from: self) { Update(storage.pointee, storage.pointee) }
+        messenger.core.send(from: self) { Update(storage.pointee.value, storage.pointee.value) }
     }
 }
 

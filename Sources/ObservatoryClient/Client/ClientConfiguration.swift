@@ -74,10 +74,15 @@ public struct ClientConfiguration: Sendable {
 
     /// The queue on which mirrors receive remote updates, and on which
     /// ``ObservatoryClient/connectionState`` and ``ObservatoryClient/errors``
-    /// send. Nil (the default) means a serial queue of the client. A concurrent
-    /// queue is fine: the client funnels its work through a serial queue that
-    /// targets it, so updates of each key stay in version order.
-    public var deliveryQueue: DispatchQueue?
+    /// send. Nil means a serial queue of the client. A concurrent queue is fine:
+    /// the client funnels its work through a serial queue that targets it, so
+    /// updates of each key stay in version order.
+    ///
+    /// The default is `.main` on Apple platforms, so that UI code and
+    /// `@MainActor` models get their updates on the main actor without a
+    /// setting (see `observeOnMainActor(_:_:)`),
+    /// and nil elsewhere, where programs rarely run a main queue.
+    public var deliveryQueue: DispatchQueue? = DeliveryDefaults.queue
     /// The directory of the offline store; nil (the default) keeps nothing on disk.
     ///
     /// With a directory, the client keeps each mirror's last value (with its

@@ -30,11 +30,21 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     private struct State {
         weak var host: (any MirrorHost)?
         var rules: MirrorState<Value, UpdateAuthor>
+        /// The mirror heard from the server on the current link (a snapshot or a resume).
+        var hasHeardFromServer = false
+
+        var status: MirrorStatus {
+            MirrorStatus(
+                version: rules.version, author: rules.serverAuthor as? Author, hasUnacknowledgedWrite: !rules.isQuiet,
+                mayBeStale: !hasHeardFromServer)
+        }
     }
 
     let key: String
     /// The local variable that the program observes and changes.
     let variable: Var<Value>
+    /// What the mirror knows besides the value; changes on the delivery queue.
+    let status = Var(MirrorStatus.initial)
     let receiver = Receiver()
     /// Whether local writes bind the key to the client's session (docs/protocol.md's
     /// session-bound keys); the mirror then writes its value again after each
@@ -85,6 +95,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     /// Every update the mirror makes itself is authored by a remote ``Author``, a
     /// ``Reset`` or the client; any other author is the program writing: no echo.
     private func variableChanged(to value: Value, author: AnyAuthor) {
+        defer { publishStatus() }
         guard let host = state.withLock({ $0.host }) else { return }
         if author is Author || author is Reset || host.isClient(author) { return }
         if offline != nil {
@@ -98,6 +109,8 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     }
 
     func sessionEnded() {
+        defer { publishStatus() }
+        state.withLock { $0.hasHeardFromServer = false }
         let host: (any MirrorHost)? = state.withLock { state in
             state.rules.sessionEnded(ephemeral: ephemeral) ? state.host : nil
         }
@@ -105,6 +118,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     }
 
     func sendUnsentWrite() {
+        defer { publishStatus() }
         let sending: (host: any MirrorHost, requestId: String, value: Value?, ifVersion: Int64?)? = state.withLock {
             state in
             guard let host = state.host, let requestId = state.rules.beginSend(makeIdentifier: RequestIdentifier.make)
@@ -137,6 +151,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     }
 
     private func writeCompleted(_ value: Value, ifVersion: Int64?, _ result: Result<ReceivedReply, ClientError>) {
+        defer { publishStatus() }
         guard let host = state.withLock({ $0.host }) else { return }
         let reply: MirrorState<Value, UpdateAuthor>.WriteReply
         switch result {
@@ -178,10 +193,14 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     // MARK: Remote changes
 
     func resume(generation: Int) {
+        defer { publishStatus() }
+        state.withLock { $0.hasHeardFromServer = true }
         state.withLock { $0.rules.resumed(generation: generation) }
     }
 
     func applySnapshot(_ entry: ValueEntry?, author: Author?, reset: Reset?, generation: Int) {
+        defer { publishStatus() }
+        state.withLock { $0.hasHeardFromServer = true }
         let remote = entry.map { decode($0.value) } ?? .absent
         let clientAuthor = state.withLock { $0.host }?.resyncAuthor
         let outcome = state.withLock { state in
@@ -198,6 +217,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     }
 
     func applyEvent(_ event: Event, author: Author, generation: Int) {
+        defer { publishStatus() }
         let remote: MirrorState<Value, UpdateAuthor>.Remote
         let version: Int64
         switch event {
@@ -268,6 +288,14 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         deliveryQueue.async { [self] in
             guard state.withLock({ $0.rules.deliver(delivery) }) else { return }
             variable.set(delivery.value, as: delivery.author)
+        }
+    }
+
+    /// Sets ``status`` to the mirror's status as it is when the block runs on
+    /// the delivery queue, after the value changes queued before it.
+    private func publishStatus() {
+        deliveryQueue.async { [self] in
+            status.value = state.withLock { $0.status }
         }
     }
 
