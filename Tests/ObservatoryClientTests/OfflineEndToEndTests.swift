@@ -40,17 +40,57 @@ import Testing
         try await alice.set("sky.color", "grey")
         try await alice.set("sky.color", "red")
 
-        let after = ObservatoryClient(configuration: configuration(server, "bob", directory))
+        // The client connects as soon as it exists: its deliveries wait until the recorder is in place.
+        let delivery = DispatchQueue(label: "offline-test.delivery")
+        delivery.suspend()
+        var restarted = configuration(server, "bob", directory)
+        restarted.deliveryQueue = delivery
+        let after = ObservatoryClient(configuration: restarted)
         defer { after.close() }
         let color = after.variable("sky.color", default: "none")
         #expect(color.value == "blue", "the kept value shows before any reply")
         let seen = Recorder<Update<String>>()
         seen.record(color)
+        delivery.resume()
         try await after.waitUntilSynchronized()
         #expect(await eventually { seen.count == 2 })
         #expect(seen.messages.map(\.new) == ["grey", "red"], "the changes it missed, resumed, not a snapshot")
         #expect(seen.peers.map { $0?.name } == ["alice", "alice"])
         #expect(seen.resets.allSatisfy { $0 == nil })
+    }
+
+    @Test func aMirrorMadeAfterTheClientConnectedStillResumesFromTheKeptRevision() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let alice = try await server.client("alice")
+        defer { alice.close() }
+        let first = try await alice.set("sky.color", "blue")
+        let before = ObservatoryClient(configuration: configuration(server, "bob", directory))
+        _ = before.variable("sky.color", default: "none")
+        try await before.waitUntilSynchronized()
+        #expect(await waitUntilKept("sky.color", version: first.version, in: directory))
+        before.close()
+        try await alice.set("sky.color", "grey")
+        try await alice.set("sky.color", "red")
+
+        // The client is in sync before the program makes its mirror: the mirror still resumes.
+        // (Its deliveries wait until the recorder is in place.)
+        let delivery = DispatchQueue(label: "offline-test.delivery")
+        var restarted = configuration(server, "bob", directory)
+        restarted.deliveryQueue = delivery
+        let after = ObservatoryClient(configuration: restarted)
+        defer { after.close() }
+        try await after.waitUntilSynchronized()
+        delivery.suspend()
+        let color = after.variable("sky.color", default: "none")
+        #expect(color.value == "blue", "the kept value shows before any reply")
+        let seen = Recorder<Update<String>>()
+        seen.record(color)
+        delivery.resume()
+        #expect(await eventually { seen.count == 2 })
+        #expect(seen.messages.map(\.new) == ["grey", "red"], "the changes it missed, resumed, not a snapshot")
+        #expect(seen.peers.map { $0?.name } == ["alice", "alice"])
     }
 
     @Test func aKeptWriteThatReplacesChangesMadeWhileTheAppWasGoneReportsThemWithTheirAuthors() async throws {

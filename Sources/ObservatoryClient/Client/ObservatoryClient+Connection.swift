@@ -160,7 +160,7 @@ extension ObservatoryClient {
             setPhase(.connected)
             for mirror in ready.unsent { mirror.sendUnsentWrite() }
             sendKeptWrites(on: link)
-            sendObserves(Dictionary(grouping: ready.awaiting, by: \.key), watcherTargets: [], on: link)
+            sendObserves(Dictionary(grouping: ready.awaiting, by: \.key), watcherTargets: [], on: link, resuming: true)
         }
     }
 

@@ -56,7 +56,9 @@ extension ObservatoryClient {
             return (mirror, state.machine.register(mirror))
         }
         if let link = registration.link {
-            sendObserves([key: [registration.mirror]], watcherTargets: [], on: link, resuming: false)
+            // A mirror that starts from the offline store resumes from its kept revision, also when
+            // the client connected before the program made it; any other new mirror takes a snapshot.
+            sendObserves([key: [registration.mirror]], watcherTargets: [], on: link, resuming: true)
         }
         // A write the offline store kept is sent after the resync, as one made offline.
         if registration.mirror.hasRestoredWrite { requestSend(for: registration.mirror) }
