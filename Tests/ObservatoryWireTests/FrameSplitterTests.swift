@@ -19,6 +19,21 @@ import Testing
         #expect(splitter.bufferedByteCount == 0)
     }
 
+    @Test func framesReadInPlaceAreTheFramesNextCopies() throws {
+        let stream = Array("{\"op\":\"ping\"}\r\n\n[2]\nunfinished".utf8)
+        var copying = FrameSplitter()
+        var inPlace = FrameSplitter()
+        copying.append(stream)
+        inPlace.append(stream)
+        var copied: [[UInt8]] = []
+        while let frame = try copying.next() { copied.append(frame) }
+        var read: [[UInt8]] = []
+        while let frame = try inPlace.nextFrame() { read.append(inPlace.withBytes(of: frame) { Array($0) }) }
+        #expect(read == copied)
+        #expect(read.map(text) == ["{\"op\":\"ping\"}", "[2]"])
+        #expect(inPlace.bufferedByteCount == copying.bufferedByteCount)
+    }
+
     @Test func bytesFedOneAtATimeMakeTheSameFrames() throws {
         let stream = Array("first\nsecond\r\n\nthird\n".utf8)
         var splitter = FrameSplitter()

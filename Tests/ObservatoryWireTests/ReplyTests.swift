@@ -116,6 +116,30 @@ import Testing
         }
     }
 
+    @Test func aWriteReplysLineIsItsEncodingAndAnLF() {
+        let ids: [RequestID?] = [nil, .integer(0), .integer(-9_223_372_036_854_775_808), .integer(.max), .string("a")]
+        let keys = ["k", "", "loadgen.k.12345", "é.ü", "a\"b", "tab\tkey", String(repeating: "x", count: 300)]
+        let versions: [Int64] = [0, 9, 10, 12_345, .max]
+        for id in ids {
+            for key in keys {
+                for version in versions {
+                    let payloads: [ReplyPayload] = [
+                        .set(key: key, version: version, changed: true),
+                        .set(key: key, version: version, changed: false, duplicate: true),
+                        .delete(key: key, version: version), .delete(key: key, version: version, duplicate: true),
+                    ]
+                    for payload in payloads {
+                        let reply = Reply.success(id: id, payload)
+                        var expected: [UInt8] = []
+                        reply.encode(into: &expected)
+                        expected.append(UInt8(ascii: "\n"))
+                        #expect(reply.encodedLine() == expected, "\(reply)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func idIsReadableFromBothCases() {
         #expect(Reply.success(id: .integer(1), .unobserve).id == .integer(1))
         #expect(Reply.failure(id: .string("a"), .notFound(key: "k")).id == .string("a"))

@@ -21,22 +21,62 @@ import Testing
     }
 
     @Test func fieldsOfAParsedObjectAreReadAsFromAFrame() throws {
-        let frame = #"{"op":"set","key":"k","value":{"a":1},"extra":true,"key":"j"}"#
+        let frame = #"{"op":"set","key":"k","value":{"a":1},"extra":true,"key":"j","id":7,"name":"é\u0041"}"#
         let object = try #require(try JSONValue.parse(Array(frame.utf8)).objectValue)
         let fromObject = RequestFields(object)
-        let fromFrame = try Array(frame.utf8).withUnsafeBufferPointer { try RequestFields(parsing: $0, maxDepth: 8) }
-        for field in RequestField.allCases {
-            #expect(fromObject.value(of: field) == fromFrame.value(of: field))
+        try Array(frame.utf8).withUnsafeBufferPointer { bytes in
+            let fromFrame = try RequestFields(parsing: bytes, maxDepth: 8)
+            for field in RequestField.allCases {
+                #expect(fromObject.value(of: field) == fromFrame.value(of: field))
+            }
+            #expect(fromFrame.value(of: .key) == "j")
+            #expect(fromFrame.value(of: .name) == "éA")
+            #expect(fromFrame.value(of: .ifVersion) == Optional.none, "absent, not null")
+            #expect(fromFrame.nonObject == nil)
         }
-        #expect(fromFrame.value(of: .key) == "j")
-        #expect(fromFrame.value(of: .ifVersion) == Optional.none, "absent, not null")
-        #expect(fromFrame.nonObject == nil)
+    }
+
+    @Test(arguments: [
+        (#"{"id":1,"id":"x"}"#, JSONValue.string("x")),
+        (#"{"id":"x","id":2}"#, .integer(2)),
+        (#"{"id":"x","id":2.5}"#, .double(2.5)),
+        (#"{"id":[1],"id":"x"}"#, .string("x")),
+        (#"{"id":"x","id":[1]}"#, .array([1])),
+        (#"{"id":"a\"b","id":"c"}"#, .string("c")),
+        (#"{"id":"c","id":"a\"b"}"#, .string("a\"b")),
+    ])
+    func aRepeatedFieldKeepsItsLastValueWhateverItsKind(frame: String, last: JSONValue) throws {
+        try Array(frame.utf8).withUnsafeBufferPointer { bytes in
+            let fields = try RequestFields(parsing: bytes, maxDepth: 8)
+            #expect(fields.value(of: .id) == last)
+        }
+    }
+
+    @Test func scalarsAndPlainStringsReadFromTheirBytesEqualTheirTrees() throws {
+        let frame =
+            #"{"id":-12,"ifVersion":2.0,"ephemeral":true,"limit":null,"fromRevision":2000000000000000000,"epoch":-2000000000000000000,"key":"a.b","prefix":"é","after":"x\u0041"}"#
+        let object = try #require(try JSONValue.parse(Array(frame.utf8)).objectValue)
+        try Array(frame.utf8).withUnsafeBufferPointer { bytes in
+            let fields = try RequestFields(parsing: bytes, maxDepth: 8)
+            for field in RequestField.allCases {
+                #expect(fields.value(of: field) == object[field.name], "\(field)")
+            }
+            #expect(fields.value(of: .id) == .integer(-12))
+            #expect(fields.value(of: .limit) == .null, "present as null")
+            #expect(fields.value(of: .fromRevision) == .integer(2_000_000_000_000_000_000), "beyond 60 bits")
+            #expect(fields.value(of: .epoch) == .integer(-2_000_000_000_000_000_000))
+            #expect(fields.plainString(.key).map { Array($0) } == Array("a.b".utf8))
+            #expect(fields.plainString(.prefix) == nil, "not ASCII: a tree")
+            #expect(fields.plainString(.id) == nil)
+        }
     }
 
     @Test func aFrameThatIsNoObjectKeepsItsValue() throws {
-        let fields = try Array("[1,2]".utf8).withUnsafeBufferPointer { try RequestFields(parsing: $0, maxDepth: 8) }
-        #expect(fields.nonObject == [1, 2])
-        #expect(fields.value(of: .op) == Optional.none)
+        try Array("[1,2]".utf8).withUnsafeBufferPointer { bytes in
+            let fields = try RequestFields(parsing: bytes, maxDepth: 8)
+            #expect(fields.nonObject == [1, 2])
+            #expect(fields.value(of: .op) == Optional.none)
+        }
     }
 
     @Test func anOpIsFoundByItsNameExactlyAsByItsRawValue() {
@@ -47,6 +87,8 @@ import Testing
             ]
         for name in names {
             #expect(OperationKind.named(name) == OperationKind(rawValue: name), "\(name)")
+            var bytes = name
+            #expect(bytes.withUTF8 { OperationKind.named($0) } == OperationKind(rawValue: name), "\(name) as bytes")
         }
     }
 }

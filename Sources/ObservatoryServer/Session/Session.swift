@@ -98,8 +98,9 @@ final class Session: Observer {
         if let awaitedReply, awaitedReply.result == nil { return .backlogged }
         awaitedReply = nil
         do throws(WireError) {
-            guard let frame = try splitter.next() else { return .finished }
-            let content = respond(to: frame)
+            // Decoded where it lies in the input buffer, which nothing changes meanwhile.
+            guard let frame = try splitter.nextFrame() else { return .finished }
+            let content = splitter.withBytes(of: frame) { respond(to: $0) }
             defer { answer = (false, nil, nil) }
             return .answer(
                 Answer(content: content, releasesEventsFirst: answer.releasesEventsFirst, replay: answer.replay))
@@ -146,7 +147,7 @@ final class Session: Observer {
         }
     }
 
-    private func respond(to frame: [UInt8]) -> Answer.Content {
+    private func respond(to frame: UnsafeBufferPointer<UInt8>) -> Answer.Content {
         let request: RawRequest
         switch RawRequest.decode(frame: frame, limits: environment.limits.request) {
         case .failure(let rejection):
@@ -189,7 +190,7 @@ final class Session: Observer {
 
     /// Whether a rejected frame was a `hello` (a failed hello closes the connection,
     /// also when one of its fields is ill-typed). Parses again, on the error path only.
-    private static func namesHello(_ frame: [UInt8]) -> Bool {
+    private static func namesHello(_ frame: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let value = try? JSONValue.parse(frame) else { return false }
         return value["op"] == "hello"
     }

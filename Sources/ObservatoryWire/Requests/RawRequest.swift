@@ -55,7 +55,9 @@ public struct RawRequest: Sendable, Equatable {
         RawRequest, RequestRejection
     > {
         Request.readFields(of: frame, limits: limits, keepsValueBytes: true).flatMap { source in
-            Request.decodeFields(source) { (id, kind, fields) throws(WireError) in
+            // Taken out here so that the closure below captures a range, not a copy of the fields.
+            let valueBytes = source.valueBytes
+            return Request.decodeFields(source) { (id, kind, fields) throws(WireError) in
                 guard kind == .set else {
                     return RawRequest(
                         id: id,
@@ -65,7 +67,7 @@ public struct RawRequest: Sendable, Equatable {
                 let set = try Operation.decodeSet(
                     from: fields,
                     readValue: { () throws(WireError) in
-                        guard let range = source.valueBytes else {
+                        guard let range = valueBytes else {
                             throw fields.failure(.value, FieldReader<RequestFields>.requiredValueProblem)
                         }
                         // Copied from the buffer in one step (`Array(frame[range])` goes element by element).

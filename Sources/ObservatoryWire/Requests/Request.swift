@@ -39,14 +39,15 @@ public struct Request: Sendable, Equatable {
     > {
         // The same closure, written out for each branch: kept in a variable, it
         // was allocated at every call (350 instructions a request, in callgrind).
-        let fields =
-            frame.withContiguousStorageIfAvailable { bytes in
-                readFields(of: bytes, limits: limits, keepsValueBytes: false)
-            }
-            ?? Array(frame).withUnsafeBufferPointer { bytes in
-                readFields(of: bytes, limits: limits, keepsValueBytes: false)
-            }
-        return fields.flatMap { fields in
+        // The fields borrow the frame's bytes, so the request is made within.
+        frame.withContiguousStorageIfAvailable { bytes in decode(bytes, limits: limits) }
+            ?? Array(frame).withUnsafeBufferPointer { bytes in decode(bytes, limits: limits) }
+    }
+
+    private static func decode(_ frame: UnsafeBufferPointer<UInt8>, limits: RequestLimits) -> Result<
+        Request, RequestRejection
+    > {
+        readFields(of: frame, limits: limits, keepsValueBytes: false).flatMap { fields in
             decodeFields(fields) { (id, kind, reader) throws(WireError) in
                 Request(
                     id: id,
@@ -64,6 +65,7 @@ public struct Request: Sendable, Equatable {
     }
 
     /// Reads a frame's fields; a frame that is not a JSON object is `bad_frame`.
+    /// The fields borrow `frame`: decode them while it lives.
     static func readFields(of frame: UnsafeBufferPointer<UInt8>, limits: RequestLimits, keepsValueBytes: Bool)
         -> Result<RequestFields, RequestRejection>
     {
@@ -96,14 +98,24 @@ public struct Request: Sendable, Equatable {
             return .failure(RequestRejection(id: nil, error: error))
         }
         do throws(WireError) {
-            let name = try fields.requiredString(.op)
-            guard let kind = OperationKind.named(name) else {
-                throw WireError.unknownOperation(name)
-            }
-            return .success(try decodeRequest(id, kind, fields))
+            return .success(try decodeRequest(id, try operationKind(of: source, fields), fields))
         } catch {
             return .failure(RequestRejection(id: id, error: error))
         }
+    }
+
+    /// The op a request names; a plain string is matched as its bytes, without making a `String`.
+    private static func operationKind(of source: RequestFields, _ fields: FieldReader<RequestFields>)
+        throws(WireError) -> OperationKind
+    {
+        if let bytes = source.plainString(.op), let kind = OperationKind.named(bytes) {
+            return kind
+        }
+        let name = try fields.requiredString(.op)
+        guard let kind = OperationKind.named(name) else {
+            throw WireError.unknownOperation(name)
+        }
+        return kind
     }
 
     /// The request as one compact JSON object, without the LF:

@@ -7,12 +7,26 @@
 /// request has are still parsed (the frame must be valid JSON) and then dropped,
 /// since docs/protocol.md ignores unknown fields. A repeated field keeps its last
 /// value, as in a `JSONObject`.
+///
+/// The fields a `set` carries build no value while the frame is read: a string
+/// without escapes (`op`, `key`, a string `id`) and a number, `true`, `false`
+/// or `null` are checked and kept as the range of their bytes (an integer such
+/// as `id` as its number), and made into a ``JSONValue`` only when asked for; the `value`
+/// (when ``valueBytes`` is wanted) is kept as its range. Only other values are
+/// built as trees, into an array allocated when the first one comes; so a usual
+/// `set` allocates nothing here (callgrind: see docs/benchmarks.md).
+///
+/// Read from a frame, the fields borrow it: ask for them only while the frame's
+/// buffer lives (``Request`` and ``RawRequest`` decode within it).
 struct RequestFields {
-    /// For each ``RequestField``, by raw value, where its value is in ``values``; -1 when absent.
-    /// Plain bytes, so passing the fields around copies no reference counts.
-    private var positions = InlineArray<16, Int8>(repeating: -1)
-    /// The values of the fields present, in the order they were first sent.
-    private var values: [JSONValue] = []
+    /// Each ``RequestField``'s slot, by raw value: where its value is, packed in
+    /// a plain integer (see ``Slot``), so that passing the fields around copies
+    /// bytes and no reference counts.
+    private var slots = InlineArray<16, UInt64>(repeating: Slot.packedAbsent)
+    /// The values of the fields kept as trees, in the order they were first sent.
+    private var trees: [JSONValue] = []
+    /// The frame the ranges point into; empty for fields read from an object.
+    private let frame: UnsafeBufferPointer<UInt8>
 
     /// The frame, when it was not an object; its fields are then all absent.
     private(set) var nonObject: JSONValue?
@@ -25,19 +39,22 @@ struct RequestFields {
     private(set) var valueBytes: Range<Int>?
 
     /// Reads the fields of a frame; a frame that is valid JSON but no object
-    /// leaves its value in ``nonObject``.
+    /// leaves its value in ``nonObject``. The fields borrow `frame`: read them
+    /// only while it lives.
     ///
     /// - Parameter keepsValueBytes: When true, the `value` field is only checked,
     ///   and its place in `frame` is kept in ``valueBytes``; it has no tree then.
     init(parsing frame: UnsafeBufferPointer<UInt8>, maxDepth: Int, keepsValueBytes: Bool = false)
         throws(JSONParseError)
     {
+        self.frame = frame
         self.keepsValueBytes = keepsValueBytes
         nonObject = try JSONParser.parseMembers(of: frame, maxDepth: maxDepth, into: &self)
     }
 
     /// Reads the fields of an already parsed object.
     init(_ object: JSONObject) {
+        frame = UnsafeBufferPointer(start: nil, count: 0)
         keepsValueBytes = false
         for member in object.members {
             var name = member.key
@@ -48,32 +65,88 @@ struct RequestFields {
     }
 
     /// How many fields there are slots for; every ``RequestField`` needs one.
-    static let capacity = InlineArray<16, Int8>.count
+    static let capacity = InlineArray<16, UInt64>.count
 
-    /// Sets a field; a field sent twice keeps its last value.
-    private mutating func store(_ value: JSONValue, for field: RequestField) {
-        let position = positions[field.rawValue]
-        if position >= 0 {
-            values[Int(position)] = value
-            return
-        }
-        if values.isEmpty {
-            // A request has a handful of fields: one allocation for them all.
-            values.reserveCapacity(Self.initialCapacity)
-        }
-        positions[field.rawValue] = Int8(values.count)
-        values.append(value)
+    /// The bytes of a field sent as a string without escapes, all ASCII; nil for
+    /// any other field. They live as long as the frame.
+    func plainString(_ field: RequestField) -> UnsafeBufferPointer<UInt8>? {
+        guard case .plainString(let range) = Slot(slots[field.rawValue]) else { return nil }
+        return UnsafeBufferPointer(rebasing: frame[range])
     }
 
-    private static let initialCapacity = 6
+    /// Sets a field to a tree; a field sent twice keeps its last value.
+    private mutating func store(_ value: JSONValue, for field: RequestField) {
+        if case .tree(let index) = Slot(slots[field.rawValue]) {
+            trees[index] = value
+            return
+        }
+        if trees.isEmpty {
+            // The fields that need a tree are few: one allocation for them all.
+            trees.reserveCapacity(Self.initialCapacity)
+        }
+        slots[field.rawValue] = Slot.packedTree(trees.count)
+        trees.append(value)
+    }
+
+    private static let initialCapacity = 4
+
+    /// Where a field's value is, as packed into a slot: the low three bits say
+    /// which kind, the rest where (or the integer itself).
+    private enum Slot {
+        case absent
+        /// In ``trees``, at this index.
+        case tree(Int)
+        /// A string without escapes whose bytes are all ASCII: its content at this range of the frame.
+        case plainString(Range<Int>)
+        /// A number, `true`, `false` or `null`, checked: its text at this range of the frame.
+        case scalar(Range<Int>)
+        /// An integer literal of less than 61 bits.
+        case integer(Int64)
+
+        static let packedAbsent: UInt64 = 0
+
+        static func packedTree(_ index: Int) -> UInt64 {
+            UInt64(index) << 3 | 1
+        }
+
+        /// A range packed with `kind` (2 or 3); nil when it lies beyond 1 GiB.
+        static func packedRange(_ range: Range<Int>, kind: UInt64) -> UInt64? {
+            guard range.upperBound < 1 << 30 else { return nil }
+            return UInt64(range.lowerBound) << 3 | UInt64(range.upperBound) << 33 | kind
+        }
+
+        /// An integer packed whole; nil when it needs more than 61 bits.
+        static func packedInteger(_ integer: Int64) -> UInt64? {
+            guard integer >> 60 == 0 || integer >> 60 == -1 else { return nil }
+            return UInt64(bitPattern: integer << 3) | 4
+        }
+
+        init(_ packed: UInt64) {
+            let range = { Int(truncatingIfNeeded: packed >> 3 & 0x3FFF_FFFF)..<Int(truncatingIfNeeded: packed >> 33) }
+            switch packed & 7 {
+            case 0: self = .absent
+            case 1: self = .tree(Int(truncatingIfNeeded: packed >> 3))
+            case 2: self = .plainString(range())
+            case 3: self = .scalar(range())
+            default: self = .integer(Int64(bitPattern: packed) >> 3)
+            }
+        }
+    }
 }
 
 extension RequestFields: FieldSource {
     func value(of field: RequestField) -> JSONValue? {
-        let position = positions[field.rawValue]
+        switch Slot(slots[field.rawValue]) {
         // Not `nil`: JSONValue takes the nil literal too, as `null`.
-        guard position >= 0 else { return Optional.none }
-        return values[Int(position)]
+        case .absent: return Optional.none
+        case .tree(let index): return trees[index]
+        case .integer(let integer): return .integer(integer)
+        case .plainString(let range):
+            return .string(String(decoding: UnsafeBufferPointer(rebasing: frame[range]), as: UTF8.self))
+        case .scalar(let range):
+            // Checked when the frame was read, so it parses again; `null` were it not.
+            return (try? JSONParser.parse(UnsafeBufferPointer(rebasing: frame[range]), maxDepth: 1)) ?? .null
+        }
     }
 
     static func name(of field: RequestField) -> String {
@@ -87,18 +160,45 @@ extension RequestFields: JSONMemberCollector {
         bytes.span.withUnsafeBufferPointer { RequestField(name: $0) }
     }
 
-    /// Members that are no request's fields are checked and dropped, without a tree.
+    /// Members that are no request's fields are checked and dropped, without a
+    /// tree; plain strings and integers are kept without one too.
     mutating func readValue(named field: RequestField?, from parser: inout JSONParser) throws(JSONParseError) {
         guard let field else {
             try parser.skipValue()
             return
         }
+        let start = parser.position
         if keepsValueBytes, field == .value {
-            let start = parser.position
             try parser.skipValue()
             valueBytes = start..<parser.position
             return
         }
+        switch start < parser.bytes.count ? parser.bytes[start] : 0 {
+        case UInt8(ascii: "\""):
+            if case .inPlace(let range, isASCII: true) = try parser.scanString(),
+                let slot = Slot.packedRange(range, kind: 2)
+            {
+                // Past the closing quote; ASCII without escapes needs no further check.
+                slots[field.rawValue] = slot
+                return
+            }
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            break
+        default:
+            // A number or literal builds no tree; an integer, what `id` usually is, is kept whole.
+            let value = try parser.parseValue(JSONTreeMaker.self)
+            if case .integer(let integer) = value, let slot = Slot.packedInteger(integer) {
+                slots[field.rawValue] = slot
+                return
+            }
+            if let slot = Slot.packedRange(start..<parser.position, kind: 3) {
+                slots[field.rawValue] = slot
+                return
+            }
+        }
+        // Anything else is parsed from its start again (a string with escapes or
+        // other bytes is checked and decoded there, with the same errors).
+        parser.position = start
         store(try parser.parseValue(JSONTreeMaker.self), for: field)
     }
 }
