@@ -139,6 +139,11 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         updateInterest()
     }
 
+    func resume() {
+        carryOut(machine.resumed())
+        updateInterest()
+    }
+
     func loopStopped() {
         carryOut(machine.abandon())
     }
@@ -243,7 +248,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
                 return
             case .bytes(let count):
                 receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                carryOut(machine.answered(answerReceived(), at: EventLoop.now()))
+                answer()
                 reportHeldInput()
                 // A read that did not fill the buffer took all the kernel had; another would
                 // only say "would block". Epoll is level-triggered: later bytes come next turn.
@@ -280,11 +285,22 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
 
     // MARK: Carrying out
 
-    private func carryOut(_ actions: ConnectionMachine.Actions) {
-        if let reason = actions.reason {
+    /// Answers one share of the frames held, and carries out what the machine makes of it.
+    private func answer() {
+        let (action, usedShare) = answerReceived()
+        carryOut(machine.answered(action, usedShare: usedShare, at: EventLoop.now()))
+    }
+
+    private func carryOut(_ action: ConnectionMachine.Action) {
+        if let reason = action.reason {
             logger.debug("connection \(sessionID): \(reason)")
         }
-        if actions.rejectUnauthenticated {
+        switch action {
+        case .none:
+            break
+        case .send:
+            markForFlush(answered: true)
+        case .rejectUnauthenticated:
             let timeout = settings.authTimeoutMilliseconds
             output.append(
                 Reply.failure(
@@ -292,13 +308,22 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
                     WireError(
                         code: .unauthenticated,
                         message: "no successful hello within \(timeout) ms; the connection is closed")))
+            markForFlush(answered: true)
+        case .answerBuffered:
+            answer()
+            // Once every frame held is answered, its input no longer counts against the budget.
+            if isHoldingInput && !machine.isYielding { reportHeldInput() }
+        case .sendAndResume:
+            markForFlush(answered: false)
+            loop.resume(self)
+        case .finish:
+            finishSession(lingering: true)
+        case .finishAndClose:
+            finishSession(lingering: false)
+            closeDescriptor()
+        case .close:
+            closeDescriptor()
         }
-        if actions.answerBuffered {
-            carryOut(machine.answered(answerReceived(), at: EventLoop.now()))
-        }
-        if actions.send { markForFlush(answered: true) }
-        if actions.finish { finishSession(lingering: !actions.close) }
-        if actions.close { closeDescriptor() }
         armTimer()
     }
 
