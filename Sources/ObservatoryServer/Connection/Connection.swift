@@ -9,7 +9,8 @@ import ObservatoryWire
 /// The connection belongs to one `EventLoop`. When the socket is readable the
 /// loop calls `handle(_:)`: the connection reads a bounded amount into the loop's
 /// buffer, hands the bytes to the session, carries out its answers on the
-/// `ConnectionOutput`, and asks to be flushed at the end of the turn, when the
+/// `ConnectionOutput` one `ConnectionMachine.TurnShare` at a time (the loop
+/// resumes it for the next), and asks to be flushed at the end of the turn, when the
 /// loop writes everything queued in one send. Events from writers on other
 /// threads are queued on the output, which asks the loop for a flush. Replies to
 /// writes and events go out only as far as the shared state's `Acknowledgements`
@@ -139,6 +140,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         updateInterest()
     }
 
+    /// Answers the next share of the frames held; on the loop's thread.
     func resume() {
         carryOut(machine.resumed())
         updateInterest()

@@ -16,8 +16,8 @@ extension ConnectionMachine {
         case answerBuffered
         /// Write what is queued at the end of the turn, after the connections
         /// answered in full, and have the loop call the connection back, without
-        /// new bytes, to answer the frames its share left. (Sent once per turn, the
-        /// replies of one share at most: never one large batch that holds the loop.)
+        /// new bytes, to answer the frames its share left. (So its replies go
+        /// out a few shares at a time, never as one large batch that holds the loop.)
         case sendAndResume
         /// End the session (observations, buffers), shut the sending side and linger.
         case finish(reason: String? = nil)
@@ -36,14 +36,15 @@ extension ConnectionMachine {
         }
     }
 
-    /// How much one connection answers in one turn of its loop before the other
+    /// How much one connection answers at a time before the other
     /// connections of the loop get theirs: so a client that pipelines many
     /// requests, or requests that take long to answer (a `list` of many keys),
     /// delays another client's single request by one share, not by its whole batch.
     ///
     /// A share ends after `requests` answers, or once answering has taken
     /// `nanoseconds`, whichever comes first; at least one frame is answered per
-    /// share. The frames left wait, unread input with them, until the next turn.
+    /// share. The frames left wait, unread input with them, until the loop has
+    /// served the other connections that are ready.
     /// Time is the measure that holds whatever a request costs: a count alone
     /// would let a few expensive requests hold the loop.
     struct TurnShare: Equatable, Sendable {

@@ -10,9 +10,8 @@ import ObservatorySockets
 ///
 /// Fair turns: a connection answers one `TurnShare` of its frames at a time.
 /// When a share is used up it stops reading, and the loop calls it back
-/// (`resumed()`) at the start of its next turn, after the other connections
-/// have had theirs, to answer the next share; it reads again once every frame
-/// it holds is answered.
+/// (`resumed()`) once the other connections that are ready have been served,
+/// to answer the next share; it reads again once every frame it holds is answered.
 ///
 /// A connection is `open`, then `closing` (it no longer reads, and sends what is
 /// queued), then `lingering` (its session has ended and its sending side is shut;
@@ -60,7 +59,7 @@ struct ConnectionMachine: Equatable {
     }
 
     let timing: Timing
-    /// How much the connection answers per loop turn.
+    /// How much the connection answers before the other connections of its loop get a turn.
     let share: TurnShare
     private(set) var phase = Phase.open
     /// The session stopped answering with more than `maxQueuedBytes` queued: not
@@ -152,8 +151,8 @@ struct ConnectionMachine: Equatable {
         }
     }
 
-    /// The loop's next turn has come for a connection that used up its share:
-    /// it answers the next share of the frames it holds.
+    /// The loop calls back a connection that used up its share: it answers the
+    /// next share of the frames it holds.
     mutating func resumed() -> Action {
         guard phase == .open, isYielding else { return .none }
         isYielding = false

@@ -23,11 +23,13 @@ import Synchronization
 /// changes of the turn to its log in one `write(2)` there (`SharedStore.writeBatch`),
 /// so the replies flushed right after can go in the same turn.
 ///
-/// Turns are fair: a connection answers one share of its requests per turn
-/// (`ConnectionMachine.TurnShare`) and asks to be resumed (`resume(_:)`) at the
-/// start of the next turn, which then does not wait for readiness. So a
-/// pipelining client delays another client's request by one share and the
-/// flush of its replies, not by its whole batch.
+/// Turns are fair: a connection answers one share of its requests at a time
+/// (`ConnectionMachine.TurnShare`) and asks to be resumed (`resume(_:)`). The
+/// loop then looks, without waiting, whether another handler is ready: if one
+/// is, it is served and the turn ends with its flush; if none is, the next
+/// share follows in the same turn, up to a few a turn. So a pipelining client
+/// delays another client's request by about one share, and costs one
+/// `epoll_wait` a share when it is alone.
 ///
 /// The loop knows its handlers only as `LoopHandler`s (readiness) and
 /// `FlushingLoopHandler`s (output written at the end of a turn): connections today,
@@ -73,7 +75,7 @@ final class EventLoop: @unchecked Sendable {
     /// Handlers with replies to send this turn; flushed before `dirty`.
     private var answering: [any FlushingLoopHandler] = []
     private var dirty: [any FlushingLoopHandler] = []
-    /// Handlers that used up their share of a turn, resumed in the next one.
+    /// Handlers that used up their share, resumed after the other handlers that are ready.
     private var resuming: [any FlushingLoopHandler] = []
     private var isRunning = false
 
@@ -200,8 +202,8 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Calls `handler.resume()` at the start of the next turn, which then does not
-    /// wait for readiness (it is on this loop).
+    /// Calls `handler.resume()` soon: in this turn while no other handler is
+    /// ready, else in the next one, which then does not wait (it is on this loop).
     func resume(_ handler: any FlushingLoopHandler) {
         resuming.append(handler)
     }
