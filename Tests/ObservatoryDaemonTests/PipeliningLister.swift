@@ -28,7 +28,13 @@ final class PipeliningLister: Sendable {
         Thread { [self] in
             defer { finished.leave() }
             while !stopping.isRaised {
-                guard (try? socket.sendAll(batch, timeoutMilliseconds: 100)) != nil else { continue }
+                do {
+                    try socket.sendAll(batch, timeoutMilliseconds: 100)
+                } catch let error as SocketError where error.errorNumber == ETIMEDOUT {
+                    // The server is not reading now: look at the stop flag, then go on.
+                } catch {
+                    return
+                }
             }
         }.start()
         finished.enter()
@@ -38,8 +44,11 @@ final class PipeliningLister: Sendable {
             defer { buffer.deallocate() }
             while !stopping.isRaised {
                 guard socket.waitReadable(timeoutMilliseconds: 100) else { continue }
-                guard case .bytes(let count) = try? socket.receive(into: buffer) else { continue }
-                receivedBytes.withLock { $0 += count }
+                switch try? socket.receive(into: buffer) {
+                case .bytes(let count): receivedBytes.withLock { $0 += count }
+                case .wouldBlock: continue
+                case .closed, nil: return
+                }
             }
         }.start()
     }
