@@ -10,6 +10,7 @@ import Testing
 /// one reply per request or one large buffer per idle connection.
 @Suite(.timeLimit(.minutes(2))) struct HostileClientTests {
     private let launcher = DaemonLauncher()
+    private static let isThreadSanitized = dlsym(nil, "__tsan_init") != nil
 
     /// The daemon's resident memory, from /proc.
     private func residentBytes(of process: Process) throws -> Int {
@@ -104,5 +105,57 @@ import Testing
         }
         let growth = try residentBytes(of: process) - before
         #expect(growth < 60 << 20, "grew \(growth / 1_048_576) MiB with \(hogs.count) unfinished lines")
+    }
+
+    /// Fair turns: a client that pipelines `list` requests as fast as the server
+    /// reads them gets one share of the loop per turn, so a bystander that writes
+    /// one request at a time keeps at least half the rate it has alone. Measured
+    /// side by side, alone and beside the lister in turn, in one run.
+    @Test(
+        .enabled(
+            if: !Self.isThreadSanitized,
+            "the thread sanitizer slows every request many times over: rates are measured in the plain build"))
+    func aPipeliningListerLeavesABystanderAtLeastHalfItsWriteRate() throws {
+        let directory = try TemporaryDirectory()
+        let configuration = directory.path(of: "observatory.json")
+        // One loop, the default on 2 cores: the lister and the bystander share it.
+        try Data(#"{"fsync":"none","ioThreads":1}"#.utf8).write(to: URL(fileURLWithPath: configuration))
+        let (process, _, port, _) = try launcher.launchListening(["--config", configuration])
+        defer { launcher.stopIfRunning(process) }
+        let writer = try LineClient(port: port)
+        let keys = (0..<5).map { #"{"op":"set","key":"scan.\#($0)","value":"\#($0)"}"# + "\n" }
+        try writer.sendBytes(Array(keys.joined().utf8))
+        for _ in keys { #expect(try writer.next()["ok"] == true) }
+
+        // Side by side, alternating, so that a neighbour's load weighs on both rates alike.
+        var alone = 0.0
+        var beside = 0.0
+        var listedBeside = 0
+        for _ in 0..<3 {
+            alone += try Self.writeRate(of: writer, for: .milliseconds(1_000))
+            let lister = try PipeliningLister(port: port, prefix: "scan.")
+            defer { lister.stop() }
+            try waitUntil("the lister is served", timeout: .seconds(10)) { lister.received > 1 << 20 }
+            let listed = lister.received
+            beside += try Self.writeRate(of: writer, for: .milliseconds(1_000))
+            listedBeside += lister.received - listed
+        }
+        #expect(listedBeside > 0, "the lister is served too, beside the bystander")
+        #expect(
+            beside >= alone / 2,
+            "the bystander wrote \(Int(beside)) times a second beside the lister, \(Int(alone)) alone")
+    }
+
+    /// Writes one key, one request at a time, for `duration`; returns writes per second.
+    private static func writeRate(of client: LineClient, for duration: Duration) throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var count = 0
+        while clock.now - start < duration {
+            #expect(try client.request(#"{"op":"set","key":"bystander","value":\#(count)}"#)["ok"] == true)
+            count += 1
+        }
+        let elapsed = clock.now - start
+        return Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 }

@@ -20,7 +20,7 @@ import Testing
         var machine = ConnectionMachine(timing: Self.timing, now: 0)
         #expect(machine.interest == .readable)
         let actions = machine.answered(.keepOpen, at: 10)
-        #expect(actions == ConnectionMachine.Actions(send: true))
+        #expect(actions == .send())
         #expect(machine.wantsToRead)
         #expect(machine.nextDeadline == nil, "no timer without auth or idle timeouts")
     }
@@ -28,8 +28,7 @@ import Testing
     @Test func aBackloggedConnectionIsNotReadUntilItsOutputDrains() {
         var machine = ConnectionMachine(timing: Self.timing, now: 0)
         let backlogged = machine.answered(.backlogged, at: 1)
-        #expect(backlogged.send)
-        #expect(backlogged.reason != nil)
+        #expect(backlogged == .send(reason: "not read until its queued bytes drain"))
         #expect(!machine.wantsToRead)
         #expect(machine.interest == [])
 
@@ -39,25 +38,25 @@ import Testing
 
         // Drained: the session answers the frames it kept, and only then is the socket read again.
         let drained = machine.sent(Self.outcome(), at: 3)
-        #expect(drained.answerBuffered)
+        #expect(drained == .answerBuffered)
         #expect(!machine.wantsToRead)
-        #expect(machine.answered(.keepOpen, at: 4).send)
+        #expect(machine.answered(.keepOpen, at: 4) == .send())
         #expect(machine.interest == .readable)
     }
 
     @Test func aFatalErrorSendsWhatIsQueuedThenLingersThenCloses() {
         var machine = ConnectionMachine(timing: Self.timing, now: 0)
         let closing = machine.answered(.close, at: 5)
-        #expect(closing.send && !closing.finish && !closing.close)
+        #expect(closing == .send(reason: "closing after a fatal protocol error"))
         #expect(!machine.wantsToRead)
 
         let finished = machine.sent(Self.outcome(), at: 6)
-        #expect(finished.finish && !finished.close, "the session ends; the sending side is shut")
+        #expect(finished == .finish(), "the session ends; the sending side is shut")
         #expect(machine.phase == .lingering(deadline: 6 + Self.timing.linger))
         #expect(machine.interest == .readable, "input is dropped until the client hangs up")
 
         #expect(machine.discardedInput(peerClosed: false) == .none)
-        #expect(machine.discardedInput(peerClosed: true).close)
+        #expect(machine.discardedInput(peerClosed: true) == .close)
         #expect(machine.phase == .closed)
     }
 
@@ -66,17 +65,17 @@ import Testing
         _ = machine.endOfInput(at: 0)
         _ = machine.sent(Self.outcome(), at: 1)
         #expect(machine.timerFired(at: Self.timing.linger, needsHello: false, outcome: Self.outcome()) == .none)
-        #expect(machine.timerFired(at: 1 + Self.timing.linger, needsHello: false, outcome: Self.outcome()).close)
+        #expect(machine.timerFired(at: 1 + Self.timing.linger, needsHello: false, outcome: Self.outcome()) == .close)
     }
 
     @Test func aClientThatClosesItsSendingSideStillGetsItsReplies() {
         var machine = ConnectionMachine(timing: Self.timing, now: 0)
         let actions = machine.endOfInput(at: 1)
-        #expect(actions.send && !actions.finish)
+        #expect(actions == .send())
         #expect(machine.isSending)
         // Replies still queued: nothing ends until they are out.
         #expect(machine.sent(Self.outcome(drained: false, full: true, sent: 100), at: 2) == .none)
-        #expect(machine.sent(Self.outcome(sent: 200), at: 3).finish)
+        #expect(machine.sent(Self.outcome(sent: 200), at: 3) == .finish())
     }
 
     @Test func aClosingConnectionWaitsAsLongAsItsClientKeepsReading() {
@@ -90,7 +89,7 @@ import Testing
         // It took nothing more: the session ends.
         let ended = machine.timerFired(
             at: 2 * patience, needsHello: false, outcome: Self.outcome(drained: false, sent: 10))
-        #expect(ended.finish)
+        #expect(ended == .finish())
     }
 
     @Test func aSlowConsumerIsClosedOnceItsErrorIsOut() {
@@ -99,7 +98,7 @@ import Testing
         #expect(closing.reason == "closed as a slow consumer")
         #expect(!machine.wantsToRead)
         #expect(machine.interest == .writable)
-        #expect(machine.sent(Self.outcome(slow: true), at: 2).finish)
+        #expect(machine.sent(Self.outcome(slow: true), at: 2) == .finish())
     }
 
     @Test func aConnectionWithoutHelloIsRejectedAtTheAuthenticationDeadline() {
@@ -109,7 +108,7 @@ import Testing
         #expect(machine.nextDeadline == 10 * Self.millisecond)
         #expect(machine.timerFired(at: 5, needsHello: true, outcome: Self.outcome()) == .none)
         let rejected = machine.timerFired(at: 10 * Self.millisecond, needsHello: true, outcome: Self.outcome())
-        #expect(rejected.rejectUnauthenticated && rejected.send)
+        #expect(rejected == .rejectUnauthenticated(reason: "no successful hello in time"))
         #expect(!machine.wantsToRead)
     }
 
@@ -130,17 +129,17 @@ import Testing
         #expect(machine.nextDeadline == 160)
         #expect(machine.timerFired(at: 100, needsHello: false, outcome: Self.outcome()) == .none)
         let idle = machine.timerFired(at: 160, needsHello: false, outcome: Self.outcome())
-        #expect(idle.send && idle.reason != nil)
+        #expect(idle == .send(reason: "closed after 0 ms without a request"))
         #expect(!machine.wantsToRead)
     }
 
     @Test func shutdownKeepsAnsweringForHalfTheGraceThenCloses() {
         var machine = ConnectionMachine(timing: Self.timing, now: 0)
-        #expect(machine.shutDown(at: 0).send)
+        #expect(machine.shutDown(at: 0) == .send())
         #expect(machine.wantsToRead, "requests are still answered, with shutting_down")
         let half = Self.timing.shutdownGrace / 2
         #expect(machine.nextDeadline == half)
-        #expect(machine.timerFired(at: half, needsHello: false, outcome: Self.outcome(drained: false)).send)
+        #expect(machine.timerFired(at: half, needsHello: false, outcome: Self.outcome(drained: false)) == .send())
         // Closing during shutdown waits the grace time, not the usual patience.
         #expect(machine.nextDeadline == half + Self.timing.shutdownGrace)
     }
@@ -150,7 +149,9 @@ import Testing
         machine.inputBudget(pauses: true)
         #expect(machine.interest == .hangUp)
         let gone = machine.hungUp()
-        #expect(gone.finish && gone.close, "a client gone while not read costs nothing more")
+        #expect(
+            gone == .finishAndClose(reason: "the client left while it was not read"),
+            "a client gone while not read costs nothing more")
         machine.inputBudget(pauses: false)
         #expect(machine.interest == [])
     }
@@ -158,7 +159,7 @@ import Testing
     @Test func aFailedSocketEndsTheSessionAndClosesAtOnce() {
         var machine = ConnectionMachine(timing: Self.timing, now: 0)
         let failed = machine.failed("recv failed")
-        #expect(failed.finish && failed.close && failed.reason == "recv failed")
+        #expect(failed == .finishAndClose(reason: "recv failed"))
         #expect(machine.failed("again") == .none, "closing happens once")
         #expect(machine.abandon() == .none)
     }
@@ -167,6 +168,6 @@ import Testing
         var machine = ConnectionMachine(timing: Self.timing, now: 0)
         _ = machine.endOfInput(at: 0)
         _ = machine.sent(Self.outcome(), at: 0)
-        #expect(machine.abandon() == ConnectionMachine.Actions(close: true))
+        #expect(machine.abandon() == .close)
     }
 }

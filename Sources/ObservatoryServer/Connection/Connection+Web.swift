@@ -41,19 +41,19 @@ extension Connection {
         }
     }
 
-    /// Answers what was received: the session's frames, after the web face's
-    /// machine turned HTTP requests into frames.
-    func answerReceived() -> Session.Action {
-        guard dialect == .http else { return output.answerFrames(of: session) }
+    /// Answers what was received, one share of a turn at most: the session's
+    /// frames, after the web face's machine turned HTTP requests into frames.
+    func answerReceived() -> (action: Session.Action, usedShare: Bool) {
+        guard dialect == .http else { return output.answerFrames(of: session, within: machine.share) }
         let context = WebContext(isServing: !sessions.isShuttingDown, metrics: metricsPage)
         let step = web?.process(context) ?? HTTPConnectionMachine.Step()
         if web?.isWebSocket == true { count(as: .websocket) }
         if web?.isEventStream == true { count(as: .sse) }
         for code in step.errorCodes { sessions.metrics.countError(code) }
         if !step.sessionBytes.isEmpty { session.receive(step.sessionBytes) }
-        let action = output.answerFrames(of: session)
-        if action == .close || web?.wantsToClose == true { return .close }
-        return step.pausesReading ? .backlogged : action
+        let (action, usedShare) = output.answerFrames(of: session, within: machine.share)
+        if action == .close || web?.wantsToClose == true { return (.close, false) }
+        return step.pausesReading ? (.backlogged, false) : (action, usedShare)
     }
 
     /// The bytes to send next: the queue's for the line protocol; for HTTP, the

@@ -10,7 +10,8 @@ import ObservatoryWire
 /// The connection belongs to one `EventLoop`. When the socket is readable the
 /// loop calls `handle(_:)`: the connection reads a bounded amount into the loop's
 /// buffer, hands the bytes to the session, carries out its answers on the
-/// `ConnectionOutput`, and asks to be flushed at the end of the turn, when the
+/// `ConnectionOutput` one `ConnectionMachine.TurnShare` at a time (the loop
+/// resumes it for the next), and asks to be flushed at the end of the turn, when the
 /// loop writes everything queued in one send. Events from writers on other
 /// threads are queued on the output, which asks the loop for a flush. Replies to
 /// writes and events go out only as far as the shared state's `Acknowledgements`
@@ -140,6 +141,12 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         updateInterest()
     }
 
+    /// Answers the next share of the frames held; on the loop's thread.
+    func resume() {
+        carryOut(machine.resumed())
+        updateInterest()
+    }
+
     func loopStopped() {
         carryOut(machine.abandon())
     }
@@ -244,7 +251,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
                 return
             case .bytes(let count):
                 receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                carryOut(machine.answered(answerReceived(), at: EventLoop.now()))
+                answer()
                 reportHeldInput()
                 // A read that did not fill the buffer took all the kernel had; another would
                 // only say "would block". Epoll is level-triggered: later bytes come next turn.
@@ -281,11 +288,22 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
 
     // MARK: Carrying out
 
-    private func carryOut(_ actions: ConnectionMachine.Actions) {
-        if let reason = actions.reason {
+    /// Answers one share of the frames held, and carries out what the machine makes of it.
+    private func answer() {
+        let (action, usedShare) = answerReceived()
+        carryOut(machine.answered(action, usedShare: usedShare, at: EventLoop.now()))
+    }
+
+    private func carryOut(_ action: ConnectionMachine.Action) {
+        if let reason = action.reason {
             logger.debug("connection \(sessionID): \(reason)")
         }
-        if actions.rejectUnauthenticated {
+        switch action {
+        case .none:
+            break
+        case .send:
+            markForFlush(answered: true)
+        case .rejectUnauthenticated:
             let timeout = settings.authTimeoutMilliseconds
             output.append(
                 Reply.failure(
@@ -293,13 +311,22 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
                     WireError(
                         code: .unauthenticated,
                         message: "no successful hello within \(timeout) ms; the connection is closed")))
+            markForFlush(answered: true)
+        case .answerBuffered:
+            answer()
+            // Once every frame held is answered, its input no longer counts against the budget.
+            if isHoldingInput && !machine.isYielding { reportHeldInput() }
+        case .sendAndResume:
+            markForFlush(answered: false)
+            loop.resume(self)
+        case .finish:
+            finishSession(lingering: true)
+        case .finishAndClose:
+            finishSession(lingering: false)
+            closeDescriptor()
+        case .close:
+            closeDescriptor()
         }
-        if actions.answerBuffered {
-            carryOut(machine.answered(answerReceived(), at: EventLoop.now()))
-        }
-        if actions.send { markForFlush(answered: true) }
-        if actions.finish { finishSession(lingering: !actions.close) }
-        if actions.close { closeDescriptor() }
         armTimer()
     }
 

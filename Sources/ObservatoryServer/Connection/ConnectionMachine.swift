@@ -5,8 +5,13 @@ import ObservatoryEpoll
 ///
 /// The I/O shell (`Connection`) feeds it what happened (bytes answered, a send
 /// that filled the socket, a timer, the end of the client's input) with the
-/// current time, and carries out the `Actions` it returns. So every rule of
-/// backpressure and closing is a plain unit test.
+/// current time, and carries out the `Action` it returns. So every rule of
+/// backpressure, fair turns and closing is a plain unit test.
+///
+/// Fair turns: a connection answers one `TurnShare` of its frames at a time.
+/// When a share is used up it stops reading, and the loop calls it back
+/// (`resumed()`) once the other connections that are ready have been served,
+/// to answer the next share; it reads again once every frame it holds is answered.
 ///
 /// A connection is `open`, then `closing` (it no longer reads, and sends what is
 /// queued), then `lingering` (its session has ended and its sending side is shut;
@@ -41,25 +46,6 @@ struct ConnectionMachine: Equatable {
         case closed
     }
 
-    /// What the shell does after an input, in this order.
-    struct Actions: Equatable {
-        /// Queue the `unauthenticated` error that ends a connection without a `hello`.
-        var rejectUnauthenticated = false
-        /// Ask the session to answer the frames it kept while backlogged.
-        var answerBuffered = false
-        /// Write what is queued.
-        var send = false
-        /// End the session (observations, buffers), shut the sending side and linger.
-        var finish = false
-        /// Close the descriptor.
-        var close = false
-        /// Why the connection is closing, for the debug log.
-        var reason: String?
-
-        /// Nothing to do.
-        static let none = Actions()
-    }
-
     /// What a send left behind.
     struct SendOutcome: Equatable {
         /// Nothing is left to send.
@@ -73,10 +59,14 @@ struct ConnectionMachine: Equatable {
     }
 
     let timing: Timing
+    /// How much the connection answers before the other connections of its loop get a turn.
+    let share: TurnShare
     private(set) var phase = Phase.open
     /// The session stopped answering with more than `maxQueuedBytes` queued: not
     /// read until the output drains.
     private(set) var isBacklogged = false
+    /// The last answers used up the turn's share: not read until the frames held are answered.
+    private(set) var isYielding = false
     /// The server holds too many bytes of unfinished frames, and this connection a large share.
     private(set) var isOverInputBudget = false
     /// The socket is full; the shell watches for it to become writable.
@@ -87,9 +77,10 @@ struct ConnectionMachine: Equatable {
     private var authenticationDeadline: UInt64?
     private var shutdownClosesAt: UInt64?
 
-    /// A new open connection at `now`.
-    init(timing: Timing, now: UInt64) {
+    /// A new open connection at `now`, answering `share` per loop turn.
+    init(timing: Timing, share: TurnShare = .standard, now: UInt64) {
         self.timing = timing
+        self.share = share
         lastReceivedAt = now
         authenticationDeadline = timing.authentication.map { now + $0 }
     }
@@ -98,7 +89,7 @@ struct ConnectionMachine: Equatable {
     /// and while lingering (the client's input is dropped until it hangs up).
     var wantsToRead: Bool {
         switch phase {
-        case .open: !isBacklogged && !isOverInputBudget
+        case .open: !isBacklogged && !isOverInputBudget && !isYielding
         case .lingering: true
         case .closing, .closed: false
         }
@@ -140,25 +131,36 @@ struct ConnectionMachine: Equatable {
 
     // MARK: Inputs
 
-    /// The session answered received bytes (or the frames it kept) with `action`.
-    mutating func answered(_ action: Session.Action, at now: UInt64) -> Actions {
+    /// The session answered received bytes (or the frames it kept) with `action`;
+    /// `usedShare`: it stopped because the answers used up the turn's share.
+    mutating func answered(_ action: Session.Action, usedShare: Bool = false, at now: UInt64) -> Action {
         guard phase == .open else { return .none }
         lastReceivedAt = now
         switch action {
         case .keepOpen:
             isBacklogged = false
-            return Actions(send: true)
+            isYielding = usedShare
+            return usedShare ? .sendAndResume : .send()
         case .backlogged:
             let reason = isBacklogged ? nil : "not read until its queued bytes drain"
             isBacklogged = true
-            return Actions(send: true, reason: reason)
+            isYielding = false
+            return .send(reason: reason)
         case .close:
             return beginClosing(at: now, reason: "closing after a fatal protocol error")
         }
     }
 
+    /// The loop calls back a connection that used up its share: it answers the
+    /// next share of the frames it holds.
+    mutating func resumed() -> Action {
+        guard phase == .open, isYielding else { return .none }
+        isYielding = false
+        return .answerBuffered
+    }
+
     /// The client closed its sending side: it still gets every reply queued so far.
-    mutating func endOfInput(at now: UInt64) -> Actions {
+    mutating func endOfInput(at now: UInt64) -> Action {
         switch phase {
         case .open:
             return beginClosing(at: now, reason: nil)
@@ -171,29 +173,28 @@ struct ConnectionMachine: Equatable {
 
     /// The client is gone while it was not read (a hang-up while over the input
     /// budget): its session ends, and the socket closes without lingering.
-    mutating func hungUp() -> Actions {
+    mutating func hungUp() -> Action {
         endAndClose(reason: "the client left while it was not read")
     }
 
     /// The socket failed: nothing more can be sent or received.
-    mutating func failed(_ reason: String) -> Actions {
+    mutating func failed(_ reason: String) -> Action {
         endAndClose(reason: reason)
     }
 
     /// A send ended with `outcome`.
-    mutating func sent(_ outcome: SendOutcome, at now: UInt64) -> Actions {
+    mutating func sent(_ outcome: SendOutcome, at now: UInt64) -> Action {
         guard isSending else { return .none }
         isSocketFull = outcome.isSocketFull
-        var actions = Actions.none
+        var action = Action.none
         if outcome.isSlowConsumer && phase == .open {
-            actions = beginClosing(at: now, reason: "closed as a slow consumer")
+            action = beginClosing(at: now, reason: "closed as a slow consumer")
         }
-        guard outcome.isDrained else { return actions }
+        guard outcome.isDrained else { return action }
         if case .closing = phase {
-            return finishNow(at: now, reason: actions.reason)
+            return finishNow(at: now, reason: action.reason)
         }
-        if isBacklogged { actions.answerBuffered = true }
-        return actions
+        return isBacklogged ? .answerBuffered : action
     }
 
     /// The input budget says whether this connection must stop reading.
@@ -203,11 +204,11 @@ struct ConnectionMachine: Equatable {
 
     /// Shutdown has begun: the `shutdown` event is queued (by the shell); requests
     /// are still read, and answered `shutting_down`, for half the grace time.
-    mutating func shutDown(at now: UInt64) -> Actions {
+    mutating func shutDown(at now: UInt64) -> Action {
         guard phase == .open, !isShuttingDown else { return .none }
         isShuttingDown = true
         shutdownClosesAt = now + timing.shutdownGrace / 2
-        return Actions(send: true)
+        return .send()
     }
 
     /// A deadline may have passed.
@@ -215,7 +216,7 @@ struct ConnectionMachine: Equatable {
     /// - Parameters:
     ///   - needsHello: the session still waits for a `hello` with a token.
     ///   - outcome: how far sending has got.
-    mutating func timerFired(at now: UInt64, needsHello: Bool, outcome: SendOutcome) -> Actions {
+    mutating func timerFired(at now: UInt64, needsHello: Bool, outcome: SendOutcome) -> Action {
         switch phase {
         case .open:
             return openTimerFired(at: now, needsHello: needsHello)
@@ -235,25 +236,25 @@ struct ConnectionMachine: Equatable {
     }
 
     /// The lingering socket's input was dropped; `peerClosed` if the client has hung up.
-    mutating func discardedInput(peerClosed: Bool) -> Actions {
+    mutating func discardedInput(peerClosed: Bool) -> Action {
         guard case .lingering = phase, peerClosed else { return .none }
         return closeNow()
     }
 
     /// Closes at once, whatever the phase (the server stops).
-    mutating func abandon() -> Actions {
+    mutating func abandon() -> Action {
         endAndClose(reason: nil)
     }
 
     // MARK: Rules
 
-    private mutating func openTimerFired(at now: UInt64, needsHello: Bool) -> Actions {
+    private mutating func openTimerFired(at now: UInt64, needsHello: Bool) -> Action {
         if let deadline = authenticationDeadline, now >= deadline {
             authenticationDeadline = nil
             if needsHello {
-                var actions = beginClosing(at: now, reason: "no successful hello in time")
-                actions.rejectUnauthenticated = true
-                return actions
+                let reason = "no successful hello in time"
+                _ = beginClosing(at: now, reason: reason)
+                return .rejectUnauthenticated(reason: reason)
             }
         }
         if let idle = timing.idle, now >= lastReceivedAt + idle {
@@ -270,26 +271,27 @@ struct ConnectionMachine: Equatable {
     }
 
     /// Stops reading and sends what is queued; the shell reports the send.
-    private mutating func beginClosing(at now: UInt64, reason: String?) -> Actions {
+    private mutating func beginClosing(at now: UInt64, reason: String?) -> Action {
         guard phase == .open else { return .none }
         phase = .closing(deadline: now + closingPatience, sentMark: -1)
         isBacklogged = false
-        return Actions(send: true, reason: reason)
+        isYielding = false
+        return .send(reason: reason)
     }
 
     /// Ends the session and lingers.
-    private mutating func finishNow(at now: UInt64, reason: String? = nil) -> Actions {
+    private mutating func finishNow(at now: UInt64, reason: String? = nil) -> Action {
         phase = .lingering(deadline: now + timing.linger)
         isSocketFull = false
-        return Actions(finish: true, reason: reason)
+        return .finish(reason: reason)
     }
 
     /// Ends the session if it has not ended, and closes the descriptor.
-    private mutating func endAndClose(reason: String?) -> Actions {
+    private mutating func endAndClose(reason: String?) -> Action {
         switch phase {
         case .open, .closing:
             phase = .closed
-            return Actions(finish: true, close: true, reason: reason)
+            return .finishAndClose(reason: reason)
         case .lingering:
             return closeNow()
         case .closed:
@@ -297,8 +299,8 @@ struct ConnectionMachine: Equatable {
         }
     }
 
-    private mutating func closeNow() -> Actions {
+    private mutating func closeNow() -> Action {
         phase = .closed
-        return Actions(close: true)
+        return .close
     }
 }

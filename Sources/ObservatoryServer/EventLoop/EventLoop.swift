@@ -24,6 +24,14 @@ import Synchronization
 /// changes of the turn to its log in one `write(2)` there (`SharedStore.writeBatch`),
 /// so the replies flushed right after can go in the same turn.
 ///
+/// Turns are fair: a connection answers one share of its requests at a time
+/// (`ConnectionMachine.TurnShare`) and asks to be resumed (`resume(_:)`). The
+/// loop then looks, without waiting, whether another handler is ready: if one
+/// is, it is served and the turn ends with its flush; if none is, the next
+/// share follows in the same turn, up to a few a turn. So a pipelining client
+/// delays another client's request by about one share, and costs one
+/// `epoll_wait` a share when it is alone.
+///
 /// The loop knows its handlers only as `LoopHandler`s (readiness) and
 /// `FlushingLoopHandler`s (output written at the end of a turn): connections today,
 /// any other transport that keeps that contract tomorrow.
@@ -35,9 +43,9 @@ import Synchronization
 /// `Locked` inbox (a pthread mutex, which the thread sanitizer understands) and
 /// wake the loop.
 ///
-/// Its fourteen stored properties are the parts of one epoll loop, each used on
+/// Its fifteen stored properties are the parts of one epoll loop, each used on
 /// every turn: the poller, the handler table and its tokens, the timer heap, the
-/// lists of handlers to flush, the end-of-turn action, the inbox, the thread's
+/// lists of handlers to flush and to resume, the end-of-turn action, the inbox, the thread's
 /// identity and the read buffer.
 final class EventLoop: @unchecked Sendable {
     /// What other threads hand to the loop.
@@ -68,7 +76,14 @@ final class EventLoop: @unchecked Sendable {
     /// Handlers with replies to send this turn; flushed before `dirty`.
     private var answering: [any FlushingLoopHandler] = []
     private var dirty: [any FlushingLoopHandler] = []
+    /// Handlers that used up their share, resumed after the other handlers that are ready.
+    private var resuming: [any FlushingLoopHandler] = []
     private var isRunning = false
+
+    /// How many shares a handler that pipelines gets in one turn while no other
+    /// handler is ready: enough that it pays for a turn's flush and batched
+    /// write rarely, few enough that its flush stays short.
+    private static let sharesPerTurn = 4
 
     /// Bytes one read may take; shared by every connection of the loop, since a
     /// connection keeps only what it has not answered.
@@ -188,6 +203,12 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Calls `handler.resume()` soon: in this turn while no other handler is
+    /// ready, else in the next one, which then does not wait (it is on this loop).
+    func resume(_ handler: any FlushingLoopHandler) {
+        resuming.append(handler)
+    }
+
     /// The monotonic clock in nanoseconds, the time base of every deadline.
     static func now() -> UInt64 {
         DispatchTime.now().uptimeNanoseconds
@@ -204,21 +225,19 @@ final class EventLoop: @unchecked Sendable {
         timers.removeAll()
         answering = []
         dirty = []
+        resuming = []
         stopped.signal()
     }
 
-    /// One turn: wait for readiness (no longer than the next timer), handle it,
-    /// take the inbox, fire due timers, run the end-of-turn action, then flush every
-    /// connection that has output.
+    /// One turn: wait for readiness (not at all if there is output or a handler
+    /// to resume, else no longer than the next timer), handle it and take the
+    /// inbox, give the handlers that used up their share more shares while no
+    /// other handler is ready, fire due timers, run the end-of-turn action, then
+    /// flush every connection that has output.
     private func turn() {
         do {
-            try poller.wait(timeoutMilliseconds: waitTimeout()) { readiness in
-                if readiness.token == Poller.wakeToken {
-                    takeInbox()
-                } else {
-                    handlers[readiness.token]?.handle(readiness)
-                }
-            }
+            try poller.wait(timeoutMilliseconds: waitTimeout()) { readiness in dispatch(readiness) }
+            try resumeWhileAlone()
         } catch {
             logger.error("\(label): \(error)")
         }
@@ -227,8 +246,37 @@ final class EventLoop: @unchecked Sendable {
         flushDirty()
     }
 
+    /// Resumes the handlers that used up their share, one share each, and looks
+    /// (without waiting) whether another handler is ready: if one is, it is
+    /// handled and the turn ends, so that its replies go out before the next
+    /// share; if none is, the next shares follow in this turn, up to
+    /// `sharesPerTurn`, so that what they queued is flushed in pieces a
+    /// bystander does not wait long behind.
+    private func resumeWhileAlone() throws(SocketError) {
+        for _ in 0..<Self.sharesPerTurn where isRunning && !resuming.isEmpty {
+            // Handlers resumed now may ask again: they stay behind this round's, in order.
+            let count = resuming.count
+            for index in 0..<count { resuming[index].resume() }
+            resuming.removeFirst(count)
+            var othersAreReady = false
+            try poller.wait(timeoutMilliseconds: 0) { readiness in
+                othersAreReady = true
+                dispatch(readiness)
+            }
+            if othersAreReady { return }
+        }
+    }
+
+    private func dispatch(_ readiness: Poller.Readiness) {
+        if readiness.token == Poller.wakeToken {
+            takeInbox()
+        } else {
+            handlers[readiness.token]?.handle(readiness)
+        }
+    }
+
     private func waitTimeout() -> Int32 {
-        guard dirty.isEmpty && answering.isEmpty else { return 0 }
+        guard dirty.isEmpty && answering.isEmpty && resuming.isEmpty else { return 0 }
         guard let deadline = timers.nextDeadline else { return -1 }
         let now = Self.now()
         guard deadline > now else { return 0 }

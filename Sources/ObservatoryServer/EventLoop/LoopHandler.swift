@@ -13,4 +13,7 @@ protocol LoopHandler: AnyObject {
 protocol FlushingLoopHandler: LoopHandler {
     /// Writes what is queued, as far as the socket allows; on the loop's thread.
     func flush()
+    /// The loop's time has come again for a handler that asked with
+    /// `EventLoop.resume(_:)`: it goes on with the input it held back; on the loop's thread.
+    func resume()
 }
