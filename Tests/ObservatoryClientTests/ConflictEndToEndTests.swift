@@ -31,6 +31,20 @@ import Testing
         return (alice, bob, door, reports)
     }
 
+    /// Alice writes "open" while her connection is broken, bob writes "jammed"
+    /// meanwhile; returns bob's write and alice's one report, once she is back in sync.
+    private func writeOfflineWhileBobChangesTheDoor(
+        _ alice: ObservatoryClient, _ bob: ObservatoryClient, _ door: Var<String>, _ reports: Recorder<ConflictReport>
+    ) async throws -> (jammed: WriteResult, report: ConflictReport) {
+        breakConnection(of: alice)
+        #expect(await eventually { alice.currentState != .connected })
+        door.value = "open"
+        let jammed = try await bob.set("door.locked", "jammed")
+        try await alice.waitUntilSynchronized()
+        #expect(await eventually { reports.count == 1 })
+        return (jammed, try #require(reports.messages.first))
+    }
+
     @Test func anOfflineWriteThatReplacedAChangeReportsItWithItsAuthor() async throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -39,14 +53,7 @@ import Testing
             alice.close()
             bob.close()
         }
-        breakConnection(of: alice)
-        #expect(await eventually { alice.currentState != .connected })
-        door.value = "open"
-        let jammed = try await bob.set("door.locked", "jammed")
-
-        try await alice.waitUntilSynchronized()
-        #expect(await eventually { reports.count == 1 })
-        let report = try #require(reports.messages.first)
+        let (jammed, report) = try await writeOfflineWhileBobChangesTheDoor(alice, bob, door, reports)
         #expect(report.key == "door.locked")
         #expect(report.written == "open")
         #expect(report.replaced.map(\.old) == ["closed"])
@@ -66,14 +73,7 @@ import Testing
             alice.close()
             bob.close()
         }
-        breakConnection(of: alice)
-        #expect(await eventually { alice.currentState != .connected })
-        door.value = "open"
-        let jammed = try await bob.set("door.locked", "jammed")
-
-        try await alice.waitUntilSynchronized()
-        #expect(await eventually { reports.count == 1 })
-        let report = try #require(reports.messages.first)
+        let (jammed, report) = try await writeOfflineWhileBobChangesTheDoor(alice, bob, door, reports)
         #expect(report.written == "open")
         #expect(report.replaced.map(\.author.name) == ["bob"])
         #expect(report.resolution == .serverValue)

@@ -23,22 +23,28 @@ import Testing
         return await eventually { file.load().entries.contains { $0.key == key && $0.version == version } }
     }
 
+    /// Bob's client keeps `sky.color` at alice's "blue" in `directory` and
+    /// closes; alice then sets "grey" and "red", which bob's next client missed.
+    private func keepBlueThenMissGreyAndRed(
+        _ server: TestServer, _ alice: ObservatoryClient, _ directory: TemporaryDirectory
+    ) async throws {
+        let first = try await alice.set("sky.color", "blue")
+        let before = ObservatoryClient(configuration: configuration(server, "bob", directory))
+        _ = before.variable("sky.color", default: "none")
+        try await before.waitUntilSynchronized()
+        #expect(await waitUntilKept("sky.color", version: first.version, in: directory))
+        before.close()
+        try await alice.set("sky.color", "grey")
+        try await alice.set("sky.color", "red")
+    }
+
     @Test func aClientStartedAgainShowsTheKeptValueAndResumesWithTheAuthorsOfWhatItMissed() async throws {
         let server = try TestServer()
         defer { server.stop() }
         let directory = try TemporaryDirectory()
         let alice = try await server.client("alice")
         defer { alice.close() }
-        let first = try await alice.set("sky.color", "blue")
-
-        let before = ObservatoryClient(configuration: configuration(server, "bob", directory))
-        _ = before.variable("sky.color", default: "none")
-        try await before.waitUntilSynchronized()
-        #expect(await waitUntilKept("sky.color", version: first.version, in: directory))
-        before.close()
-
-        try await alice.set("sky.color", "grey")
-        try await alice.set("sky.color", "red")
+        try await keepBlueThenMissGreyAndRed(server, alice, directory)
 
         // The client connects as soon as it exists: its deliveries wait until the recorder is in place.
         let delivery = DispatchQueue(label: "offline-test.delivery")
@@ -65,14 +71,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let alice = try await server.client("alice")
         defer { alice.close() }
-        let first = try await alice.set("sky.color", "blue")
-        let before = ObservatoryClient(configuration: configuration(server, "bob", directory))
-        _ = before.variable("sky.color", default: "none")
-        try await before.waitUntilSynchronized()
-        #expect(await waitUntilKept("sky.color", version: first.version, in: directory))
-        before.close()
-        try await alice.set("sky.color", "grey")
-        try await alice.set("sky.color", "red")
+        try await keepBlueThenMissGreyAndRed(server, alice, directory)
 
         // The client is in sync before the program makes its mirror: the mirror still resumes.
         // (Its deliveries wait until the recorder is in place.)
