@@ -44,13 +44,7 @@ import Testing
         }
 
         private static func executable() throws -> URL {
-            var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("OfflineWriter")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory.deleteLastPathComponent()
-            }
-            throw TestFailure(description: "OfflineWriter was not built next to the tests (run `swift build` first)")
+            try BuiltExecutable.url(named: "OfflineWriter")
         }
     }
 

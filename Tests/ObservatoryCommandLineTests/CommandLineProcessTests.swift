@@ -21,13 +21,7 @@ import Testing
 
     /// The `observatory` executable built next to this test bundle.
     private func cliURL() throws -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("observatory")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        throw RunFailure(description: "the observatory executable was not built next to the tests")
+        try BuiltExecutable.url(named: "observatory")
     }
 
     /// Runs the CLI to completion, at most 30 s.

@@ -9,13 +9,7 @@ import Testing
 struct DaemonLauncher {
     /// The `observatoryd` built next to this test bundle.
     func daemonURL() throws -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("observatoryd")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        throw TestFailure(description: "observatoryd was not built next to the tests (run `swift build` first)")
+        try BuiltExecutable.url(named: "observatoryd")
     }
 
     /// Launches the daemon with `arguments`; `extraEnvironment` is added to this process's environment.
