@@ -114,8 +114,8 @@ extension ObservatoryClient: MirrorHost {
         return true
     }
 
-    func isClient(_ author: AnyObject) -> Bool {
-        author === self
+    func origin(ofChangeBy author: AnyObject) -> ClientMachine<ServerLink>.ChangeOrigin {
+        ClientMachine<ServerLink>.origin(ofChangeBy: author, client: self)
     }
 
     var resyncAuthor: any AnyObject & Sendable { self }

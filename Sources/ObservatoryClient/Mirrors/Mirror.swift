@@ -92,12 +92,12 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
 
     // MARK: Local writes
 
-    /// Every update the mirror makes itself is authored by a remote ``Author``, a
-    /// ``Reset`` or the client; any other author is the program writing: no echo.
+    /// A change of the `Var` is sent when the echo filter says the program made
+    /// it (``ClientMachine/origin(ofChangeBy:client:)``), never when the mirror did.
     private func variableChanged(to value: Value, author: AnyAuthor) {
         defer { publishStatus() }
         guard let host = state.withLock({ $0.host }) else { return }
-        if author is Author || author is Reset || host.isClient(author) { return }
+        guard host.origin(ofChangeBy: author) == .program else { return }
         if offline != nil {
             // The offline store keeps the write under the id it will be sent with.
             state.withLock { $0.rules.wroteLocally(value, requestId: RequestIdentifier.make()) }

@@ -31,8 +31,9 @@ protocol MirrorHost: AnyObject, Sendable {
     func requestSend(for mirror: any MirrorEndpoint)
     /// Sends a request on the current link if the client is in sync; false when not.
     func sendIfSynchronized(_ operation: Operation, completion: @escaping ServerLink.Completion) -> Bool
-    /// Whether `author` is the client itself (the author of resync updates that no session made).
-    func isClient(_ author: AnyObject) -> Bool
+    /// Whether a change of a mirror's `Var` by `author` came from the server (the
+    /// mirror's own update) or from the program: the client's echo filter.
+    func origin(ofChangeBy author: AnyObject) -> ClientMachine<ServerLink>.ChangeOrigin
     /// The author for updates that no session made (a key missing from a snapshot).
     var resyncAuthor: any AnyObject & Sendable { get }
     /// The `Author` of this client's own session, for acknowledgements of its writes.
