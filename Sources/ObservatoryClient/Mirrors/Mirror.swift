@@ -221,7 +221,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         let remote: MirrorState<Value, UpdateAuthor>.Remote
         let version: Int64
         switch event {
-        case .update(_, _, let new, let eventVersion, _, _, _):
+        case .update(_, _, let new, let eventVersion, _, _, _, _):
             remote = decode(new)
             version = eventVersion
         case .delete(_, _, let eventVersion, _, _, _):

@@ -120,6 +120,12 @@ final class ClusterState: SharedState {
     }
 
     func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply {
+        if case .set(_, _, _, _, _, _?) = write {
+            throw WireError(
+                code: .badRequest,
+                message: "\"ttl\" (expiring keys) is not served in cluster mode by this version; "
+                    + "set the key without it and delete it when it is done")
+        }
         let pending = PendingReply()
         queue(of: author.session).async { [self] in
             perform(write, by: author, answering: pending)
@@ -162,6 +168,11 @@ final class ClusterState: SharedState {
     /// Revokes the session's lease, if it has one, after its writes in flight:
     /// etcd deletes its session-bound keys, and every node's watch announces them
     /// with `session_ended`. Returns at once; the deletions follow.
+    /// Deletes nothing: expiring keys are not served in cluster mode (`apply` refuses `ttl`).
+    func expireDue(now: Int64, limit: Int) -> (expired: Int, failure: WireError?) {
+        (0, nil)
+    }
+
     func endSession(_ session: String) -> (deleted: Int, failure: WireError?) {
         guard let link = sessions.withLock({ $0.removeValue(forKey: session) }) else { return (0, nil) }
         revocations.enter()
@@ -245,7 +256,7 @@ final class ClusterState: SharedState {
         let sessionBound: Bool
         let hasRequestId: Bool
         switch write {
-        case .set(let name, _, _, let bound, let requestId):
+        case .set(let name, _, _, let bound, let requestId, _):
             (key, sessionBound, hasRequestId) = (name, bound, requestId != nil)
         case .delete(let name, _, let requestId): (key, sessionBound, hasRequestId) = (name, false, requestId != nil)
         }

@@ -98,23 +98,24 @@ public final class StoreChange: Sendable, Equatable {
     /// how storage rebuilds the history of recent changes.
     convenience init?(_ event: RawEvent) {
         switch event {
-        case .update(let key, _, _, let version, _, _, _), .delete(let key, _, let version, _, _, _):
+        case .update(let key, _, _, let version, _, _, _, _), .delete(let key, _, let version, _, _, _):
             self.init(event, key: key, version: version)
         case .shutdown:
             return nil
         }
     }
 
-    /// A created or changed key; `old` is `nil` for a creation. `heldBytes`: what
-    /// its values hold, if the caller counted it.
+    /// A created or changed key; `old` is `nil` for a creation; `ttl` is the
+    /// seconds an expiring key has left. `heldBytes`: what its values hold, if the
+    /// caller counted it.
     static func update(
         key: String, old: EncodedJSON?, new: EncodedJSON, version: Int64, by author: Author,
-        sessionBound: Bool = false, heldBytes: Int? = nil
+        sessionBound: Bool = false, ttl: Int64? = nil, heldBytes: Int? = nil
     ) -> StoreChange {
         // The wire keeps its name for a session-bound key: `ephemeral`.
         let event = RawEvent.update(
             key: key, old: old, new: new, version: version, author: author.name, session: author.session,
-            ephemeral: sessionBound)
+            ephemeral: sessionBound, ttl: ttl)
         return StoreChange(event, key: key, version: version, heldBytes: heldBytes)
     }
 
@@ -139,10 +140,10 @@ public final class StoreChange: Sendable, Equatable {
         let firstOld = old
         let event: RawEvent
         switch later.event {
-        case .update(let key, _, let new, let version, let author, let session, let sessionBound):
+        case .update(let key, _, let new, let version, let author, let session, let sessionBound, let ttl):
             event = .update(
                 key: key, old: firstOld, new: new, version: version, author: author, session: session,
-                ephemeral: sessionBound)
+                ephemeral: sessionBound, ttl: ttl)
         case .delete(let key, let lastOld, let version, let author, let session, let reason):
             event = .delete(
                 key: key, old: firstOld ?? lastOld, version: version, author: author, session: session, reason: reason)
@@ -178,20 +179,22 @@ public final class StoreChange: Sendable, Equatable {
 
     /// The records the storage log keeps for this change: the entry as it stands
     /// after it, or the delete (none for `shutdown`, which is never a store change).
-    var storageRecords: [StorageRecord] {
+    /// An expiring key's record needs its expiry, which the event does not hold:
+    /// `expiry` gives it.
+    func storageRecords(expiry: KeyExpiry? = nil) -> [StorageRecord] {
         switch event {
-        case .update(let key, _, let new, let version, let author, let session, let sessionBound):
+        case .update(let key, _, let new, let version, let author, let session, let sessionBound, _):
             [
                 .set(
                     RawValueEntry(
                         key: key, value: new, version: version, author: author, session: session,
-                        ephemeral: sessionBound))
+                        ephemeral: sessionBound, expiry: expiry))
             ]
         case .delete(let key, _, let version, let author, let session, let reason):
             [
                 .delete(
                     key: key, version: version, author: author, session: session,
-                    sessionEnded: reason == RawEvent.sessionEnded)
+                    sessionEnded: reason == RawEvent.sessionEnded, expired: reason == RawEvent.expired)
             ]
         case .shutdown:
             []
@@ -201,7 +204,7 @@ public final class StoreChange: Sendable, Equatable {
     /// The author name of the change.
     var author: String {
         switch event {
-        case .update(_, _, _, _, let author, _, _), .delete(_, _, _, let author, _, _): author
+        case .update(_, _, _, _, let author, _, _, _), .delete(_, _, _, let author, _, _): author
         case .shutdown: ""
         }
     }
@@ -209,7 +212,7 @@ public final class StoreChange: Sendable, Equatable {
     /// The session id of the change.
     var session: String {
         switch event {
-        case .update(_, _, _, _, _, let session, _), .delete(_, _, _, _, let session, _): session
+        case .update(_, _, _, _, _, let session, _, _), .delete(_, _, _, _, let session, _): session
         case .shutdown: ""
         }
     }
@@ -217,7 +220,7 @@ public final class StoreChange: Sendable, Equatable {
     /// The value before this change, if the key existed.
     var old: EncodedJSON? {
         switch event {
-        case .update(_, let old, _, _, _, _, _): old
+        case .update(_, let old, _, _, _, _, _, _): old
         case .delete(_, let old, _, _, _, _): old
         case .shutdown: nil
         }

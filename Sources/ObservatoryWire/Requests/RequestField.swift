@@ -1,7 +1,7 @@
 /// A field that some request of docs/protocol.md carries, known by the byte pattern of its name.
 enum RequestField: Int, CaseIterable {
     case id, op, key, value, prefix, after, limit, ifVersion, ephemeral, requestId
-    case name, token, protocolVersion, fromRevision, epoch, slow
+    case name, token, protocolVersion, fromRevision, epoch, slow, ttl
 
     /// The field's name in a request.
     var name: String {
@@ -22,6 +22,7 @@ enum RequestField: Int, CaseIterable {
         case .fromRevision: return "fromRevision"
         case .epoch: return "epoch"
         case .slow: return "slow"
+        case .ttl: return "ttl"
         }
     }
 
