@@ -34,4 +34,18 @@ import Testing
         #expect(await eventually(timeout: .seconds(5)) { !watching.members.value.contains("alice") })
         #expect(alice.currentState == .connected)
     }
+
+    @Test func anExpiringMirrorsWritesExpireAndItShowsTheDefaultAgain() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let alice = try await server.client("alice")
+        defer { alice.close() }
+        let door = alice.variable("door.open", default: false, ttl: 1)
+        try await alice.waitUntilSynchronized()
+        door.value = true
+        #expect(await eventually { server.server.store.get("door.open")?.expiry?.seconds == 1 })
+        #expect(await eventually(timeout: .seconds(5)) { server.server.store.get("door.open") == nil })
+        #expect(await eventually { door.value == false })
+        #expect(alice.variable("door.open", default: false, ttl: 1) === door, "one mirror per key and ttl")
+    }
 }
