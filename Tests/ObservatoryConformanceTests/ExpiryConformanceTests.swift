@@ -187,3 +187,20 @@ struct ExpiryConformanceTests {
         }
     }
 }
+
+/// A cluster node does not serve `ttl` yet: it refuses it plainly, and writes nothing.
+@Suite(
+    .enabled(
+        if: !(ProcessInfo.processInfo.environment["OBSERVATORY_CONFORMANCE_ETCD"]?.isEmpty ?? true),
+        "a local daemon serves ttl (ExpiryConformanceTests)"))
+struct ExpiryClusterRefusalConformanceTests {
+    @Test func aClusterNodeRefusesTTLWithABadRequestAndWritesNothing() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let reply = try client.call(["op": "set", "key": "k", "value": 1, "ttl": 30])
+            #expect(reply.errorCode == "bad_request", "\(reply)")
+            #expect(reply.errorMessage?.contains("cluster mode") == true, "\(reply)")
+            #expect(try client.call(["op": "get", "key": "k"]).errorCode == "not_found")
+        }
+    }
+}
