@@ -96,7 +96,9 @@ extension ClusterState {
         switch update {
         case .events(let events):
             guard let last = events.last?.revision else { return }
-            cache.replicate(ClusterEventMapper.changes(from: events, layout: layout), through: last)
+            let changes = ClusterEventMapper.changes(from: events, layout: layout)
+            trackRestartedRevisions(changes)
+            cache.replicate(changes, through: last)
             applied.advance(to: last)
         case .progress(let revision):
             cache.replicate([], through: revision)
