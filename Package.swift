@@ -24,12 +24,14 @@ let package = Package(
         .executable(name: "observatory-bench", targets: ["observatory-bench"]),
     ],
     targets: [
+        // The lock box every module shares (`Locked`); a leaf: it imports nothing of ours.
+        .target(name: "ObservatoryLocking"),
         // The core observer library: Messenger, Var, transforms, authors, ...
-        .target(name: "Observatory"),
+        .target(name: "Observatory", dependencies: ["ObservatoryLocking"]),
         // The wire protocol of docs/protocol.md as pure values: no sockets.
         .target(name: "ObservatoryWire"),
         // The one logger of the server, the daemon, the client and the CLI: a level and a sink.
-        .target(name: "ObservatoryLogging", dependencies: ["Observatory"]),
+        .target(name: "ObservatoryLogging", dependencies: ["ObservatoryLocking"]),
         // HTTP/1.1 messages, chunked bodies, WebSocket frames and SHA-1 as pure
         // values: for the daemon's web face and the etcd client; imports none of ours.
         .target(name: "ObservatoryHTTP"),
@@ -63,7 +65,7 @@ let package = Package(
         // watches. Nothing Observatory-specific; cluster mode builds on it.
         .target(
             name: "ObservatoryEtcd",
-            dependencies: ["Observatory", "ObservatoryHTTP", "ObservatorySockets", "ObservatoryWire"]),
+            dependencies: ["ObservatoryLocking", "ObservatoryHTTP", "ObservatorySockets", "ObservatoryWire"]),
         .executableTarget(name: "observatoryd", dependencies: ["ObservatoryDaemon"]),
         .executableTarget(name: "observatory", dependencies: ["ObservatoryCommandLine"]),
         // The README's walkthrough: mirrors `sky.color` and prints its changes.

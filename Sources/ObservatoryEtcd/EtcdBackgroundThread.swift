@@ -1,5 +1,5 @@
 import Foundation
-import Observatory
+import ObservatoryLocking
 
 /// A thread that runs one loop, can be woken from a pause and stopped, and is
 /// joined when stopped: what the lease keeper and the watch share.

@@ -1,4 +1,4 @@
-import Observatory
+import ObservatoryLocking
 
 /// Keeps a lease alive on a background thread, renewing it every third of its
 /// time to live, and reports through a callback when it is lost.

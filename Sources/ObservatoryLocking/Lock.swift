@@ -13,13 +13,16 @@
 /// data race and real races drown in the noise. The sanitizer understands
 /// POSIX mutexes, and they cost the same here (about 6 ns to lock and unlock
 /// without contention).
+///
+/// `package`, not public: the modules of this package share it (the core's
+/// messengers, ``Locked``); programs use ``Locked``.
 @usableFromInline
-final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
     /// Allocated once and never moved, as POSIX requires of a mutex.
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     @usableFromInline
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         Self.prepare(mutex)
     }
@@ -31,7 +34,7 @@ final class Lock: @unchecked Sendable {
 
     /// Runs `body` with the lock held and returns its result.
     @inlinable
-    func locked<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    package func locked<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         try Self.locked(mutex, body)
     }
 
@@ -39,20 +42,20 @@ final class Lock: @unchecked Sendable {
     // allocation as its value instead of in a `Lock`.
 
     /// Initializes a mutex in memory that will not move while it is in use.
-    static func prepare(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+    package static func prepare(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
     }
 
     /// Destroys a mutex made by ``prepare(_:)``; its memory stays the caller's.
-    static func dispose(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+    package static func dispose(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
     }
 
     /// Runs `body` with `mutex` held and returns its result.
     @inlinable
-    static func locked<Result, Failure: Error>(
+    package static func locked<Result, Failure: Error>(
         _ mutex: UnsafeMutablePointer<pthread_mutex_t>, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
