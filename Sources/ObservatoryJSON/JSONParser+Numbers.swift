@@ -1,7 +1,7 @@
 // Numbers: their grammar, and their value or only their range, for every ``JSONValueMaker``.
 extension JSONParser {
     /// Where a number's parts are, once ``scanNumber()`` has checked its grammar.
-    struct NumberText {
+    package struct NumberText {
         /// The offset of its first byte (a minus or a digit).
         let start: Int
         /// Its digits before any fraction or exponent.
@@ -15,7 +15,7 @@ extension JSONParser {
 
     /// Scans `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?` and moves past it.
     @inline(__always)
-    mutating func scanNumber() throws(JSONParseError) -> NumberText {
+    package mutating func scanNumber() throws(JSONParseError) -> NumberText {
         let start = position
         let isNegative = bytes[position] == UInt8(ascii: "-")
         if isNegative { position += 1 }
@@ -50,7 +50,7 @@ extension JSONParser {
     /// The value of the number just scanned: integers in Int64 range stay exact;
     /// everything else becomes a finite Double.
     @inline(__always)
-    func numberValue(of number: NumberText) throws(JSONParseError) -> JSONValue {
+    package func numberValue(of number: NumberText) throws(JSONParseError) -> JSONValue {
         if number.isInteger, let integer = exactInteger(digits: number.integerDigits, isNegative: number.isNegative) {
             return .integer(integer)
         }
@@ -60,7 +60,7 @@ extension JSONParser {
     /// Throws what ``numberValue(of:)`` throws for the number just scanned,
     /// converting it only when its size is in doubt.
     @inline(__always)
-    func checkRange(of number: NumberText) throws(JSONParseError) {
+    package func checkRange(of number: NumberText) throws(JSONParseError) {
         // Without an exponent, a number of at most 308 integer digits is below
         // 10^308, so it is a finite double: no text to convert, nothing allocated.
         // Longer ones, and any with an exponent, take the parser's own path.

@@ -3,13 +3,15 @@
 /// Internal: reached through ``JSONValue/init(encoding:)``. Containers write into
 /// ``EncodingSlot`` references, because an encoder's containers outlive the calls
 /// that create them and must all add to the same tree.
-struct JSONValueEncoder: Encoder {
-    let slot: EncodingSlot
-    let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+package struct JSONValueEncoder: Encoder {
+    package let slot: EncodingSlot
+    package let codingPath: [any CodingKey]
+    package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Encodes `value` into `slot`; a ``JSONValue`` is stored as it is (keeping object order).
-    static func encode<Value: Encodable>(_ value: Value, into slot: EncodingSlot, codingPath: [any CodingKey]) throws {
+    package static func encode<Value: Encodable>(_ value: Value, into slot: EncodingSlot, codingPath: [any CodingKey])
+        throws
+    {
         if let json = value as? JSONValue {
             slot.store(json)
             return
@@ -17,51 +19,51 @@ struct JSONValueEncoder: Encoder {
         try value.encode(to: JSONValueEncoder(slot: slot, codingPath: codingPath))
     }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         slot.becomeObject()
         return KeyedEncodingContainer(KeyedContainer<Key>(slot: slot, codingPath: codingPath))
     }
 
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    package func unkeyedContainer() -> any UnkeyedEncodingContainer {
         slot.becomeArray()
         return UnkeyedContainer(slot: slot, codingPath: codingPath)
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer {
+    package func singleValueContainer() -> any SingleValueEncodingContainer {
         SingleValueContainer(slot: slot, codingPath: codingPath)
     }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let slot: EncodingSlot
-    let codingPath: [any CodingKey]
+    package let slot: EncodingSlot
+    package let codingPath: [any CodingKey]
 
-    mutating func encodeNil(forKey key: Key) throws {
+    package mutating func encodeNil(forKey key: Key) throws {
         slot.appendMember(key.stringValue).store(.null)
     }
 
     /// Serves every typed `encode(_:forKey:)`: primitives reach the single-value container.
-    mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
+    package mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
         try JSONValueEncoder.encode(value, into: slot.appendMember(key.stringValue), codingPath: codingPath + [key])
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+    package mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
         encoder(at: key).container(keyedBy: keyType)
     }
 
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    package mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         encoder(at: key).unkeyedContainer()
     }
 
-    mutating func superEncoder() -> any Encoder {
+    package mutating func superEncoder() -> any Encoder {
         JSONValueEncoder(
             slot: slot.appendMember(JSONCodingKey.superKey.stringValue),
             codingPath: codingPath + [JSONCodingKey.superKey])
     }
 
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
+    package mutating func superEncoder(forKey key: Key) -> any Encoder {
         encoder(at: key)
     }
 
@@ -71,31 +73,33 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
-    let slot: EncodingSlot
-    let codingPath: [any CodingKey]
-    var count: Int { slot.elementCount }
+    package let slot: EncodingSlot
+    package let codingPath: [any CodingKey]
+    package var count: Int { slot.elementCount }
 
-    mutating func encodeNil() throws {
+    package mutating func encodeNil() throws {
         slot.appendElement().store(.null)
     }
 
     /// Serves every typed `encode(_:)`: primitives reach the single-value container.
-    mutating func encode<Value: Encodable>(_ value: Value) throws {
+    package mutating func encode<Value: Encodable>(_ value: Value) throws {
         let path = codingPath + [JSONCodingKey(intValue: count)]
         try JSONValueEncoder.encode(value, into: slot.appendElement(), codingPath: path)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
-        NestedKey
-    > {
+    package mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<
+            NestedKey
+        >
+    {
         nextEncoder().container(keyedBy: keyType)
     }
 
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    package mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         nextEncoder().unkeyedContainer()
     }
 
-    mutating func superEncoder() -> any Encoder {
+    package mutating func superEncoder() -> any Encoder {
         nextEncoder()
     }
 
@@ -106,29 +110,29 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 }
 
 private struct SingleValueContainer: SingleValueEncodingContainer {
-    let slot: EncodingSlot
-    let codingPath: [any CodingKey]
+    package let slot: EncodingSlot
+    package let codingPath: [any CodingKey]
 
-    mutating func encodeNil() throws { slot.store(.null) }
-    mutating func encode(_ value: Bool) throws { slot.store(.bool(value)) }
-    mutating func encode(_ value: String) throws { slot.store(.string(value)) }
-    mutating func encode(_ value: Double) throws { slot.store(.double(try finite(value))) }
+    package mutating func encodeNil() throws { slot.store(.null) }
+    package mutating func encode(_ value: Bool) throws { slot.store(.bool(value)) }
+    package mutating func encode(_ value: String) throws { slot.store(.string(value)) }
+    package mutating func encode(_ value: Double) throws { slot.store(.double(try finite(value))) }
     // Through its shortest decimal text, so Float(0.1) becomes 0.1, not 0.10000000149011612.
-    mutating func encode(_ value: Float) throws {
+    package mutating func encode(_ value: Float) throws {
         slot.store(.double(try finite(Double(value.description) ?? Double(value))))
     }
-    mutating func encode(_ value: Int) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int8) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int16) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int32) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int64) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt8) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt16) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
+    package mutating func encode(_ value: Int) throws { try encodeInteger(value) }
+    package mutating func encode(_ value: Int8) throws { try encodeInteger(value) }
+    package mutating func encode(_ value: Int16) throws { try encodeInteger(value) }
+    package mutating func encode(_ value: Int32) throws { try encodeInteger(value) }
+    package mutating func encode(_ value: Int64) throws { try encodeInteger(value) }
+    package mutating func encode(_ value: UInt) throws { try encodeInteger(value) }
+    package mutating func encode(_ value: UInt8) throws { try encodeInteger(value) }
+    package mutating func encode(_ value: UInt16) throws { try encodeInteger(value) }
+    package mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
+    package mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
 
-    mutating func encode<Value: Encodable>(_ value: Value) throws {
+    package mutating func encode<Value: Encodable>(_ value: Value) throws {
         try JSONValueEncoder.encode(value, into: slot, codingPath: codingPath)
     }
 

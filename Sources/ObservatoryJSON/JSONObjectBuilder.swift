@@ -4,16 +4,16 @@
 /// Small objects are checked for duplicates by scanning; past
 /// ``linearSearchLimit`` members an index is built, so a hostile frame with many
 /// keys cannot make parsing quadratic.
-struct JSONObjectBuilder {
+package struct JSONObjectBuilder {
     /// Up to this many members a scan is cheaper than hashing.
-    static let linearSearchLimit = 16
+    package static let linearSearchLimit = 16
     /// Members reserved at the first insertion.
-    static let initialCapacity = 4
+    package static let initialCapacity = 4
 
     private var members: [JSONObject.Member] = []
     private var positions: [String: Int]? = nil
 
-    mutating func insert(key: String, value: JSONValue) {
+    package mutating func insert(key: String, value: JSONValue) {
         if let position = position(of: key) {
             members[position].value = value
             return
@@ -41,17 +41,17 @@ struct JSONObjectBuilder {
         return members.firstIndex { $0.key == key }
     }
 
-    var object: JSONObject {
+    package var object: JSONObject {
         JSONObject(uniqueMembers: members)
     }
 }
 
 extension JSONObjectBuilder: JSONMemberCollector {
-    static func name(_ bytes: UTF8Span) -> String {
+    package static func name(_ bytes: UTF8Span) -> String {
         String(copying: bytes)
     }
 
-    mutating func readValue(named name: String, from parser: inout JSONParser) throws(JSONParseError) {
+    package mutating func readValue(named name: String, from parser: inout JSONParser) throws(JSONParseError) {
         insert(key: name, value: try parser.parseValue(JSONTreeMaker.self))
     }
 }

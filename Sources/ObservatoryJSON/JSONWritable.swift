@@ -2,8 +2,8 @@
 /// ``JSONValue`` (a tree, encoded when written) or an ``EncodedJSON`` (bytes,
 /// copied as they are).
 ///
-/// ``ServerEvent`` is generic over it, and ``ValueEntry`` and ``RawValueEntry``
-/// are written by one function generic over it, so that the two encodings of a
+/// The protocol's messages (`ServerEvent`, `ValueEntry`, `RawValueEntry` in
+/// `ObservatoryWire`) are written by one function generic over it, so that the two encodings of a
 /// message cannot drift apart: with canonical bytes (``EncodedJSON/isCanonical``) a
 /// message carrying ``EncodedJSON`` is byte for byte the one carrying the
 /// equivalent ``JSONValue``.

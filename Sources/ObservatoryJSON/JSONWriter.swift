@@ -3,15 +3,15 @@
 /// Internal: used by ``JSONValue/encode(into:)`` and by the reply and event
 /// encoders, which write their fixed parts as literals and never build a
 /// ``JSONValue`` tree for a reply.
-enum JSONWriter {
+package enum JSONWriter {
     /// Appends ASCII text that needs no escaping (keys and punctuation known at compile time).
-    static func writeLiteral(_ literal: StaticString, into buffer: inout [UInt8]) {
+    package static func writeLiteral(_ literal: StaticString, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// Appends `,"version":…,"author":…,"session":…`: who made a change and
     /// when, as every event and every snapshot entry carries it.
-    static func writeChangeStamp(version: Int64, author: String, session: String, into buffer: inout [UInt8]) {
+    package static func writeChangeStamp(version: Int64, author: String, session: String, into buffer: inout [UInt8]) {
         writeLiteral(",\"version\":", into: &buffer)
         write(version, into: &buffer)
         writeLiteral(",\"author\":", into: &buffer)
@@ -21,7 +21,7 @@ enum JSONWriter {
     }
 
     /// Appends any value.
-    static func write(_ value: JSONValue, into buffer: inout [UInt8]) {
+    package static func write(_ value: JSONValue, into buffer: inout [UInt8]) {
         switch value {
         case .null:
             writeLiteral("null", into: &buffer)
@@ -53,7 +53,7 @@ enum JSONWriter {
     }
 
     /// Appends an integer in decimal, without going through `String`.
-    static func write(_ integer: Int64, into buffer: inout [UInt8]) {
+    package static func write(_ integer: Int64, into buffer: inout [UInt8]) {
         if integer < 0 {
             buffer.append(UInt8(ascii: "-"))
         }
@@ -73,7 +73,7 @@ enum JSONWriter {
     /// Appends a double in its shortest round-trip form. Whole values up to 2^53 are
     /// written as integers (`2.0` → `2`, which docs/protocol.md allows); negative zero as
     /// `-0.0` so its sign survives; non-finite values, which JSON cannot express, as `null`.
-    static func write(_ double: Double, into buffer: inout [UInt8]) {
+    package static func write(_ double: Double, into buffer: inout [UInt8]) {
         guard double.isFinite else {
             writeLiteral("null", into: &buffer)
             return
@@ -91,7 +91,7 @@ enum JSONWriter {
 
     /// Appends a quoted string, escaping `"`, `\` and control characters (U+0000–U+001F).
     /// Runs without anything to escape are copied in one step.
-    static func write(_ string: String, into buffer: inout [UInt8]) {
+    package static func write(_ string: String, into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
         var mutableString = string
         mutableString.withUTF8 { utf8 in

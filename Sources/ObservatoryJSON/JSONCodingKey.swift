@@ -1,19 +1,19 @@
 /// A coding key for any object member or array index: what ``JSONValue``'s own
 /// Codable conformance and the bridge's coding paths use.
-struct JSONCodingKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
+package struct JSONCodingKey: CodingKey {
+    package let stringValue: String
+    package let intValue: Int?
 
-    init(stringValue: String) {
+    package init(stringValue: String) {
         self.stringValue = stringValue
         intValue = nil
     }
 
-    init(intValue: Int) {
+    package init(intValue: Int) {
         stringValue = String(intValue)
         self.intValue = intValue
     }
 
     /// The key `super` that `superEncoder()` / `superDecoder()` use by convention.
-    static let superKey = JSONCodingKey(stringValue: "super")
+    package static let superKey = JSONCodingKey(stringValue: "super")
 }

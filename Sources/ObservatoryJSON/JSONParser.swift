@@ -11,22 +11,22 @@
 /// and rejects exactly what parsing does, with the same errors at the same
 /// offsets. Strings are in `JSONParser+Strings.swift`, numbers in
 /// `JSONParser+Numbers.swift`.
-struct JSONParser: ~Copyable {
-    let bytes: UnsafeBufferPointer<UInt8>
+package struct JSONParser: ~Copyable {
+    package let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
     /// The offset of the next byte to read.
-    var position = 0
+    package var position = 0
     private var depth = 0
     /// Reused for strings that contain escapes, so each such string allocates once.
-    var scratch: [UInt8] = []
+    package var scratch: [UInt8] = []
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    package init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
     }
 
     /// Parses exactly one value, with optional whitespace around it.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
         try read(bytes, maxDepth: maxDepth, as: JSONTreeMaker.self).value
     }
 
@@ -35,7 +35,9 @@ struct JSONParser: ~Copyable {
     ///
     /// - Returns: Where the value is in `bytes`, without the whitespace around it.
     /// - Throws: The error ``parse(_:maxDepth:)`` throws for the same bytes.
-    static func validate(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> Range<Int> {
+    package static func validate(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> Range<
+        Int
+    > {
         try read(bytes, maxDepth: maxDepth, as: JSONValidationMaker.self).range
     }
 
@@ -56,7 +58,7 @@ struct JSONParser: ~Copyable {
     /// top-level object is never built: its members go to `collector` instead.
     ///
     /// - Returns: nil when the value was an object, else the value.
-    static func parseMembers<Collector: JSONMemberCollector>(
+    package static func parseMembers<Collector: JSONMemberCollector>(
         of bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, into collector: inout Collector
     ) throws(JSONParseError) -> JSONValue? {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
@@ -82,7 +84,7 @@ struct JSONParser: ~Copyable {
     // MARK: Values
 
     /// Reads the value at ``position`` into what `Maker` makes of it.
-    mutating func parseValue<Maker: JSONValueMaker>(_ maker: Maker.Type) throws(JSONParseError) -> Maker.Value {
+    package mutating func parseValue<Maker: JSONValueMaker>(_ maker: Maker.Type) throws(JSONParseError) -> Maker.Value {
         guard position < bytes.count else {
             throw error(.unexpectedEnd, "expected a value")
         }
@@ -113,7 +115,7 @@ struct JSONParser: ~Copyable {
     }
 
     /// Checks the value at ``position`` and moves past it, building nothing.
-    mutating func skipValue() throws(JSONParseError) {
+    package mutating func skipValue() throws(JSONParseError) {
         try parseValue(JSONValidationMaker.self)
     }
 
@@ -185,7 +187,7 @@ struct JSONParser: ~Copyable {
     // MARK: Helpers
 
     @inline(__always)
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         // Compact JSON, what clients send, has no whitespace: one test and out.
         guard position < bytes.count, bytes[position] <= UInt8(ascii: " ") else { return }
         skipWhitespaceRun()
@@ -218,23 +220,23 @@ struct JSONParser: ~Copyable {
         position += 1
     }
 
-    func isDigit(_ byte: UInt8) -> Bool {
+    package func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    func error(_ kind: JSONParseError.Kind, _ detail: String) -> JSONParseError {
+    package func error(_ kind: JSONParseError.Kind, _ detail: String) -> JSONParseError {
         JSONParseError(kind: kind, offset: position, detail: detail)
     }
 
     /// An unexpected-end error at the end of input, else an unexpected-byte error naming the byte.
-    func errorAtCurrentByte(_ message: String) -> JSONParseError {
+    package func errorAtCurrentByte(_ message: String) -> JSONParseError {
         guard position < bytes.count else {
             return error(.unexpectedEnd, message)
         }
         return error(.unexpectedByte, "\(message), found \(describeByte(at: position))")
     }
 
-    func describeByte(at index: Int) -> String {
+    package func describeByte(at index: Int) -> String {
         guard index < bytes.count else { return "the end of input" }
         let byte = bytes[index]
         if byte >= 0x21 && byte < 0x7F {
@@ -243,13 +245,13 @@ struct JSONParser: ~Copyable {
         return "byte 0x\(hex(byte))"
     }
 
-    func hex(_ value: some FixedWidthInteger) -> String {
+    package func hex(_ value: some FixedWidthInteger) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         let width = MemoryLayout.size(ofValue: value) * 2
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
-    func abbreviated(_ text: String) -> String {
+    package func abbreviated(_ text: String) -> String {
         text.utf8.count <= 40 ? text : "\(text.prefix(20))… (\(text.utf8.count) characters)"
     }
 }

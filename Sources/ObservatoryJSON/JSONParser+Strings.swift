@@ -2,7 +2,7 @@
 // every ``JSONValueMaker``, member names included.
 extension JSONParser {
     /// Where a string's content is once ``scanString()`` has found its end.
-    enum StringContent {
+    package enum StringContent {
         /// In the input, with no escapes; `isASCII` when no byte is above 0x7F
         /// (only then is it known to be UTF-8 without checking).
         case inPlace(Range<Int>, isASCII: Bool)
@@ -14,7 +14,7 @@ extension JSONParser {
     /// unescaped and checked to be UTF-8. The content is the input's own bytes when
     /// the string has no escapes (unescaped runs are never copied), else the
     /// decoded ``scratch``; either way it lives only during the call.
-    mutating func withStringContent<Result>(_ body: (UTF8Span) -> Result) throws(JSONParseError) -> Result {
+    package mutating func withStringContent<Result>(_ body: (UTF8Span) -> Result) throws(JSONParseError) -> Result {
         let start = position + 1
         switch try scanString() {
         case .inPlace(let range, isASCII: true):
@@ -31,7 +31,7 @@ extension JSONParser {
     /// Checks a string starting at its opening quote as ``withStringContent(_:)``
     /// does, with the same errors, and moves past it. An ASCII string without
     /// escapes, the usual kind, needs nothing after its closing quote is found.
-    mutating func skipString() throws(JSONParseError) {
+    package mutating func skipString() throws(JSONParseError) {
         let start = position + 1
         switch try scanString() {
         case .inPlace(_, isASCII: true):
@@ -48,7 +48,7 @@ extension JSONParser {
     /// Finds the end of the string starting at ``position`` (its opening quote)
     /// and moves past it, decoding it into ``scratch`` if it has escapes. UTF-8 is
     /// not checked here: the caller does, after every other error, as before.
-    mutating func scanString() throws(JSONParseError) -> StringContent {
+    package mutating func scanString() throws(JSONParseError) -> StringContent {
         let start = position + 1
         var index = start
         var isASCII = true

@@ -1,6 +1,6 @@
 /// What the parser hands an object's members to, one at a time, so that an
 /// object can be read into something other than a ``JSONObject``.
-protocol JSONMemberCollector {
+package protocol JSONMemberCollector {
     /// What a member's name becomes before its value is parsed.
     associatedtype Name
     /// Turns a member's name into a `Name`; the bytes live only during the call.
@@ -15,7 +15,7 @@ protocol JSONMemberCollector {
 }
 
 extension JSONMemberCollector {
-    static func readName(from parser: inout JSONParser) throws(JSONParseError) -> Name {
+    package static func readName(from parser: inout JSONParser) throws(JSONParseError) -> Name {
         try parser.withStringContent(name)
     }
 }

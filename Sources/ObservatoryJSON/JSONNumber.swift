@@ -2,13 +2,13 @@
 /// same value compare and hash alike (`2 == 2.0`, `-0.0 == 0`).
 ///
 /// Internal: ``JSONValue`` equality and hashing are built on it.
-enum JSONNumber: Hashable {
+package enum JSONNumber: Hashable {
     /// A value that is exactly an Int64 (including whole doubles in range).
     case exact(Int64)
     /// Any other value; NaN is compared by identity so equality stays reflexive.
     case inexact(Double)
 
-    init?(_ value: JSONValue) {
+    package init?(_ value: JSONValue) {
         switch value {
         case .integer(let integer):
             self = .exact(integer)
@@ -23,7 +23,7 @@ enum JSONNumber: Hashable {
         }
     }
 
-    static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
+    package static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
         switch (lhs, rhs) {
         case (.exact(let left), .exact(let right)):
             return left == right
@@ -34,7 +34,7 @@ enum JSONNumber: Hashable {
         }
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .exact(let integer):
             hasher.combine(integer)
@@ -44,7 +44,7 @@ enum JSONNumber: Hashable {
     }
 
     /// The Int64 equal to `double`, if `double` is whole and in Int64's range.
-    static func exactInteger(_ double: Double) -> Int64? {
+    package static func exactInteger(_ double: Double) -> Int64? {
         // 2^63 is exactly representable; Int64's range is [-2^63, 2^63).
         guard double.isFinite, double == double.rounded(.towardZero),
             double >= -9_223_372_036_854_775_808.0, double < 9_223_372_036_854_775_808.0

@@ -37,13 +37,13 @@ extension EncodedJSON {
 /// Keeps each member's name and where its value's bytes are, checking the value
 /// without building it.
 private struct JSONMemberRanges: JSONMemberCollector {
-    var members: [(name: String, range: Range<Int>)] = []
+    package var members: [(name: String, range: Range<Int>)] = []
 
-    static func name(_ bytes: UTF8Span) -> String {
+    package static func name(_ bytes: UTF8Span) -> String {
         String(copying: bytes)
     }
 
-    mutating func readValue(named name: String, from parser: inout JSONParser) throws(JSONParseError) {
+    package mutating func readValue(named name: String, from parser: inout JSONParser) throws(JSONParseError) {
         let start = parser.position
         try parser.skipValue()
         members.append((name, start..<parser.position))

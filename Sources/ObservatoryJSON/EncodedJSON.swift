@@ -23,7 +23,7 @@ public struct EncodedJSON: Sendable {
     public let bytes: [UInt8]
 
     /// Wraps bytes known to be one valid value without whitespace around it.
-    init(validatedBytes: [UInt8]) {
+    package init(validatedBytes: [UInt8]) {
         bytes = validatedBytes
     }
 
@@ -96,7 +96,7 @@ public struct EncodedJSON: Sendable {
 
     /// The size of the value's compact encoding, as ``JSONValue/encode(into:)``
     /// writes it: what `maxValueBytes` limits.
-    var canonicalCount: Int {
+    package var canonicalCount: Int {
         decoded().encoded().count
     }
 }

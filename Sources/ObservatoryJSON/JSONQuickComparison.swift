@@ -16,9 +16,9 @@
 /// (a repeated name keeps its last value). Anything else, such as members in
 /// another order, escapes, or non-ASCII strings with different bytes (Unicode
 /// may call them equal), is left ``Verdict/undecided`` for the trees to decide.
-struct JSONQuickComparison: ~Copyable {
+package struct JSONQuickComparison: ~Copyable {
     /// What the bytes say about the two values.
-    enum Verdict {
+    package enum Verdict {
         case equal, unequal, undecided
     }
 
@@ -32,7 +32,7 @@ struct JSONQuickComparison: ~Copyable {
     }
 
     /// Compares two texts that each hold exactly one valid value.
-    static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Verdict {
+    package static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Verdict {
         var comparison = JSONQuickComparison(left: left, right: right)
         do {
             return try comparison.compareValues()
@@ -246,7 +246,7 @@ struct JSONQuickComparison: ~Copyable {
     }
 
     /// Whether two byte ranges hold the same bytes, compared eight at a time.
-    static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         guard left.count == right.count else { return false }
         guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
         var index = 0

@@ -3,13 +3,14 @@
 /// Internal: reached through ``JSONValue/decode(_:)``. Numbers convert when the
 /// value fits exactly (an Int8 from `7`, an Int from `2.0`, a Double from `3`);
 /// anything else is a `DecodingError` with the coding path.
-struct JSONValueDecoder: Decoder {
-    let value: JSONValue
-    let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+package struct JSONValueDecoder: Decoder {
+    package let value: JSONValue
+    package let codingPath: [any CodingKey]
+    package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Decodes a `Type` from `value`; a ``JSONValue`` is returned as it is.
-    static func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue, codingPath: [any CodingKey]) throws
+    package static func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue, codingPath: [any CodingKey])
+        throws
         -> Value
     {
         // Only JSONValue itself is taken as it is; `JSONValue?` must still map null to nil.
@@ -19,21 +20,21 @@ struct JSONValueDecoder: Decoder {
         return try Value(from: JSONValueDecoder(value: value, codingPath: codingPath))
     }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else {
             throw mismatch(JSONObject.self, "an object")
         }
         return KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else {
             throw mismatch([JSONValue].self, "an array")
         }
         return UnkeyedContainer(elements: elements, codingPath: codingPath)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    package func singleValueContainer() throws -> any SingleValueDecodingContainer {
         SingleValueContainer(value: value, codingPath: codingPath)
     }
 
@@ -49,45 +50,45 @@ struct JSONValueDecoder: Decoder {
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// Built once, so decoding a large object is linear, not quadratic.
-    let members: [String: JSONValue]
-    let allKeys: [Key]
-    let codingPath: [any CodingKey]
+    package let members: [String: JSONValue]
+    package let allKeys: [Key]
+    package let codingPath: [any CodingKey]
 
-    init(object: JSONObject, codingPath: [any CodingKey]) {
+    package init(object: JSONObject, codingPath: [any CodingKey]) {
         members = Dictionary(object.members, uniquingKeysWith: { _, last in last })
         allKeys = object.members.compactMap { Key(stringValue: $0.key) }
         self.codingPath = codingPath
     }
 
-    func contains(_ key: Key) -> Bool {
+    package func contains(_ key: Key) -> Bool {
         members[key.stringValue] != nil
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool {
+    package func decodeNil(forKey key: Key) throws -> Bool {
         try member(key).isNull
     }
 
     /// Serves every typed `decode(_:forKey:)`: primitives reach the single-value container.
-    func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
+    package func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
         try JSONValueDecoder.decode(type, from: member(key), codingPath: codingPath + [key])
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+    package func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
         try decoder(at: key).container(keyedBy: type)
     }
 
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    package func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         try decoder(at: key).unkeyedContainer()
     }
 
-    func superDecoder() throws -> any Decoder {
+    package func superDecoder() throws -> any Decoder {
         let key = JSONCodingKey.superKey
         return JSONValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key])
     }
 
-    func superDecoder(forKey key: Key) throws -> any Decoder {
+    package func superDecoder(forKey key: Key) throws -> any Decoder {
         try decoder(at: key)
     }
 
@@ -109,42 +110,44 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
-    let elements: [JSONValue]
-    let codingPath: [any CodingKey]
+    package let elements: [JSONValue]
+    package let codingPath: [any CodingKey]
     private(set) var currentIndex = 0
 
-    init(elements: [JSONValue], codingPath: [any CodingKey]) {
+    package init(elements: [JSONValue], codingPath: [any CodingKey]) {
         self.elements = elements
         self.codingPath = codingPath
     }
 
-    var count: Int? { elements.count }
-    var isAtEnd: Bool { currentIndex >= elements.count }
+    package var count: Int? { elements.count }
+    package var isAtEnd: Bool { currentIndex >= elements.count }
 
-    mutating func decodeNil() throws -> Bool {
+    package mutating func decodeNil() throws -> Bool {
         guard try peek(Never.self).isNull else { return false }
         currentIndex += 1
         return true
     }
 
     /// Serves every typed `decode(_:)`: primitives reach the single-value container.
-    mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+    package mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
         let value = try JSONValueDecoder.decode(type, from: peek(type), codingPath: elementPath)
         currentIndex += 1
         return value
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
-        NestedKey
-    > {
+    package mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        -> KeyedDecodingContainer<
+            NestedKey
+        >
+    {
         try nextDecoder(JSONObject.self).container(keyedBy: type)
     }
 
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    package mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         try nextDecoder([JSONValue].self).unkeyedContainer()
     }
 
-    mutating func superDecoder() throws -> any Decoder {
+    package mutating func superDecoder() throws -> any Decoder {
         try nextDecoder(JSONValue.self)
     }
 
@@ -172,45 +175,45 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 }
 
 private struct SingleValueContainer: SingleValueDecodingContainer {
-    let value: JSONValue
-    let codingPath: [any CodingKey]
+    package let value: JSONValue
+    package let codingPath: [any CodingKey]
 
-    func decodeNil() -> Bool { value.isNull }
+    package func decodeNil() -> Bool { value.isNull }
 
-    func decode(_ type: Bool.Type) throws -> Bool {
+    package func decode(_ type: Bool.Type) throws -> Bool {
         guard let bool = value.boolValue else { throw mismatch(type, "a boolean") }
         return bool
     }
 
-    func decode(_ type: String.Type) throws -> String {
+    package func decode(_ type: String.Type) throws -> String {
         guard let string = value.stringValue else { throw mismatch(type, "a string") }
         return string
     }
 
-    func decode(_ type: Double.Type) throws -> Double {
+    package func decode(_ type: Double.Type) throws -> Double {
         guard let double = value.doubleValue else { throw mismatch(type, "a number") }
         return double
     }
 
-    func decode(_ type: Float.Type) throws -> Float {
+    package func decode(_ type: Float.Type) throws -> Float {
         let double = try decode(Double.self)
         let float = Float(double)
         guard float.isFinite else { throw outOfRange(type) }
         return float
     }
 
-    func decode(_ type: Int.Type) throws -> Int { try decodeInteger(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try decodeInteger(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try decodeInteger(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try decodeInteger(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try decodeInteger(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try decodeInteger(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeInteger(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeInteger(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeInteger(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeInteger(type) }
+    package func decode(_ type: Int.Type) throws -> Int { try decodeInteger(type) }
+    package func decode(_ type: Int8.Type) throws -> Int8 { try decodeInteger(type) }
+    package func decode(_ type: Int16.Type) throws -> Int16 { try decodeInteger(type) }
+    package func decode(_ type: Int32.Type) throws -> Int32 { try decodeInteger(type) }
+    package func decode(_ type: Int64.Type) throws -> Int64 { try decodeInteger(type) }
+    package func decode(_ type: UInt.Type) throws -> UInt { try decodeInteger(type) }
+    package func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeInteger(type) }
+    package func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeInteger(type) }
+    package func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeInteger(type) }
+    package func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeInteger(type) }
 
-    func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+    package func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
         try JSONValueDecoder.decode(type, from: value, codingPath: codingPath)
     }
 

@@ -1,5 +1,5 @@
 /// One node of the tree an encoding builds; turned into a ``JSONValue`` at the end.
-final class EncodingSlot {
+package final class EncodingSlot {
     private enum Shape {
         case scalar(JSONValue)
         case array
@@ -11,38 +11,38 @@ final class EncodingSlot {
     private var elements: [EncodingSlot] = []
     private var members: [(String, EncodingSlot)] = []
 
-    func store(_ value: JSONValue) {
+    package func store(_ value: JSONValue) {
         shape = .scalar(value)
     }
 
-    func becomeObject() {
+    package func becomeObject() {
         if case .object = shape { return }
         shape = .object
         members = []
     }
 
-    func becomeArray() {
+    package func becomeArray() {
         if case .array = shape { return }
         shape = .array
         elements = []
     }
 
-    func appendElement() -> EncodingSlot {
+    package func appendElement() -> EncodingSlot {
         let slot = EncodingSlot()
         elements.append(slot)
         return slot
     }
 
-    func appendMember(_ key: String) -> EncodingSlot {
+    package func appendMember(_ key: String) -> EncodingSlot {
         let slot = EncodingSlot()
         members.append((key, slot))
         return slot
     }
 
-    var elementCount: Int { elements.count }
+    package var elementCount: Int { elements.count }
 
     /// The finished value; a key encoded twice keeps its last value.
-    var value: JSONValue {
+    package var value: JSONValue {
         switch shape {
         case .scalar(let value): return value
         case .array: return .array(elements.map(\.value))
