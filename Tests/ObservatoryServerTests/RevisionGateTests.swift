@@ -19,15 +19,25 @@ import Testing
         #expect(ran.withLock { $0 })
     }
 
-    @Test func aWaiterRunsOutsideTheGatesLockSoItMayWaitAgain() throws {
+    @Test func aWaiterRunsOutsideTheGatesLockSoAnotherThreadMayAskTheGate() throws {
         let gate = RevisionGate(reached: 0)
-        let ranAgain = Locked(false)
-        // A waiter run under the gate's lock would deadlock here, taking it again.
-        gate.wait(for: 1) {
-            gate.wait(for: 1) { ranAgain.withLock { $0 = true } }
+        let answered = Locked<Bool?>(nil)
+        // Whether another thread gets the gate's lock while a waiter runs: it
+        // would not, for as long as the waiter runs, if waiters ran under it.
+        let askAnotherThread: @Sendable () -> Void = {
+            let asked = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                _ = gate.loss(of: 1)
+                asked.signal()
+            }
+            let isAnswered = asked.wait(timeout: .now() + .seconds(2)) == .success
+            answered.withLock { $0 = isAnswered }
         }
+        // Once when the revision arrives, and once when it already has.
+        gate.wait(for: 1) { gate.wait(for: 1, askAnotherThread) }
         DispatchQueue.global().async { gate.advance(to: 1).run() }
-        try waitUntil("the nested wait ran", timeout: .seconds(5)) { ranAgain.withLock { $0 } }
+        try waitUntil("the waiter ran", timeout: .seconds(10)) { answered.withLock { $0 != nil } }
+        #expect(answered.withLock { $0 } == true)
     }
 
     @Test func aGateThatLetsEverythingThroughAnswersEveryWaitAtOnce() {

@@ -24,10 +24,14 @@ extension Storage {
     /// (the caller holds the store's lock and applies the change next); or writes
     /// them at once when storage does not batch.
     ///
-    /// - Returns: whether the records wait in the buffer (else they are written).
+    /// - Returns: whether the records wait in the buffer (else they are written),
+    ///   and the revision gate's waiters an immediate write woke, for the caller
+    ///   to run once it released the store's lock.
     /// - Throws: `StorageError` when storage takes no change (failed, refusing or
     ///   closed), or an immediate write failed; then nothing of the records stays.
-    func buffer(_ records: [StorageRecord], revision: Int64) throws(StorageError) -> Bool {
+    func buffer(
+        _ records: [StorageRecord], revision: Int64
+    ) throws(StorageError) -> (isBuffered: Bool, wakeup: RevisionGate.Wakeup) {
         let isBuffered = try state.withLock { state throws(StorageError) -> Bool in
             guard state.batchesWrites else { return false }
             try checkAcceptsChanges(state)
@@ -35,8 +39,8 @@ extension Storage {
             state.bufferedRevision = revision
             return true
         }
-        if !isBuffered { try append(records) }
-        return isBuffered
+        guard isBuffered else { return (false, try append(records)) }
+        return (true, RevisionGate.Wakeup())
     }
 
     /// Writes every buffered record in one `write(2)` (the caller holds the store's

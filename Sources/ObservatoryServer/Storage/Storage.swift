@@ -190,9 +190,11 @@ public final class Storage: Sendable {
     /// holds the store's lock, so records go in revision order). Returns once
     /// `write(2)` has taken them.
     ///
+    /// - Returns: the revision gate's waiters this woke, for the caller to run
+    ///   once it released the store's lock.
     /// - Throws: `StorageError` when storage is failed, or the write failed; then
     ///   nothing of the records stays in the log.
-    func append(_ records: [StorageRecord]) throws(StorageError) {
+    func append(_ records: [StorageRecord]) throws(StorageError) -> RevisionGate.Wakeup {
         assert(state.withLock { $0.buffered.isEmpty }, "the store writes what is buffered first")
         var bytes: [UInt8] = []
         for record in records { RecordFraming.append(record, to: &bytes) }
@@ -204,8 +206,8 @@ public final class Storage: Sendable {
             let wake = carryOut(state.durability.appended(through: revision, at: now), &state)
             return (wake, revision != nil && claimCompactionIfDue(&state))
         }
-        wake.run()
         if compact { startCompaction() }
+        return wake
     }
 
     func write(_ bytes: [UInt8], into state: inout State, kind: WriteKind = .change) throws(StorageError) {
