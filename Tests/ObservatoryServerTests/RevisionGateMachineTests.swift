@@ -119,14 +119,18 @@ import Testing
         #expect(gate.reached == 0)
     }
 
-    @Test func underEverysecAFailedFsyncLosesNothing() {
-        var durability = DurabilityMachine(policy: .everysec, revision: 0)
+    @Test func underEverysecAFailedFsyncLosesNothingItsWaitersWaitOn() {
+        // A stalled fsync holds acknowledging back: change 2 is written, not acknowledged.
+        var durability = DurabilityMachine(policy: .everysec, revision: 0, stalledSyncNanoseconds: 10)
         var gate = RevisionGateMachine(reached: 0)
         _ = feed(durability.appended(through: 1, at: 0), to: &gate)
         _ = durability.syncStarting(at: 0, hasRetiredLogs: false)
+        _ = gate.wait(for: 2, Log().action("2"))
+        #expect(feed(durability.appended(through: 2, at: 100), to: &gate).isEmpty)
         #expect(feed(durability.syncFailed("Input/output error"), to: &gate).isEmpty)
-        #expect(gate.loss(of: 1) == nil)
+        #expect(gate.loss(of: 2) == nil)
         #expect(gate.reached == 1)
+        #expect(gate.waiterCount == 1)
     }
 
     /// Carries out what the durability machine decided on the gate, as storage
