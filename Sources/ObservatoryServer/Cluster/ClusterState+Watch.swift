@@ -96,7 +96,9 @@ extension ClusterState {
         switch update {
         case .events(let events):
             guard let last = events.last?.revision else { return }
-            cache.replicate(ClusterEventMapper.changes(from: events, layout: layout), through: last)
+            cache.replicate(
+                ClusterEventMapper.changes(from: events, layout: layout), through: last,
+                times: ClusterEventMapper.times(from: events, layout: layout))
             applied.advance(to: last)
         case .progress(let revision):
             cache.replicate([], through: revision)

@@ -26,10 +26,14 @@ extension SharedStore {
 
     /// Applies changes etcd committed, in revision order, and announces them; then
     /// takes `revision` as the last one (cluster mode's cache, fed by its watch).
-    func replicate(_ changes: [ClusterChange], through revision: Int64) {
+    /// `times` gives each revision's `at` as its envelopes carry it; a change
+    /// without one (a key etcd deleted with its lease) takes this node's clock.
+    func replicate(_ changes: [ClusterChange], through revision: Int64, times: [Int64: Int64] = [:]) {
         guarded.withLock { guarded in
             for replicated in changes {
-                guard let planned = guarded.data.planReplicated(replicated) else { continue }
+                guard let planned = guarded.data.planReplicated(replicated, at: times[replicated.version]) else {
+                    continue
+                }
                 let (change, _) = guarded.data.apply(planned)
                 if let change {
                     // The watch is continuous: revisions between changes of the prefix are not its.
