@@ -31,8 +31,10 @@ public struct HistoryEntry<Value: Decodable & Sendable>: Sendable {
         return false
     }
 
-    /// Decodes a change of a `history` reply; throws when a value is not a `Value`.
-    init(_ change: HistoryChange<JSONValue>) throws(ClientError) {
+    /// Decodes a change of a `history` reply (as ``ObservatoryClient/send(_:)``
+    /// returns it, decoded with ``ReplyPayload``); throws `undecodable_value` when
+    /// a value is not a `Value`, `bad_reply` for a shutdown event.
+    public init(_ change: HistoryChange<JSONValue>) throws(ClientError) {
         self.change = change
         date = Date(timeIntervalSince1970: Double(change.at) / 1000)
         switch change.event {
