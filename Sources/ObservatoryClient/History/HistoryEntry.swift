@@ -31,9 +31,8 @@ public struct HistoryEntry<Value: Decodable & Sendable>: Sendable {
         return false
     }
 
-    /// Decodes a change of a `history` reply (as ``ObservatoryClient/send(_:)``
-    /// returns it, decoded with ``ReplyPayload``); throws `undecodable_value` when
-    /// a value is not a `Value`, `bad_reply` for a shutdown event.
+    /// Decodes a change of a `history` reply; throws ``ClientError/Code/undecodableValue``
+    /// when a value is not a `Value`, ``ClientError/Code/badReply`` for a shutdown event.
     public init(_ change: HistoryChange<JSONValue>) throws(ClientError) {
         self.change = change
         date = Date(timeIntervalSince1970: Double(change.at) / 1000)
