@@ -70,4 +70,37 @@ import Testing
         #expect(reloaded.dropLast().map(\.at) == old.map(\.at))
         #expect((reloaded.last?.at ?? 0) >= started, "\(reloaded)")
     }
+
+    /// The changes of one turn that share a time share its record: only a new time is written.
+    @Test func aTurnWritesEachTimeOnceAndARestartGivesEveryChangeItsOwn() throws {
+        let first = try open(.everysec)
+        let endOfTurn = try #require(first.store.batchWritesPerTurn())
+        for index in 0..<50 {
+            let write = Write.set(
+                key: "k.\(index % 5)", value: .integer(Int64(index)), ifVersion: nil, sessionBound: false,
+                requestId: nil)
+            _ = try first.store.apply(write, by: alice)
+        }
+        endOfTurn()
+        let before = held(first.store)
+        try storage(of: first).close()
+
+        let times = before.map(\.at)
+        let runs = zip(times, times.dropFirst()).count { $0 != $1 } + 1
+        var written = 0
+        let data = directory.path(of: "data")
+        for name in try FileManager.default.contentsOfDirectory(atPath: data) where name.hasPrefix("log-") {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: data + "/" + name)))
+            bytes.withUnsafeBytes { raw in
+                var scanner = RecordScanner(raw)
+                while let item = scanner.next() {
+                    if case .changeTime = item.record { written += 1 }
+                }
+            }
+        }
+        #expect(written == runs, "\(written) time records for \(runs) distinct times in a row")
+
+        let second = try open(.everysec)
+        #expect(held(second.store).map(\.at) == times)
+    }
 }
