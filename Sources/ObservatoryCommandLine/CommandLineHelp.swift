@@ -16,6 +16,8 @@ public enum CommandLineHelp {
           list [PATTERN]      list the keys under PATTERN (sky.* or sky.), with their versions
           watch PATTERN       print every change of a KEY, or of every key under PREFIX*,
                               as `key old → new by author (vN)`, until interrupted
+          history PATTERN     print the held changes of a KEY, or of the keys under PREFIX. or
+                              PREFIX*, one a line with its local time and author
           ping                print the server, its last revision and its epoch (a health check)
           help [COMMAND]      print this text, or what COMMAND does and takes
 
@@ -81,6 +83,18 @@ public enum CommandLineHelp {
               --from REV    first the changes after revision REV, if the server still holds them
               --slow close  never skip a change: if the watch falls behind, the server closes
                             and watch resumes by itself (default coalesce: skip to the latest)
+            """
+        case "history":
+            """
+            usage: observatory history PATTERN [--author NAME] [--limit N] [--newest-first]
+
+            Prints the changes the server still holds of a KEY, or of every key under a
+            prefix (sky. or sky.*), oldest first, one a line:
+              2026-11-28 06:12:03.123 sky.color "blue" → "red" by alice (v12)
+            with the time the server made it, in local time, and the author it stamped.
+              --author NAME     only the changes made under the author name NAME
+              --limit N         at most N changes (1 to 1000; default 100)
+              --newest-first    the most recent changes first
             """
         case "ping":
             """

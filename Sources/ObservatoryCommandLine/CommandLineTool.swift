@@ -130,6 +130,15 @@ public enum CommandLineTool {
             } while after != nil
         case .watch(let target, let fromRevision, let slow):
             try await watch(target, from: fromRevision, slow: slow, on: client, raw: raw, output: output)
+        case .history(let target, let author, let limit, let newestFirst):
+            let query = HistoryQuery(
+                target, author: author, limit: limit ?? HistoryQuery.defaultLimit, newestFirst: newestFirst)
+            if raw { return output.standardOutput(frame(try await client.send(.history(query)))) }
+            let page = try await client.history(query, as: JSONValue.self)
+            for entry in page.entries { output.standardOutput(ChangeFormatter.line(for: entry)) }
+            if page.more {
+                output.standardError("more changes are held than shown; raise --limit (up to \(HistoryQuery.maxLimit))")
+            }
         case .ping:
             // A second hello (same name and token) learns the server's name; ping, its revision and epoch.
             let hello = try await client.send(.hello(name: arguments.name, token: arguments.token, protocolVersion: 1))

@@ -39,6 +39,10 @@ private final class LaterResumingState: SharedState {
         return start
     }
 
+    func history(_ query: HistoryQuery, maxBytes: Int, where isIncluded: (String) -> Bool) -> HistoryPage {
+        store.history(query, maxBytes: maxBytes, where: isIncluded)
+    }
+
     func stopObserving(key: String, by observer: some Observer) { store.stopObserving(key: key, by: observer) }
     func stopObservingPrefixes(by observer: some Observer) { store.stopObservingPrefixes(by: observer) }
     func endSession(_ session: String) -> (deleted: Int, failure: WireError?) { store.endSession(session) }

@@ -269,7 +269,7 @@ extension ObservatoryClient {
         return try await request(operation, on: link).get()
     }
 
-    private func payload(of operation: Operation) async throws(ClientError) -> ReplyPayload {
+    func payload(of operation: Operation) async throws(ClientError) -> ReplyPayload {
         let reply = try await received(operation)
         do {
             return try reply.payload(for: operation.kind)
@@ -278,7 +278,7 @@ extension ObservatoryClient {
         }
     }
 
-    private func unexpected(_ kind: OperationKind) -> ClientError {
+    func unexpected(_ kind: OperationKind) -> ClientError {
         .badReply("the reply to \(kind.rawValue) has the fields of another op")
     }
 }

@@ -17,6 +17,14 @@ enum ClusterChange: Equatable, Sendable {
         }
     }
 
+    /// The revision the change took.
+    var version: Int64 {
+        switch self {
+        case .set(let entry): entry.version
+        case .delete(_, let version, _): version
+        }
+    }
+
     /// Equal changes: same kind, key, version, entry or author (by name and session).
     static func == (lhs: ClusterChange, rhs: ClusterChange) -> Bool {
         switch (lhs, rhs) {

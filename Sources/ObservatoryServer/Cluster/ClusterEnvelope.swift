@@ -5,7 +5,9 @@ import ObservatoryWire
 ///
 /// Encoded as a small JSON object, `{"value":…,"author":…,"session":…}` with
 /// `"sessionBound":true` when it is: etcd keeps bytes, and the version is etcd's
-/// `mod_revision`, so it is not stored.
+/// `mod_revision`, so it is not stored. `"at"` is the writing node's clock
+/// (milliseconds since 1970 UTC) when it made the change, so that every node
+/// reports the same time for it in `history`; envelopes written without it read as `nil`.
 struct ClusterEnvelope: Equatable, Sendable {
     /// The value, as it was sent; `nil` in a deletion marker.
     var value: EncodedJSON?
@@ -13,6 +15,8 @@ struct ClusterEnvelope: Equatable, Sendable {
     var author: Author
     /// Whether the key is bound to `author`'s session.
     var sessionBound = false
+    /// When the change was made, by the writing node's clock; not compared by `==`.
+    var at: Int64?
 
     /// Equal envelopes: same value, binding, author name and session.
     static func == (lhs: ClusterEnvelope, rhs: ClusterEnvelope) -> Bool {
@@ -36,6 +40,10 @@ struct ClusterEnvelope: Equatable, Sendable {
         bytes.append(contentsOf: #","session":"#.utf8)
         JSONValue.string(author.session).encode(into: &bytes)
         if sessionBound { bytes.append(contentsOf: #","sessionBound":true"#.utf8) }
+        if let at {
+            bytes.append(contentsOf: #","at":"#.utf8)
+            JSONValue.integer(at).encode(into: &bytes)
+        }
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }
@@ -57,7 +65,7 @@ struct ClusterEnvelope: Equatable, Sendable {
         else { return nil }
         return ClusterEnvelope(
             value: value, author: Author(name: name, session: session),
-            sessionBound: fields["sessionBound"]?.decoded() == .bool(true))
+            sessionBound: fields["sessionBound"]?.decoded() == .bool(true), at: fields["at"]?.decoded().integerValue)
     }
 
     /// The entry of `key` this envelope holds at `version`; `nil` for a deletion marker.

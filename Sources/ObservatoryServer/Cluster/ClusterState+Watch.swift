@@ -95,7 +95,9 @@ extension ClusterState {
         switch update {
         case .events(let events):
             guard let last = events.last?.revision else { return }
-            cache.replicate(ClusterEventMapper.changes(from: events, layout: layout), through: last)
+            cache.replicate(
+                ClusterEventMapper.changes(from: events, layout: layout), through: last,
+                times: ClusterEventMapper.times(from: events, layout: layout))
         case .progress(let revision):
             cache.replicate([], through: revision)
         case .created:

@@ -136,6 +136,12 @@ final class ClusterState: SharedState {
         cache.list(prefix: prefix, after: after, limit: limit, where: isIncluded)
     }
 
+    /// From the node's window: the changes its watch applied to its cache,
+    /// with the horizon below which it holds none.
+    func history(_ query: HistoryQuery, maxBytes: Int, where isIncluded: (String) -> Bool) -> HistoryPage {
+        cache.history(query, maxBytes: maxBytes, where: isIncluded)
+    }
+
     func observe<Failure: Error>(
         _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer,
         subscribe: () throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void

@@ -125,7 +125,8 @@ struct ClusterWritePlan {
             {
                 return ([], .answer(.set(key: key, version: current.version, changed: false)))
             }
-            let envelope = ClusterEnvelope(value: value, author: author, sessionBound: sessionBound)
+            let envelope = ClusterEnvelope(
+                value: value, author: author, sessionBound: sessionBound, at: StoreChange.now())
             let put = EtcdOperation.put(
                 key: layout.valueKey(key), value: envelope.encoded(), lease: sessionBound ? lease : 0)
             return ([put, .deleteRange(.key(layout.deletionKey(key)))], .change)
@@ -136,7 +137,7 @@ struct ClusterWritePlan {
             if let ifVersion, ifVersion != currentVersion {
                 return ([], .failure(.conflict(key: key, expected: ifVersion, current: currentVersion)))
             }
-            let marker = ClusterEnvelope(value: nil, author: author)
+            let marker = ClusterEnvelope(value: nil, author: author, at: StoreChange.now())
             let operations: [EtcdOperation] = [
                 .put(key: layout.deletionKey(key), value: marker.encoded()),
                 .deleteRange(.key(layout.valueKey(key))),

@@ -257,6 +257,13 @@ final class Session: Observer {
                 readable?.allows($0) ?? true
             }
             return ready(.list(keys: page.keys, more: page.more))
+        case .history(let query):
+            try checkRead(query.target)
+            let readable = rights?.read
+            let page = state.history(query, maxBytes: environment.limits.maxFrameBytes) {
+                readable?.allows($0) ?? true
+            }
+            return .answered(.valueReply(page.reply(id: id)))
         case .ping:
             // Every change up to `revision` has been handed to this output (the store
             // delivers under the lock it counts revisions with); the events held

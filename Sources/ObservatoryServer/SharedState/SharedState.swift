@@ -43,6 +43,11 @@ protocol SharedState: AnyObject, Sendable {
         prefix: String, after: String?, limit: Int, where isIncluded: (String) -> Bool
     ) -> (keys: [KeyVersion], more: Bool)
 
+    /// The held changes `query` asks for whose keys `isIncluded` lets through,
+    /// with at most `maxBytes` of events (at least one change), and the revision
+    /// and horizon they were read at (docs/protocol.md, "History").
+    func history(_ query: HistoryQuery, maxBytes: Int, where isIncluded: (String) -> Bool) -> HistoryPage
+
     /// Starts `observer` receiving the changes of `target` through `receive` (if
     /// `subscribe` says so) and, in the same step, takes its snapshot or, from a
     /// `resumePoint` the state can serve, the changes after it.

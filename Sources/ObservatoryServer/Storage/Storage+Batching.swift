@@ -22,7 +22,9 @@ extension Storage {
 
     /// Keeps the records of one change, at `revision`, for the next `writeBuffered()`
     /// (the caller holds the store's lock and applies the change next); or writes
-    /// them at once when storage does not batch.
+    /// them at once when storage does not batch. A `changeTime` equal to the one
+    /// before it in the buffer is left out: a time holds until the next, and each
+    /// buffer, written whole or not at all, starts with one.
     ///
     /// - Returns: whether the records wait in the buffer (else they are written),
     ///   and the revision gate's waiters an immediate write woke, for the caller
@@ -35,7 +37,13 @@ extension Storage {
         let isBuffered = try state.withLock { state throws(StorageError) -> Bool in
             guard state.batchesWrites else { return false }
             try checkAcceptsChanges(state)
-            for record in records { RecordFraming.append(record, to: &state.buffered) }
+            for record in records {
+                if case .changeTime(let at) = record {
+                    if at == state.bufferedChangeTime { continue }
+                    state.bufferedChangeTime = at
+                }
+                RecordFraming.append(record, to: &state.buffered)
+            }
             state.bufferedRevision = revision
             return true
         }
@@ -52,6 +60,7 @@ extension Storage {
             // reuses its memory, unless one turn made it large.
             var bytes: [UInt8] = []
             swap(&bytes, &state.buffered)
+            state.bufferedChangeTime = nil
             defer {
                 bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
                 state.buffered = bytes

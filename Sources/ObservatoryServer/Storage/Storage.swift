@@ -97,6 +97,8 @@ public final class Storage: Sendable {
         var buffered: [UInt8] = []
         /// The revision of the last buffered change.
         var bufferedRevision: Int64 = 0
+        /// The time of the last `changeTime` record in `buffered`: an equal one is left out.
+        var bufferedChangeTime: Int64?
         weak var source: (any SnapshotSource)?
     }
 

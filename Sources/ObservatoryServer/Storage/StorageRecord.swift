@@ -26,10 +26,16 @@ enum StorageRecord: Equatable, Sendable {
     case sessionLease(Int64)
     /// The last record of a complete snapshot, with the number of entries before it.
     case snapshotEnd(entryCount: Int64)
+    /// The time (milliseconds since 1970 UTC) of the change records that follow,
+    /// up to the next such record: a change's `at`, kept for `history`. Written
+    /// before each change in a log and before each `history` record in a snapshot;
+    /// files written before it existed have none, and their changes read as `at` 0.
+    case changeTime(Int64)
 
     private enum Kind: UInt8 {
         case header = 1, set = 2, delete = 3, sessionLease = 4, snapshotEnd = 5
         case sessionBoundSet = 6, sessionEndedDelete = 7, appliedWrite = 8, history = 9
+        case changeTime = 10
     }
 
     /// The revision a change record took, or `nil` for the other records.
@@ -37,7 +43,7 @@ enum StorageRecord: Equatable, Sendable {
         switch self {
         case .set(let entry): entry.version
         case .delete(_, let version, _, _, _): version
-        case .header, .sessionLease, .snapshotEnd, .appliedWrite, .history: nil
+        case .header, .sessionLease, .snapshotEnd, .appliedWrite, .history, .changeTime: nil
         }
     }
 
@@ -84,6 +90,9 @@ enum StorageRecord: Equatable, Sendable {
         case .snapshotEnd(let count):
             buffer.append(Kind.snapshotEnd.rawValue)
             RecordEncoding.write(count, into: &buffer)
+        case .changeTime(let at):
+            buffer.append(Kind.changeTime.rawValue)
+            RecordEncoding.write(at, into: &buffer)
         }
     }
 
@@ -144,6 +153,8 @@ enum StorageRecord: Equatable, Sendable {
             record = .sessionLease(try reader.integer())
         case .snapshotEnd:
             record = .snapshotEnd(entryCount: try reader.integer())
+        case .changeTime:
+            record = .changeTime(try reader.integer())
         }
         guard reader.isAtEnd else { throw RecordDecodingError("\(reader.remaining) unexpected bytes after the record") }
         return record

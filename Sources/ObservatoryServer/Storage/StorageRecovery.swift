@@ -76,6 +76,8 @@ struct StorageRecovery {
                     state.snapshotKeys.append(entry.key)
                 case .history(let event) where !ended:
                     state.remember(event)
+                case .changeTime(let at) where !ended:
+                    state.changeTime = at
                 case .appliedWrite(let write) where !ended:
                     state.appliedWrites.remember(write, now: now)
                 case .snapshotEnd(let count) where !ended && count == state.entries.count:
@@ -167,6 +169,8 @@ struct StorageRecovery {
             state.appliedWrites.remember(write, now: now)
         case .sessionLease(let number):
             state.sessionLease = max(state.sessionLease, number)
+        case .changeTime(let at):
+            state.changeTime = at
         case .header, .snapshotEnd, .history:
             throw damaged(file, at: item.offset, "a record that does not belong in a log")
         }

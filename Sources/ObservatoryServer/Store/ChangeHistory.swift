@@ -97,6 +97,11 @@ struct ChangeHistory: Sendable {
         Array(changes[start...])
     }
 
+    /// The held changes in place, oldest first: a slice, not a copy.
+    var heldChanges: ArraySlice<StoreChange> {
+        changes[start...]
+    }
+
     private mutating func forgetBeyondCaps() {
         while count > capacity || (bytes > byteLimit && count > 1) {
             let oldest = changes[start]

@@ -34,11 +34,16 @@ extension SharedStore {
     /// so that connections send their events without waiting; whoever waits for
     /// one of these revisions (a write's reply) is woken once the lock is
     /// released, when the cache holds every change.
-    func replicate(_ changes: [ClusterChange], through revision: Int64) {
+    ///
+    /// `times` gives each revision's `at` as its envelopes carry it; a change
+    /// without one (a key etcd deleted with its lease) takes this node's clock.
+    func replicate(_ changes: [ClusterChange], through revision: Int64, times: [Int64: Int64] = [:]) {
         let wakeup = guarded.withLock { guarded in
             let wakeup = gate.advance(to: revision)
             for replicated in changes {
-                guard let planned = guarded.data.planReplicated(replicated) else { continue }
+                guard let planned = guarded.data.planReplicated(replicated, at: times[replicated.version]) else {
+                    continue
+                }
                 let (change, _) = guarded.data.apply(planned)
                 if let change {
                     // The watch is continuous: revisions between changes of the prefix are not its.

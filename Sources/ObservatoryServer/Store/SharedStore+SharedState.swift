@@ -22,6 +22,12 @@ extension SharedStore: SharedState {
         }
     }
 
+    func history(_ query: HistoryQuery, maxBytes: Int, where isIncluded: (String) -> Bool) -> HistoryPage {
+        withWrittenState { guarded in
+            guarded.history.page(query, revision: guarded.data.revision, maxBytes: maxBytes, where: isIncluded)
+        }
+    }
+
     func close() {
         writeBatch()
         storage?.close()

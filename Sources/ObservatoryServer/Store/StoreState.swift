@@ -171,14 +171,17 @@ struct StoreState {
     /// checked, the old value comes from this state. A deletion without an
     /// author is the owner's; when the key was session-bound, its session ended.
     ///
+    /// `at` is the change's time from etcd, when its envelope carries one (now otherwise).
+    ///
     /// - Returns: `nil` for the deletion of a key this state does not hold.
-    func planReplicated(_ replicated: ClusterChange) -> PlannedWrite? {
+    func planReplicated(_ replicated: ClusterChange, at: Int64? = nil) -> PlannedWrite? {
         let existing = entries[replicated.key]
+        let at = at ?? StoreChange.now()
         switch replicated {
         case .set(let entry):
             let change = StoreChange.update(
                 key: entry.key, old: existing?.value, new: entry.value, version: entry.version,
-                by: Author(name: entry.author, session: entry.session), sessionBound: entry.ephemeral)
+                by: Author(name: entry.author, session: entry.session), sessionBound: entry.ephemeral, at: at)
             return PlannedWrite(
                 change: change, applied: nil, payload: .set(key: entry.key, version: entry.version, changed: true),
                 entry: entry, replaced: PlannedWrite.Replaced(existing),
@@ -188,7 +191,7 @@ struct StoreState {
             let owner = Author(name: existing.author, session: existing.session)
             let reason = author == nil && existing.ephemeral ? RawEvent.sessionEnded : nil
             let change = StoreChange.delete(
-                key: key, old: existing.value, version: version, by: author ?? owner, reason: reason)
+                key: key, old: existing.value, version: version, by: author ?? owner, reason: reason, at: at)
             return PlannedWrite(
                 change: change, applied: nil, payload: .delete(key: key, version: version), entry: nil,
                 replaced: PlannedWrite.Replaced(existing), byteChange: -Footprint.of(entry: existing))

@@ -57,6 +57,8 @@ extension HTTPConnectionMachine {
             submit("delete", [("key", .string(key))] + fields, keepAlive: keepAlive)
         case .listKeys:
             listKeys(head, target: target, keepAlive: keepAlive)
+        case .history:
+            history(head, target: target, keepAlive: keepAlive)
         case .events:
             startEvents(head, target: target)
         case .webSocket:
@@ -112,6 +114,36 @@ extension HTTPConnectionMachine {
         }
         guard authenticate(head, target, .listKeys) else { return }
         submit("list", fields, keepAlive: keepAlive)
+    }
+
+    /// `GET /v1/history?key=K` (or `prefix=P`) with `author`, `session`, `from`,
+    /// `to`, `limit` and `newestFirst=true` as the `history` op's fields; the
+    /// session checks them, as it does a request on this protocol.
+    private mutating func history(_ head: HTTPRequestHead, target: HTTPTarget, keepAlive: Bool) {
+        var fields: [(String, JSONValue)] = []
+        for (query, field) in [("key", "key"), ("prefix", "prefix"), ("author", "author"), ("session", "session")] {
+            if let value = target.queryValue(for: query) { fields.append((field, .string(value))) }
+        }
+        for (query, field) in [("from", "fromRevision"), ("to", "toRevision"), ("limit", "limit")] {
+            guard let text = target.queryValue(for: query) else { continue }
+            guard let number = Int64(text) else {
+                answerError(
+                    .badRequest, code: "bad_request", message: "\(query) must be an integer", keepAlive: keepAlive)
+                return
+            }
+            fields.append((field, .integer(number)))
+        }
+        if let newestFirst = target.queryValue(for: "newestFirst") {
+            guard newestFirst == "true" || newestFirst == "false" else {
+                answerError(
+                    .badRequest, code: "bad_request", message: "newestFirst must be true or false",
+                    keepAlive: keepAlive)
+                return
+            }
+            fields.append(("newestFirst", .bool(newestFirst == "true")))
+        }
+        guard authenticate(head, target, .history) else { return }
+        submit("history", fields, keepAlive: keepAlive)
     }
 
     private mutating func startEvents(_ head: HTTPRequestHead, target: HTTPTarget) {

@@ -22,6 +22,10 @@ public enum ReplyPayload: Sendable, Equatable {
     case list(keys: [KeyVersion], more: Bool)
     /// `revision` (the last revision) and `epoch`.
     case ping(revision: Int64, epoch: String)
+    /// `changes`: the held changes asked for, each its event plus `at`; `more`:
+    /// whether further matching changes lie in the range beyond them; `revision`:
+    /// the last revision; `horizon`: every change above it is held, none at or below it.
+    case history(changes: [HistoryChange<JSONValue>], more: Bool, revision: Int64, horizon: Int64)
 
     /// Appends the payload's fields, each preceded by a comma (they follow `"ok"` and `"id"`).
     func encodeFields(into buffer: inout [UInt8]) {
@@ -62,6 +66,9 @@ public enum ReplyPayload: Sendable, Equatable {
             Self.writeRevisionAndEpoch(revision, epoch, into: &buffer)
         case .unobserve:
             break
+        case .history(let changes, let more, let revision, let horizon):
+            JSONWriter.writeHistoryFields(
+                changes: changes, more: more, revision: revision, horizon: horizon, into: &buffer)
         }
     }
 
@@ -120,6 +127,12 @@ public enum ReplyPayload: Sendable, Equatable {
             return .ping(
                 revision: try fields.optionalInteger("revision", minimum: 0) ?? 0,
                 epoch: try fields.optionalString("epoch") ?? "")
+        case .history:
+            return .history(
+                changes: try elements(of: "changes", in: fields, HistoryChange.decode),
+                more: try fields.requiredBool("more"),
+                revision: try fields.requiredInteger("revision", minimum: 0),
+                horizon: try fields.requiredInteger("horizon", minimum: 0))
         }
     }
 

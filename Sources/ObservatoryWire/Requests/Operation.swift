@@ -21,6 +21,8 @@ public enum Operation: Sendable, Equatable {
     case list(prefix: String, after: String?, limit: Int64?)
     /// An empty round trip.
     case ping
+    /// The held changes of a key or prefix, filtered and paged as the query says.
+    case history(HistoryQuery)
 
     /// The op name of this operation.
     public var kind: OperationKind {
@@ -33,6 +35,7 @@ public enum Operation: Sendable, Equatable {
         case .unobserve: return .unobserve
         case .list: return .list
         case .ping: return .ping
+        case .history: return .history
         }
     }
 }
@@ -82,6 +85,8 @@ extension Operation {
             return .list(prefix: prefix, after: after, limit: try fields.optionalInteger(.limit, minimum: 1))
         case .ping:
             return .ping
+        case .history:
+            return .history(try HistoryQuery.decode(from: fields, target: try target(from: fields)))
         }
     }
 
@@ -234,6 +239,9 @@ extension Operation {
             if let limit { Self.writeField("limit", .integer(limit), into: &buffer) }
         case .ping:
             break
+        case .history(let query):
+            Self.writeTarget(query.target, into: &buffer)
+            query.encodeFields(into: &buffer) { name, value, buffer in Self.writeField(name, value, into: &buffer) }
         }
     }
 
