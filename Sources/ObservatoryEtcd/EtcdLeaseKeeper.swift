@@ -21,8 +21,9 @@ import Observatory
 /// try client.revokeLease(lease.id)
 /// ```
 ///
-/// Renewals go one at a time: a keeper serves a node's few leases (its own,
-/// and a replacement after a loss), not one per session; see `ClusterState`.
+/// Renewals go one at a time, so a keeper suits a few leases (a server's own,
+/// say, to which many keys are attached), not thousands: each renewal is one
+/// request, and one that waits for an unreachable member delays the others.
 ///
 /// Thread safety: the machine, the callbacks and the renewal count are in a
 /// `Locked` box (a pthread mutex ThreadSanitizer understands), held only to

@@ -67,7 +67,7 @@ final class ClusterState: SharedState {
     private let requestLeases = ClusterRequestLeases()
     let workers = DispatchQueue(label: "observatory.cluster.writes", attributes: .concurrent)
     /// The sessions' key deletions under way, which `close()` waits for.
-    private let revocations = DispatchGroup()
+    private let sessionEnds = DispatchGroup()
     /// How often a write is planned again after the key changed under it: only
     /// other nodes' writes race with it (`keyTurns`).
     private static let maximumAttempts = 64
@@ -168,9 +168,9 @@ final class ClusterState: SharedState {
     /// the deletions follow.
     func endSession(_ session: String) -> (deleted: Int, failure: WireError?) {
         guard let link = sessions.withLock({ $0.removeValue(forKey: session) }) else { return (0, nil) }
-        revocations.enter()
-        link.queue.async { [sessionKeys, revocations] in
-            defer { revocations.leave() }
+        sessionEnds.enter()
+        link.queue.async { [sessionKeys, sessionEnds] in
+            defer { sessionEnds.leave() }
             sessionKeys.end(session)
         }
         return (0, nil)
@@ -179,7 +179,7 @@ final class ClusterState: SharedState {
     func close() {
         // The sessions ended before the server closes the state: their keys go now, not at expiry.
         let patience = DispatchTimeInterval.milliseconds(2 * configuration.requestTimeoutMilliseconds)
-        if revocations.wait(timeout: .now() + patience) == .timedOut {
+        if sessionEnds.wait(timeout: .now() + patience) == .timedOut {
             logger.warning("cluster: some sessions' keys were not deleted in time; they go with the node's lease")
         }
         let stopped = watch.withLock { watch in
