@@ -43,6 +43,11 @@ final class EtcdBackgroundThread: Sendable {
         return !isStopping
     }
 
+    /// Ends the loop's current pause early, so that it looks again at what it has to do.
+    func endPause() {
+        wake.signal()
+    }
+
     /// Asks the loop to return and waits until it has, unless called from the
     /// loop itself (from a callback), which then returns on its own afterwards.
     ///

@@ -21,24 +21,25 @@ import ObservatoryWire
 ///   applied its revision, or with `unavailable` when etcd cannot be reached.
 ///   Writes of one key on this node take turns (`ClusterKeyTurns`); creates
 ///   must find room under `limits.maxKeys` (`ClusterKeyBudget`).
-/// - **Session-bound keys** are attached to a lease of their session, kept alive
-///   by this node and revoked when the session ends.
+/// - **Session-bound keys** are attached to the node's lease, which its one lease
+///   keeper renews, and deleted when their session ends (`ClusterSessionKeys`
+///   says why one lease per node keeps the guarantees); the node's threads do
+///   not grow with its sessions.
 /// - **The epoch** follows from etcd's cluster id and the prefix (`ClusterEpoch`).
 ///
 /// Thread safety: the cache is a `SharedStore` (its own lock); the watch and the
-/// sessions' leases and queues are in `Locked` boxes, held only to read or change
+/// sessions' queues and keys are in `Locked` boxes, held only to read or change
 /// them, never across a call to etcd.
 ///
 /// It holds about eighteen stored properties because one node's parts share one
 /// lifetime: the etcd client and its watch, the cache, the sessions' write queues
-/// and leases, the keys' turns and budget, the node's own lease and the
-/// request-id lease, and the settings;
+/// and keys, the keys' turns and budget, the lease keeper and the request-id
+/// leases, and the settings;
 /// split across types, a node's start and stop would be spread over all of them.
 final class ClusterState: SharedState {
-    /// A session's queue of writes and, once it wrote a session-bound key, its lease.
+    /// A session's queue of writes.
     private struct SessionLink {
         let queue: DispatchQueue
-        var keeper: EtcdLeaseKeeper?
     }
 
     let epoch: String
@@ -58,13 +59,15 @@ final class ClusterState: SharedState {
     /// Told the revision the cache was reloaded at, after its watch lost continuity.
     let viewLostHandler = Locked<(@Sendable (Int64) -> Void)?>(nil)
     private let sessions = Locked<[String: SessionLink]>([:])
-    /// The node's own lease: its id names the node; it ends when the node dies.
-    private let nodeKeeper: EtcdLeaseKeeper
+    /// Renews the node's lease (and any lease granted after its loss), on one thread.
+    private let keeper: EtcdLeaseKeeper
+    /// The sessions' session-bound keys, on the node's lease: its id names the node; it ends when the node dies.
+    private let sessionKeys: ClusterSessionKeys
     /// The leases the records of `requestId`s are written on.
     private let requestLeases = ClusterRequestLeases()
     let workers = DispatchQueue(label: "observatory.cluster.writes", attributes: .concurrent)
-    /// The sessions' lease revocations under way, which `close()` waits for.
-    private let revocations = DispatchGroup()
+    /// The sessions' key deletions under way, which `close()` waits for.
+    private let sessionEnds = DispatchGroup()
     /// How often a write is planned again after the key changed under it: only
     /// other nodes' writes race with it (`keyTurns`).
     private static let maximumAttempts = 64
@@ -96,9 +99,10 @@ final class ClusterState: SharedState {
         epoch = ClusterEpoch.name(clusterID: status.clusterID, prefix: configuration.prefix)
         let nodeLease = try client.grantLease(ttl: Int64(configuration.sessionTTLSeconds))
         nodeTag = String(UInt64(bitPattern: nodeLease.id), radix: 36)
-        nodeKeeper = EtcdLeaseKeeper(client: client, lease: nodeLease) { [logger] error in
-            logger.error("cluster: this node's lease was lost: \(error.message)")
-        }
+        keeper = EtcdLeaseKeeper(client: client)
+        sessionKeys = ClusterSessionKeys(
+            nodeLease: nodeLease, client: client, layout: layout, keeper: keeper,
+            timeToLive: Int64(configuration.sessionTTLSeconds), logger: logger, retries: workers)
         // The cache starts up to `historyChanges` revisions back and its watch replays them, so that
         // observers can resume on this node from before it started, as on the nodes that saw them live.
         let current = try client.range(layout.values, limit: 1).header.revision
@@ -164,23 +168,15 @@ final class ClusterState: SharedState {
         cache.stopObservingPrefixes(by: observer)
     }
 
-    /// Revokes the session's lease, if it has one, after its writes in flight:
-    /// etcd deletes its session-bound keys, and every node's watch announces them
-    /// with `session_ended`. Returns at once; the deletions follow.
+    /// Deletes the session's session-bound keys after its writes in flight, and
+    /// every node's watch announces them with `session_ended`. Returns at once;
+    /// the deletions follow.
     func endSession(_ session: String) -> (deleted: Int, failure: WireError?) {
         guard let link = sessions.withLock({ $0.removeValue(forKey: session) }) else { return (0, nil) }
-        revocations.enter()
-        link.queue.async { [client, logger, revocations] in
-            defer { revocations.leave() }
-            guard let keeper = link.keeper else { return }
-            keeper.stop()
-            do throws(EtcdError) {
-                try client.revokeLease(keeper.lease.id)
-            } catch {
-                logger.error(
-                    "cluster: session \(session)'s lease could not be revoked (\(error.message)); "
-                        + "its keys go when it expires")
-            }
+        sessionEnds.enter()
+        link.queue.async { [sessionKeys, sessionEnds] in
+            defer { sessionEnds.leave() }
+            sessionKeys.end(session)
         }
         return (0, nil)
     }
@@ -188,29 +184,26 @@ final class ClusterState: SharedState {
     func close() {
         // The sessions ended before the server closes the state: their keys go now, not at expiry.
         let patience = DispatchTimeInterval.milliseconds(2 * configuration.requestTimeoutMilliseconds)
-        if revocations.wait(timeout: .now() + patience) == .timedOut {
-            logger.warning("cluster: some sessions' leases were not revoked in time; their keys go when they expire")
+        if sessionEnds.wait(timeout: .now() + patience) == .timedOut {
+            logger.warning("cluster: some sessions' keys were not deleted in time; they go with the node's lease")
         }
         let stopped = watch.withLock { watch in
             watch.isClosed = true
             return watch.current.take()
         }
         stopped?.cancel()
-        nodeKeeper.stop()
-        // Every session has ended (and revoked its lease) by now; revoke the node's too.
-        try? client.revokeLease(nodeKeeper.lease.id)
+        keeper.stop()
+        // Every session has ended (and deleted its keys) by now; revoke the node's lease too.
+        sessionKeys.close()
         client.close()
     }
 
     /// Stops as a node that dies would: no lease is revoked, so its sessions'
-    /// keys go only when their leases expire. For tests of that expiry.
+    /// keys go only when the node's lease expires. For tests of that expiry.
     func abandon() {
-        let links = sessions.withLock { sessions in
-            defer { sessions = [:] }
-            return Array(sessions.values)
-        }
-        for link in links { link.keeper?.stop() }
-        nodeKeeper.stop()
+        sessions.withLock { $0 = [:] }
+        sessionKeys.abandon()
+        keeper.stop()
         let stopped = watch.withLock { watch in
             watch.isClosed = true
             return watch.current.take()
@@ -255,7 +248,7 @@ final class ClusterState: SharedState {
         case .delete(let name, _, let requestId): (key, sessionBound, hasRequestId) = (name, false, requestId != nil)
         }
         do throws(EtcdError) {
-            let lease = sessionBound ? try sessionLease(of: author.session) : 0
+            let lease = sessionBound ? try sessionKeys.lease() : 0
             let requestLease = hasRequestId ? try requestLeases.current(client) : 0
             let decided = keyTurns.run(StoreKey(key)) {
                 Result { () throws(EtcdError) in
@@ -263,6 +256,7 @@ final class ClusterState: SharedState {
                 }
             }
             let decision = try decided.get()
+            if sessionBound, decision.isChange { sessionKeys.hold(key, at: decision.revision, by: author.session) }
             answerWhenApplied(decision.revision, decision.reply, pending) { [keyBudget] in
                 if decision.isCreate { keyBudget.release(key) }
             }
@@ -277,6 +271,8 @@ final class ClusterState: SharedState {
         let revision: Int64
         let reply: Result<ReplyPayload, WireError>
         var isCreate = false
+        /// Whether the write changed the key (at `revision`).
+        var isChange = false
     }
 
     /// Runs `write`'s transaction, planned again while the key changed under it
@@ -317,7 +313,8 @@ final class ClusterState: SharedState {
             // Also an answer without a change waits: `current` may come from etcd, ahead of the cache.
             let revision = plan.outcome == .change ? result.header.revision : current?.version ?? 0
             return Decision(
-                revision: revision, reply: plan.reply(committedAt: result.header.revision), isCreate: isCreate)
+                revision: revision, reply: plan.reply(committedAt: result.header.revision), isCreate: isCreate,
+                isChange: plan.outcome == .change)
         }
         return Decision(
             revision: 0,
@@ -348,26 +345,6 @@ final class ClusterState: SharedState {
                             + "yet; it cannot answer")))
             finally()
         }
-    }
-
-    /// The lease of `session`'s session-bound keys, granted and kept alive on first use.
-    private func sessionLease(of session: String) throws(EtcdError) -> Int64 {
-        if let keeper = sessions.withLock({ $0[session]?.keeper }) { return keeper.lease.id }
-        let lease = try client.grantLease(ttl: Int64(configuration.sessionTTLSeconds))
-        let keeper = EtcdLeaseKeeper(client: client, lease: lease) { [logger] error in
-            logger.error("cluster: session \(session)'s lease was lost (\(error.message)); its keys are gone")
-        }
-        let isKept = sessions.withLock { sessions in
-            guard sessions[session] != nil else { return false }
-            sessions[session]?.keeper = keeper
-            return true
-        }
-        if !isKept {
-            // The session ended meanwhile: nothing may stay bound to it.
-            keeper.stop()
-            try? client.revokeLease(lease.id)
-        }
-        return lease.id
     }
 
     /// The wire error for an etcd failure: the write may or may not have been applied.
