@@ -127,6 +127,15 @@ final class ClusterState: SharedState {
         return .pending(pending)
     }
 
+    /// One etcd transaction per batch is not built yet: a cluster node refuses batches.
+    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+        -> WriteReply
+    {
+        throw WireError(
+            code: .unknownOperation,
+            message: "this server does not apply batches in cluster mode yet; send the writes one by one")
+    }
+
     func get(_ key: String) -> RawValueEntry? {
         cache.get(key)
     }
