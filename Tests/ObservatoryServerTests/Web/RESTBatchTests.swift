@@ -23,6 +23,21 @@ import Testing
         #expect(try client.request("GET", "/v1/keys/b").json?["value"] == [2])
     }
 
+    @Test func theChangesOfABatchAreCountedEachAndItsChecksAndEqualSetsNot() throws {
+        let server = try TestServer()
+        let client = try WebClient(port: server.port)
+        for (key, value) in [("same", "1"), ("gone", "2"), ("checked", "0")] {
+            _ = try client.request("PUT", "/v1/keys/\(key)", body: value)
+        }
+        let body =
+            #"{"ops":[{"op":"set","key":"a","value":1},{"op":"set","key":"same","value":1},"#
+            + #"{"op":"check","key":"checked","ifVersion":3},{"op":"delete","key":"gone"}]}"#
+        let response = try client.request("POST", "/v1/batch", body: body)
+        #expect(response.status == 200, "\(response.text)")
+        let metrics = try client.request("GET", "/metrics").text
+        #expect(metrics.contains("\nobservatory_changes_total 5\n"), "three single sets, then a set and a delete")
+    }
+
     @Test func aFailedOperationIs409WithItsIndex() throws {
         let server = try TestServer()
         let client = try WebClient(port: server.port)
