@@ -60,6 +60,32 @@ import Testing
         }
     }
 
+    @Test func rightsAreCheckedPerOperationWithItsIndex() throws {
+        try withServer({
+            $0.auth.tokens = [
+                AccessToken(token: "alice-token", author: "alice", read: ["kitchen.*", "lock"], write: ["kitchen.*"])
+            ]
+        }) { server in
+            let client = try server.connect()
+            #expect(try client.call(["op": "hello", "token": "alice-token"]).ok == true)
+            let write = try client.call(["op": "batch", "ops": [set("kitchen.a", 1), set("hall.b", 2)]])
+            #expect(write.errorCode == "forbidden" && write["error"]?["index"] == .integer(1), "\(write)")
+            let read = try client.call([
+                "op": "batch",
+                "ops": [
+                    set("kitchen.a", 1), ["op": "check", "key": "lock", "ifVersion": 0],
+                    ["op": "check", "key": "cellar", "ifVersion": 0],
+                ],
+            ])
+            #expect(read.errorCode == "forbidden" && read["error"]?["index"] == .integer(2), "\(read)")
+            #expect(try client.call(["op": "get", "key": "kitchen.a"]).errorCode == "not_found", "nothing applied")
+            let allowed = try client.call([
+                "op": "batch", "ops": [set("kitchen.a", 1), ["op": "check", "key": "lock", "ifVersion": 0]],
+            ])
+            #expect(allowed.ok == true, "a check needs read rights only: \(allowed)")
+        }
+    }
+
     @Test func aBatchThatChangesNothingTakesNoRevision() throws {
         try withServer { server in
             let client = try server.connect()
