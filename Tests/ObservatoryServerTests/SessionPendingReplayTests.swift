@@ -18,6 +18,12 @@ private final class LaterResumingState: SharedState {
         try store.apply(write, by: author)
     }
 
+    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+        -> WriteReply
+    {
+        try store.applyBatch(operations, requestId: requestId, by: author)
+    }
+
     func get(_ key: String) -> RawValueEntry? { store.get(key) }
 
     func list(

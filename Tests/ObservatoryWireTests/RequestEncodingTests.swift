@@ -63,7 +63,7 @@ import Testing
         #expect(Operation.ping.kind.rawValue == "ping")
         #expect(
             OperationKind.allCases.map(\.rawValue) == [
-                "hello", "get", "set", "delete", "observe", "unobserve", "list", "ping", "history",
+                "hello", "get", "set", "delete", "observe", "unobserve", "list", "ping", "history", "batch",
             ])
     }
 }

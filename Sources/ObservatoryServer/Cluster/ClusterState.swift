@@ -62,19 +62,19 @@ final class ClusterState: SharedState {
     /// Renews the node's lease (and any lease granted after its loss), on one thread.
     private let keeper: EtcdLeaseKeeper
     /// The sessions' session-bound keys, on the node's lease: its id names the node; it ends when the node dies.
-    private let sessionKeys: ClusterSessionKeys
+    let sessionKeys: ClusterSessionKeys
     /// The leases the records of `requestId`s are written on.
-    private let requestLeases = ClusterRequestLeases()
+    let requestLeases = ClusterRequestLeases()
     let workers = DispatchQueue(label: "observatory.cluster.writes", attributes: .concurrent)
     /// The sessions' key deletions under way, which `close()` waits for.
     private let sessionEnds = DispatchGroup()
     /// How often a write is planned again after the key changed under it: only
     /// other nodes' writes race with it (`keyTurns`).
-    private static let maximumAttempts = 64
+    static let maximumAttempts = 64
     /// This node's writes of one key, one after another.
     private let keyTurns = ClusterKeyTurns()
     /// `limits.maxKeys`, decided by this node.
-    private let keyBudget: ClusterKeyBudget
+    let keyBudget: ClusterKeyBudget
     /// The most changes and bytes of events a resume reads back from etcd
     /// (`limits.historyChanges`, `limits.historyBytes`: what the node's own history may hold).
     let replayLimits: (changes: Int, bytes: Int)
@@ -227,7 +227,7 @@ final class ClusterState: SharedState {
     /// cluster`: 50 writing connections, 6 connections to etcd). A serial queue
     /// of its own runs on libdispatch's overcommitting pool, which gives a
     /// blocked session another thread, up to its cap of threads.
-    private func queue(of session: String) -> DispatchQueue {
+    func queue(of session: String) -> DispatchQueue {
         sessions.withLock { sessions in
             if let link = sessions[session] { return link.queue }
             let queue = DispatchQueue(label: "observatory.cluster.session")
@@ -325,7 +325,7 @@ final class ClusterState: SharedState {
     /// Fulfills `pending` with `reply` once the cache applied `revision`, or with
     /// `unavailable` if the watch has not brought it within the request timeout;
     /// then runs `finally`.
-    private func answerWhenApplied(
+    func answerWhenApplied(
         _ revision: Int64, _ reply: Result<ReplyPayload, WireError>, _ pending: PendingReply,
         finally: @escaping @Sendable () -> Void
     ) {
@@ -348,7 +348,7 @@ final class ClusterState: SharedState {
     }
 
     /// The wire error for an etcd failure: the write may or may not have been applied.
-    private static func unavailable(_ error: EtcdError) -> WireError {
+    static func unavailable(_ error: EtcdError) -> WireError {
         let outcome = error.mayHaveBeenApplied ? "may have been applied" : "was not applied"
         return WireError(
             code: .unavailable,

@@ -272,6 +272,22 @@ final class Session: Observer {
             let revision = state.revision
             answer.releasesEventsFirst = true
             return ready(.ping(revision: revision, epoch: state.epoch))
+        case .batch(let operations, let requestId):
+            try checkRights(of: operations)
+            let reply = try state.applyBatch(operations, requestId: requestId, by: identity)
+            let metrics = environment.metrics
+            switch reply {
+            case .ready(.batch(_, let results, false)):
+                metrics.countChanges(of: operations, results)
+            case .pending(let pending):
+                pending.whenFulfilled {
+                    guard case .success(.batch(_, let results, false)) = pending.result else { return }
+                    metrics.countChanges(of: operations, results)
+                }
+            case .ready:
+                break
+            }
+            return .written(reply)
         }
     }
 

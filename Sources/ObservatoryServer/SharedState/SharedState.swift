@@ -34,6 +34,16 @@ protocol SharedState: AnyObject, Sendable {
     ///   these errors (and `unavailable`) instead.
     func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply
 
+    /// Applies `operations` as one batch by `author` (docs/protocol.md,
+    /// "Batches"): all or nothing, every change at one revision, announced to
+    /// each observer as one run; `requestId` covers the whole batch. The session
+    /// has checked its rights for each operation.
+    ///
+    /// - Returns: the `batch` reply's fields, now or later, as for `apply`.
+    /// - Throws: the first failing operation's error with its `index`, or `internal`.
+    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+        -> WriteReply
+
     /// The entry of `key`, if it exists.
     func get(_ key: String) -> RawValueEntry?
 

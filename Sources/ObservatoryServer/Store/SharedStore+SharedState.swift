@@ -28,6 +28,12 @@ extension SharedStore: SharedState {
         }
     }
 
+    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+        -> WriteReply
+    {
+        .ready(try batch(operations, requestId: requestId, by: author, batched: true))
+    }
+
     func close() {
         writeBatch()
         storage?.close()

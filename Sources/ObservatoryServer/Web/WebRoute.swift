@@ -32,6 +32,8 @@ enum WebRoute: Equatable {
     case listKeys
     /// `GET /v1/history`: the held changes of a key or prefix.
     case history
+    /// `POST /v1/batch`: a batch of sets, deletes and checks.
+    case batch
     /// A known path with a method it does not serve: 405 with `Allow`.
     case methodNotAllowed(allow: String)
     /// No such path: 404.
@@ -41,6 +43,9 @@ enum WebRoute: Equatable {
     static let keysPath = "/v1/keys"
     /// The path of `history`.
     static let historyPath = "/v1/history"
+
+    /// The path of batches.
+    static let batchPath = "/v1/batch"
 
     /// The route of `method` on `target`; throws when a key is not valid percent-encoding.
     init(method: String, target: HTTPTarget) throws(HTTPError) {
@@ -53,6 +58,10 @@ enum WebRoute: Equatable {
             case "DELETE": self = .deleteKey(key)
             default: self = .methodNotAllowed(allow: "GET, HEAD, PUT, DELETE")
             }
+            return
+        }
+        if path == Self.batchPath {
+            self = method == "POST" ? .batch : .methodNotAllowed(allow: "POST")
             return
         }
         let route: WebRoute? =

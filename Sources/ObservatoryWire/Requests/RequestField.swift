@@ -3,6 +3,7 @@ enum RequestField: Int, CaseIterable {
     case id, op, key, value, prefix, after, limit, ifVersion, ephemeral, requestId
     case name, token, protocolVersion, fromRevision, epoch, slow
     case author, session, toRevision, newestFirst
+    case ops
 
     /// The field's name in a request.
     var name: String {
@@ -27,6 +28,7 @@ enum RequestField: Int, CaseIterable {
         case .session: return "session"
         case .toRevision: return "toRevision"
         case .newestFirst: return "newestFirst"
+        case .ops: return "ops"
         }
     }
 
