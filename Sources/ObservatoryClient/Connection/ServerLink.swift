@@ -40,6 +40,7 @@ final class ServerLink: ClientLink {
     private let clock = ContinuousClock()
     private let onReply: @Sendable (ReceivedReply, ServerLink) -> Void
     private let onEvent: @Sendable (Event, ServerLink) -> Void
+    private let onReadEnd: @Sendable (_ midFrame: Bool, ServerLink) -> Void
     private let onEnd: @Sendable (DisconnectReason, ServerLink) -> Void
 
     /// A link whose I/O thread ``ClientEventLoop/run(_:on:sendTimeout:tick:)`` serves.
@@ -50,6 +51,9 @@ final class ServerLink: ClientLink {
     ///   - onReply: Called on the I/O thread for every reply to a request (one
     ///     with an integer id), in order with the events.
     ///   - onEvent: Called on the I/O thread for every event, in order.
+    ///   - onReadEnd: Called on the I/O thread after the frames of the bytes read
+    ///     so far, and before an end a frame asked for: `midFrame` says whether the
+    ///     bytes ended inside a frame (the client's run of events may go on in it).
     ///   - onEnd: Called once when the link ends; the client fails its waiting requests there.
     init(
         wake: @escaping @Sendable () -> Void,
@@ -57,12 +61,14 @@ final class ServerLink: ClientLink {
         maxFrameBytes: Int = 64 << 20,
         onReply: @escaping @Sendable (ReceivedReply, ServerLink) -> Void,
         onEvent: @escaping @Sendable (Event, ServerLink) -> Void,
+        onReadEnd: @escaping @Sendable (_ midFrame: Bool, ServerLink) -> Void = { _, _ in },
         onEnd: @escaping @Sendable (DisconnectReason, ServerLink) -> Void
     ) {
         self.wake = wake
         self.generation = generation
         self.onReply = onReply
         self.onEvent = onEvent
+        self.onReadEnd = onReadEnd
         self.onEnd = onEnd
         self.state = Locked(
             State(splitter: FrameSplitter(maxFrameBytes: maxFrameBytes), lastReceived: ContinuousClock.now))
@@ -110,15 +116,16 @@ final class ServerLink: ClientLink {
         case end(DisconnectReason)
     }
 
-    /// Takes bytes the I/O thread read, and does each complete frame's work in order.
+    /// Takes bytes the I/O thread read, and does each complete frame's work in
+    /// order; then says whether the bytes ended inside a frame (`onReadEnd`).
     func receive(_ bytes: [UInt8]) {
-        let actions = state.withLock { state in
+        let (actions, midFrame) = state.withLock { state in
             state.lastReceived = clock.now
             state.splitter.append(bytes)
-            return Self.takeFrames(from: &state)
+            return (Self.takeFrames(from: &state), state.splitter.bufferedByteCount > 0)
         }
         for action in actions {
-            // The client may have ended the link for a frame of this batch (a stray reply).
+            // The client may have ended the link for a frame of these bytes (a stray reply).
             if hasEnded { return }
             switch action {
             case .reply(let reply):
@@ -126,10 +133,13 @@ final class ServerLink: ClientLink {
             case .event(let event):
                 onEvent(event, self)
             case .end(let reason):
+                // The events before the frame that ends the link were all sent: apply them.
+                onReadEnd(false, self)
                 end(reason)
                 return
             }
         }
+        onReadEnd(midFrame, self)
     }
 
     /// Decodes every complete frame; stops at the first that ends the link.
