@@ -50,7 +50,7 @@ import Testing
         #expect(Operation.ping.kind.rawValue == "ping")
         #expect(
             OperationKind.allCases.map(\.rawValue) == [
-                "hello", "get", "set", "delete", "observe", "unobserve", "list", "ping",
+                "hello", "get", "set", "delete", "observe", "unobserve", "list", "ping", "batch",
             ])
     }
 }

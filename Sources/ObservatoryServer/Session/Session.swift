@@ -265,6 +265,8 @@ final class Session: Observer {
             let revision = state.revision
             answer.releasesEventsFirst = true
             return ready(.ping(revision: revision, epoch: state.epoch))
+        case .batch:
+            throw WireError.unknownOperation("batch")
         }
     }
 

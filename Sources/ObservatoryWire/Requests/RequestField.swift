@@ -2,6 +2,7 @@
 enum RequestField: Int, CaseIterable {
     case id, op, key, value, prefix, after, limit, ifVersion, ephemeral, requestId
     case name, token, protocolVersion, fromRevision, epoch, slow
+    case ops
 
     /// The field's name in a request.
     var name: String {
@@ -22,6 +23,7 @@ enum RequestField: Int, CaseIterable {
         case .fromRevision: return "fromRevision"
         case .epoch: return "epoch"
         case .slow: return "slow"
+        case .ops: return "ops"
         }
     }
 
