@@ -12,10 +12,16 @@ private final class LaterResumingState: SharedState {
 
     var epoch: String { store.epoch }
     var revision: Int64 { store.revision }
-    var acknowledgements: any Acknowledgements { store.acknowledgements }
+    var gate: RevisionGate { store.gate }
 
     func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply {
         try store.apply(write, by: author)
+    }
+
+    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+        -> WriteReply
+    {
+        try store.applyBatch(operations, requestId: requestId, by: author)
     }
 
     func get(_ key: String) -> RawValueEntry? { store.get(key) }

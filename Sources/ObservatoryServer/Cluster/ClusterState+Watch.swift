@@ -43,7 +43,7 @@ extension ClusterState {
     /// timeout (a node that starts behind catches up before it serves).
     func catchUp(to revision: Int64) {
         let caughtUp = DispatchSemaphore(value: 0)
-        applied.whenApplied(revision) { caughtUp.signal() }
+        gate.wait(for: revision) { caughtUp.signal() }
         let patience = DispatchTimeInterval.milliseconds(configuration.requestTimeoutMilliseconds)
         if caughtUp.wait(timeout: .now() + patience) == .timedOut {
             logger.warning("cluster: the watch has not replayed etcd's history up to \(revision) yet; serving")
@@ -75,7 +75,6 @@ extension ClusterState {
             do throws(EtcdError) {
                 let (entries, revision) = try Self.read(client, layout)
                 cache.reset(to: entries, at: revision)
-                applied.advance(to: revision)
                 startWatch(after: revision)
                 logger.warning(
                     "cluster: reloaded \(CountedNoun.text(entries.count, "key")) at revision \(revision); observers must resume"
@@ -97,10 +96,8 @@ extension ClusterState {
         case .events(let events):
             guard let last = events.last?.revision else { return }
             cache.replicate(ClusterEventMapper.changes(from: events, layout: layout), through: last)
-            applied.advance(to: last)
         case .progress(let revision):
             cache.replicate([], through: revision)
-            applied.advance(to: revision)
         case .created:
             break
         case .interrupted(let error):

@@ -44,15 +44,15 @@ final class ClusterState: SharedState {
     let epoch: String
     /// The node's view of the state: what the watch has applied.
     let cache: SharedStore
-    /// Nothing to wait for beyond the pending reply: etcd committed what the cache holds.
-    let acknowledgements: any Acknowledgements = ImmediateAcknowledgements()
+    /// The cache's revision gate, which its watch advances: a write's reply waits
+    /// for its revision to pass it, so the writer's next request sees the write.
+    var gate: RevisionGate { cache.gate }
     /// A tag unique among the nodes of the cluster, for session ids.
     let nodeTag: String
     let client: EtcdClient
     let layout: ClusterKeyLayout
     let configuration: ClusterConfiguration
     let logger: Logger
-    let applied: AppliedRevisionWaiters
     /// The watch feeding the cache, and whether the state is closed (no new watch then).
     let watch = Locked<(current: EtcdWatch?, isClosed: Bool)>((nil, false))
     /// Told the revision the cache was reloaded at, after its watch lost continuity.
@@ -104,7 +104,6 @@ final class ClusterState: SharedState {
         let current = try client.range(layout.values, limit: 1).header.revision
         let (entries, revision) = try Self.read(client, layout, earliestAfter: current - Int64(historyChanges))
         cache = SharedStore(replicating: entries, at: revision, epoch: epoch, historyChanges: historyChanges)
-        applied = AppliedRevisionWaiters(applied: revision)
         startWatch(after: revision)
         // A revision in the prefix after `current`, which the watch brings once it has replayed the rest.
         let announced = try client.put(layout.nodeKey(nodeTag), Array(nodeTag.utf8), lease: nodeLease.id)
@@ -125,6 +124,15 @@ final class ClusterState: SharedState {
             perform(write, by: author, answering: pending)
         }
         return .pending(pending)
+    }
+
+    /// One etcd transaction per batch is not built yet: a cluster node refuses batches.
+    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+        -> WriteReply
+    {
+        throw WireError(
+            code: .unknownOperation,
+            message: "this server does not apply batches in cluster mode yet; send the writes one by one")
     }
 
     func get(_ key: String) -> RawValueEntry? {
@@ -327,7 +335,7 @@ final class ClusterState: SharedState {
         _ revision: Int64, _ reply: Result<ReplyPayload, WireError>, _ pending: PendingReply,
         finally: @escaping @Sendable () -> Void
     ) {
-        applied.whenApplied(revision) {
+        gate.wait(for: revision) {
             pending.fulfill(reply)
             finally()
         }

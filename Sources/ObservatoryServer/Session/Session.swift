@@ -265,8 +265,13 @@ final class Session: Observer {
             let revision = state.revision
             answer.releasesEventsFirst = true
             return ready(.ping(revision: revision, epoch: state.epoch))
-        case .batch:
-            throw WireError.unknownOperation("batch")
+        case .batch(let operations, let requestId):
+            try checkRights(of: operations)
+            let reply = try state.applyBatch(operations, requestId: requestId, by: identity)
+            if case .ready(.batch(_, let results, false)) = reply {
+                environment.metrics.countChanges(of: operations, results)
+            }
+            return .written(reply)
         }
     }
 

@@ -78,7 +78,13 @@ struct RecoveredState: Sendable {
     /// The history of recent changes the store starts with: the last
     /// `capacity` changes read, or an empty one after the last revision.
     func history(capacity: Int) -> ChangeHistory {
-        let kept = recentEvents.suffix(capacity).compactMap(StoreChange.init)
+        var kept = recentEvents.suffix(capacity).compactMap(StoreChange.init)
+        // A batch cut by the cap is left out whole: the history holds all of a revision or none.
+        if let first = kept.first, recentEvents.count > capacity,
+            StoreChange(recentEvents[recentEvents.count - capacity - 1])?.version == first.version
+        {
+            kept.removeAll { $0.version == first.version }
+        }
         var history = ChangeHistory(capacity: capacity, after: (kept.first?.version ?? revision + 1) - 1)
         for change in kept { history.append(change) }
         return history

@@ -6,11 +6,11 @@ extension Storage {
     enum BatchOutcome {
         /// `write(2)` took every buffered record (if there were any); run `waiters`
         /// once the changes are announced.
-        case written(waiters: [Waiter])
+        case written(waiters: RevisionGate.Wakeup)
         /// The write failed and was cut back: the buffered changes are lost to their
         /// writers and storage refuses changes until the server restarts; the
         /// caller takes the changes back, then runs `waiters`.
-        case failed(StorageError, waiters: [Waiter])
+        case failed(StorageError, waiters: RevisionGate.Wakeup)
     }
 
     /// Makes the store's batched writes wait in the buffer until `writeBuffered()`,
@@ -43,7 +43,7 @@ extension Storage {
     /// lock, so nothing is buffered meanwhile), and tells the durability machine.
     func writeBuffered() -> BatchOutcome {
         let (outcome, compact) = state.withLock { state -> (BatchOutcome, Bool) in
-            guard !state.buffered.isEmpty else { return (.written(waiters: []), false) }
+            guard !state.buffered.isEmpty else { return (.written(waiters: RevisionGate.Wakeup()), false) }
             // Taken out while it is written, then emptied and put back: the next turn
             // reuses its memory, unless one turn made it large.
             var bytes: [UInt8] = []

@@ -26,10 +26,14 @@ enum StorageRecord: Equatable, Sendable {
     case sessionLease(Int64)
     /// The last record of a complete snapshot, with the number of entries before it.
     case snapshotEnd(entryCount: Int64)
+    /// A `batch`: the `set` and `delete` records of its changes, all at `revision`,
+    /// then its `appliedWrite`, if any, in one record, so that recovery reads
+    /// them all back or (when the record is torn) none.
+    case batch(revision: Int64, [StorageRecord])
 
     private enum Kind: UInt8 {
         case header = 1, set = 2, delete = 3, sessionLease = 4, snapshotEnd = 5
-        case sessionBoundSet = 6, sessionEndedDelete = 7, appliedWrite = 8, history = 9
+        case sessionBoundSet = 6, sessionEndedDelete = 7, appliedWrite = 8, history = 9, batch = 10
     }
 
     /// The revision a change record took, or `nil` for the other records.
@@ -37,6 +41,7 @@ enum StorageRecord: Equatable, Sendable {
         switch self {
         case .set(let entry): entry.version
         case .delete(_, let version, _, _, _): version
+        case .batch(let revision, _): revision
         case .header, .sessionLease, .snapshotEnd, .appliedWrite, .history: nil
         }
     }
@@ -73,6 +78,12 @@ enum StorageRecord: Equatable, Sendable {
                 buffer.append(2)
                 RecordEncoding.write(key, into: &buffer)
                 RecordEncoding.write(version, into: &buffer)
+            case .batch(let revision, let results):
+                // The key of the first result stands where the others have theirs.
+                buffer.append(3)
+                RecordEncoding.write(results.first?.key ?? "", into: &buffer)
+                RecordEncoding.write(revision, into: &buffer)
+                Self.write(results, into: &buffer)
             }
         case .history(let event):
             buffer.append(Kind.history.rawValue)
@@ -84,6 +95,9 @@ enum StorageRecord: Equatable, Sendable {
         case .snapshotEnd(let count):
             buffer.append(Kind.snapshotEnd.rawValue)
             RecordEncoding.write(count, into: &buffer)
+        case .batch(let revision, let records):
+            buffer.append(Kind.batch.rawValue)
+            Self.writeBatch(revision: revision, records, into: &buffer)
         }
     }
 
@@ -135,6 +149,7 @@ enum StorageRecord: Equatable, Sendable {
             switch replyKind {
             case 0, 1: reply = .set(key: key, version: version, changed: replyKind == 1)
             case 2: reply = .delete(key: key, version: version)
+            case 3: reply = .batch(revision: version, results: try Self.batchResults(&reader))
             default: throw RecordDecodingError("unknown applied-write kind \(replyKind)")
             }
             record = .appliedWrite(AppliedWrite(requestId: requestId, appliedAt: appliedAt, reply: reply))
@@ -144,6 +159,8 @@ enum StorageRecord: Equatable, Sendable {
             record = .sessionLease(try reader.integer())
         case .snapshotEnd:
             record = .snapshotEnd(entryCount: try reader.integer())
+        case .batch:
+            record = try decodeBatch(&reader, strings: &strings)
         }
         guard reader.isAtEnd else { throw RecordDecodingError("\(reader.remaining) unexpected bytes after the record") }
         return record

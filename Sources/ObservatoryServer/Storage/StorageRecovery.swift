@@ -143,7 +143,16 @@ struct StorageRecovery {
             state.replayedChanges += 1
             report.revisions = (report.revisions?.lowerBound ?? revision)...revision
         }
-        switch item.record {
+        try replay(item.record, at: item.offset, file: file, to: &state)
+    }
+
+    /// Makes one record's change (or each change of a batch record) in `state`.
+    private func replay(
+        _ record: StorageRecord, at offset: Int, file: String, to state: inout RecoveredState
+    ) throws(StorageError) {
+        switch record {
+        case .batch(_, let records):
+            for record in records { try replay(record, at: offset, file: file, to: &state) }
         case .set(let entry):
             let previous = state.entries[entry.key]
             if previous == nil { state.createdKeys.append(entry.key) }
@@ -155,7 +164,7 @@ struct StorageRecovery {
                     session: entry.session, ephemeral: entry.ephemeral))
         case .delete(let key, let version, let author, let session, let sessionEnded):
             guard let previous = state.entries[key] else {
-                throw damaged(file, at: item.offset, "a delete of \"\(key)\", which does not exist at that point")
+                throw damaged(file, at: offset, "a delete of \"\(key)\", which does not exist at that point")
             }
             state.entries[key] = nil
             state.logsDeletedKeys = true
@@ -168,7 +177,7 @@ struct StorageRecovery {
         case .sessionLease(let number):
             state.sessionLease = max(state.sessionLease, number)
         case .header, .snapshotEnd, .history:
-            throw damaged(file, at: item.offset, "a record that does not belong in a log")
+            throw damaged(file, at: offset, "a record that does not belong in a log")
         }
     }
 

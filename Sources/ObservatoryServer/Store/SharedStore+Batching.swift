@@ -137,10 +137,10 @@ extension SharedStore {
         switch storage.writeBuffered() {
         case .written(let waiters):
             for change in unwritten { publish(change.change, from: change.author, in: &guarded) }
-            storage.run(waiters)
+            waiters.run()
         case .failed(_, let waiters):
             takeBack(unwritten, &guarded)
-            storage.run(waiters)
+            waiters.run()
         }
     }
 

@@ -22,6 +22,12 @@ extension SharedStore: SharedState {
         }
     }
 
+    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+        -> WriteReply
+    {
+        .ready(try batch(operations, requestId: requestId, by: author))
+    }
+
     func close() {
         writeBatch()
         storage?.close()

@@ -40,8 +40,10 @@ public final class SharedStore: Sendable, SnapshotSource {
     private let everyChange = Messenger<StoreChange>()
     /// Where changes are stored; `nil` keeps the store in memory only.
     public let storage: Storage?
-    /// How far replies to writes and events may go: storage's, or everything at once without it.
-    let acknowledgements: any Acknowledgements
+    /// The revision gate: how far replies to writes and events may go. Storage
+    /// advances it, or, in a cluster node's cache, the watch (`replicate`);
+    /// otherwise everything passes at once.
+    let gate: RevisionGate
     /// The name of this store's history (docs/protocol.md's epoch): kept with storage,
     /// new at every start without.
     public let epoch: String
@@ -65,7 +67,7 @@ public final class SharedStore: Sendable, SnapshotSource {
                     maxKeys: maxKeys, maxBytes: maxStoreBytes, appliedWrites: AppliedWrites(capacity: maxRequestIds)),
                 history: ChangeHistory(capacity: historyChanges, byteLimit: historyBytes, after: 0)))
         storage = nil
-        acknowledgements = ImmediateAcknowledgements()
+        gate = RevisionGate(reached: .max)
         epoch = RecoveredState.newEpoch()
     }
 
@@ -81,7 +83,7 @@ public final class SharedStore: Sendable, SnapshotSource {
                     appliedWrites: recovered.appliedWrites),
                 history: history))
         self.storage = storage
-        acknowledgements = storage
+        gate = storage.gate
         epoch = recovered.epoch
         storage.attach(self)
     }
@@ -95,7 +97,8 @@ public final class SharedStore: Sendable, SnapshotSource {
                 data: StoreState.replica(of: entries, at: revision),
                 history: ChangeHistory(capacity: historyChanges, after: revision)))
         storage = nil
-        acknowledgements = ImmediateAcknowledgements()
+        // Advanced by the watch (`replicate`): a node answers a write once it applied it.
+        gate = RevisionGate(reached: revision)
         self.epoch = epoch
     }
 

@@ -1,0 +1,45 @@
+import ObservatoryWire
+
+/// A `batch` that `StoreState` checked and has not applied yet: the planned
+/// write of each operation that changes a key (all at one revision), the
+/// `requestId` it remembers, and its reply.
+///
+/// Storage holds it as one record (`records`), so that recovery reads back all
+/// of its changes or none.
+struct PlannedBatch {
+    /// The changes, in the order of the batch's operations; empty when it changes nothing.
+    let writes: [PlannedWrite]
+    /// The batch to remember under its `requestId`, if it carried one and is not a duplicate.
+    let applied: AppliedWrite?
+    /// The reply's fields.
+    let payload: ReplyPayload
+
+    /// A batch that changes nothing and remembers nothing: a duplicate's answer.
+    init(answer payload: ReplyPayload) {
+        self.init(writes: [], applied: nil, payload: payload)
+    }
+
+    init(writes: [PlannedWrite], applied: AppliedWrite?, payload: ReplyPayload) {
+        self.writes = writes
+        self.applied = applied
+        self.payload = payload
+    }
+
+    /// The revision its changes take, if it makes any.
+    var revision: Int64? {
+        writes.first?.change?.version
+    }
+
+    /// Whether storage has anything to hold for it.
+    var needsPersisting: Bool {
+        !writes.isEmpty || applied != nil
+    }
+
+    /// What storage must hold before the batch is applied: its changes and its
+    /// `requestId` in one `batch` record (a lone `appliedWrite` when it changes nothing).
+    var records: [StorageRecord] {
+        let remembered = applied.map { [StorageRecord.appliedWrite($0)] } ?? []
+        guard let revision else { return remembered }
+        return [.batch(revision: revision, writes.flatMap { $0.change?.storageRecords ?? [] } + remembered)]
+    }
+}
