@@ -20,6 +20,9 @@ public enum CommandLineCommand: Sendable, Equatable {
     /// pending changes of a key (`coalesce`), or close the connection (`close`),
     /// after which the command resumes by itself and misses no change.
     case watch(Target, fromRevision: Int64? = nil, slow: SlowPolicy = .coalesce)
+    /// Apply several operations all or nothing, at one revision (read as JSON:
+    /// see `CommandLineBatch`), and print the revision and one line per operation.
+    case batch(operations: [BatchOperation])
     /// Print the server's name, its last revision and its epoch: a health check
     /// (exit 0, or 3 when the server cannot be reached).
     case ping

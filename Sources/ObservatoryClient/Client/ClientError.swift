@@ -90,13 +90,17 @@ public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The key's current version carried by a `conflict` error (0 when the key is missing).
     public var currentVersion: Int64? { serverError?.currentVersion }
 
+    /// For the failure of a batch: the position, in its steps, of the step that failed.
+    public var operationIndex: Int? { serverError?.index }
+
     /// A message a user can act on.
     public var description: String { message }
 
     /// The server answered with an error reply (`not_found`, `conflict`, `forbidden`, ...).
     public static func server(_ error: WireError) -> ClientError {
         let version = error.currentVersion.map { " (current version \($0))" } ?? ""
-        var result = ClientError(.server, "\(error.code): \(error.message)\(version)")
+        let index = error.index.map { " (batch operation \($0))" } ?? ""
+        var result = ClientError(.server, "\(error.code): \(error.message)\(version)\(index)")
         result.serverError = error
         return result
     }

@@ -86,7 +86,7 @@ extension ObservatoryClient {
 
     /// Sends a write with a `requestId`; when the connection breaks before its
     /// reply, waits for the next resync and sends it again (the server applies it once).
-    private func write(_ operation: Operation) async throws(ClientError) -> ReplyPayload {
+    func write(_ operation: Operation) async throws(ClientError) -> ReplyPayload {
         var attempts = 1
         while true {
             do {

@@ -51,6 +51,12 @@ public typealias KeyVersion = ObservatoryWire.KeyVersion
 /// A change as the server sent it, kept in ``RemoteChange/event`` for programs that print raw events.
 public typealias Event = ObservatoryWire.Event
 
+/// One operation of a batch as the protocol has it; ``BatchStep/init(_:)`` sends one.
+public typealias BatchOperation = ObservatoryWire.BatchOperation
+
+/// The result of one step of a batch, in ``BatchOutcome/results``.
+public typealias BatchResult = ObservatoryWire.BatchResult
+
 // MARK: Logging
 
 /// How much the client's logger says: `debug`, `info`, `warning` or `error`.
