@@ -58,26 +58,6 @@ import Testing
         #expect(seen.value == ["a=1 b=2", "b=2 a=1"])
     }
 
-    @Test func aRunSplitInsideAFrameIsStillAppliedAsOneStep() async throws {
-        let peer = try LoopbackPeer()
-        let (client, first, second) = try await synchronizedClient(peer)
-        defer { client.close() }
-        let seen = Locked<[String]>([])
-        let observer = FreeObserver()
-        observer.observe(first) { (update: Update<Int>) in
-            seen.withLock { $0.append("a=\(update.new) b=\(second.value)") }
-        }
-        let run = update("a", 1, version: 5) + update("b", 2, version: 5)
-        let split = run.index(run.startIndex, offsetBy: run.utf8.count / 2 + 10)
-
-        peer.send(String(run[..<split]))
-        // Whether the client reads the halves apart or together, the run is one step.
-        peer.send(String(run[split...]))
-
-        #expect(await eventually { seen.value.count == 1 }, "\(seen.value)")
-        #expect(seen.value == ["a=1 b=2"])
-    }
-
     @Test func aTrackerOfOneMirrorSeesTheOtherAlreadyChanged() async throws {
         let peer = try LoopbackPeer()
         let (client, first, second) = try await synchronizedClient(peer)

@@ -1,0 +1,55 @@
+import Observatory
+import ObservatoryWire
+import Testing
+
+@testable import ObservatoryClient
+
+/// The link tells the client where the bytes it read ended, so that the
+/// client's machine knows when a run of events may go on (``EventRun``).
+@Suite struct ServerLinkRunTests {
+    /// A link without a socket, fed bytes by the test; returns it and what it reported, in order.
+    private func link() -> (ServerLink, Locked<[String]>) {
+        let journal = Locked<[String]>([])
+        let link = ServerLink(
+            wake: {}, generation: 1,
+            onReply: { _, _ in journal.withLock { $0.append("reply") } },
+            onEvent: { event, _ in
+                if case .update(let key, _, _, _, _, _, _) = event { journal.withLock { $0.append("event \(key)") } }
+            },
+            onReadEnd: { midFrame, _ in journal.withLock { $0.append(midFrame ? "read ended mid-frame" : "read ended") }
+            },
+            onEnd: { _, _ in journal.withLock { $0.append("end") } })
+        return (link, journal)
+    }
+
+    private let run = Array(
+        (#"{"event":"update","key":"a","new":1,"version":5,"author":"bob","session":"s2"}"# + "\n"
+            + #"{"event":"update","key":"b","new":2,"version":5,"author":"bob","session":"s2"}"# + "\n").utf8)
+
+    @Test func bytesThatEndInsideAFrameSaySoAndTheRestFollowsInTheNextRead() {
+        let (link, journal) = link()
+        let split = run.count - 20
+
+        link.receive(Array(run[..<split]))
+        #expect(journal.value == ["event a", "read ended mid-frame"])
+        link.receive(Array(run[split...]))
+
+        #expect(journal.value == ["event a", "read ended mid-frame", "event b", "read ended"])
+    }
+
+    @Test func bytesThatEndAtAFramesEndSaySo() {
+        let (link, journal) = link()
+        link.receive(run)
+        #expect(journal.value == ["event a", "event b", "read ended"])
+    }
+
+    @Test func aFrameThatEndsTheLinkEndsTheReadBeforeIt() {
+        let (link, journal) = link()
+        let rejection =
+            Array(
+                #"{"ok":false,"id":null,"error":{"code":"slow_consumer","message":"behind","revision":5}}"#.utf8) + [10]
+        link.receive(run + rejection)
+        #expect(journal.value == ["event a", "event b", "read ended"])
+        #expect(link.endReason == .slowConsumer(revision: 5))
+    }
+}
