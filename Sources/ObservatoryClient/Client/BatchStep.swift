@@ -27,6 +27,8 @@ public struct BatchStep: Sendable {
 
     /// Sets `key` to `value`, as ``ObservatoryClient/set(_:_:ifVersion:ephemeral:)`` does.
     /// - Parameters:
+    ///   - key: The key to write.
+    ///   - value: The new value; any `Encodable` that encodes as JSON.
     ///   - ifVersion: Only if the key is at this version (0: only if it does not
     ///     exist); otherwise the whole batch fails with `conflict`.
     ///   - sessionBound: Bind the key to this client's session (`"ephemeral"` on the wire).

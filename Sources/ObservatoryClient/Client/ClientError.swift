@@ -6,7 +6,8 @@ import ObservatoryWire
 /// can be added without breaking a caller's exhaustive `switch` (as NIO's
 /// errors and the protocol's `WireError` do). What a failure carries sits in
 /// optional properties: the server's ``serverError`` (with its protocol code
-/// and, for a `conflict`, ``currentVersion``), the ``key`` and ``version`` of a
+/// and, for a `conflict`, ``currentVersion``; for a failed batch, the failing
+/// step's ``operationIndex``), the ``key`` and ``version`` of a
 /// value that does not decode, the ``connectionState`` or the ``disconnectReason``.
 ///
 ///     do {
