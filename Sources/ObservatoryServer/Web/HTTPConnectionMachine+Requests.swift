@@ -57,6 +57,8 @@ extension HTTPConnectionMachine {
             submit("delete", [("key", .string(key))] + fields, keepAlive: keepAlive)
         case .listKeys:
             listKeys(head, target: target, keepAlive: keepAlive)
+        case .batch:
+            batch(head, body: body, target: target, keepAlive: keepAlive)
         case .events:
             startEvents(head, target: target)
         case .webSocket:
@@ -76,6 +78,25 @@ extension HTTPConnectionMachine {
             return
         }
         submit("set", [("key", .string(key))] + fields, value: value, keepAlive: keepAlive)
+    }
+
+    /// `POST /v1/batch`: the body's `ops` as a `batch`, with `requestId` from
+    /// `Idempotency-Key`; the session checks the operations as on the protocol.
+    private mutating func batch(_ head: HTTPRequestHead, body: [UInt8], target: HTTPTarget, keepAlive: Bool) {
+        guard let parsed = try? JSONValue.parse(body) else {
+            answerError(.badRequest, code: "bad_frame", message: Self.notJSONMessage(body), keepAlive: keepAlive)
+            return
+        }
+        guard let object = parsed.objectValue else {
+            answerError(
+                .badRequest, code: "bad_request", message: "the body must be an object such as {\"ops\":[...]}",
+                keepAlive: keepAlive)
+            return
+        }
+        guard authenticate(head, target, .batch) else { return }
+        var fields = object["ops"].map { [("ops", $0)] } ?? []
+        if let requestId = head.headers["Idempotency-Key"] { fields.append(("requestId", .string(requestId))) }
+        submit("batch", fields, keepAlive: keepAlive)
     }
 
     /// `ifVersion` from `If-Match` (a bare or quoted integer) and `requestId`

@@ -30,6 +30,8 @@ enum WebRoute: Equatable {
     case deleteKey(String)
     /// `GET /v1/keys`: a page of the keys under a prefix.
     case listKeys
+    /// `POST /v1/batch`: a batch of sets, deletes and checks.
+    case batch
     /// A known path with a method it does not serve: 405 with `Allow`.
     case methodNotAllowed(allow: String)
     /// No such path: 404.
@@ -37,6 +39,9 @@ enum WebRoute: Equatable {
 
     /// The path that carries keys; a key follows it after one more `/`.
     static let keysPath = "/v1/keys"
+
+    /// The path of batches.
+    static let batchPath = "/v1/batch"
 
     /// The route of `method` on `target`; throws when a key is not valid percent-encoding.
     init(method: String, target: HTTPTarget) throws(HTTPError) {
@@ -49,6 +54,10 @@ enum WebRoute: Equatable {
             case "DELETE": self = .deleteKey(key)
             default: self = .methodNotAllowed(allow: "GET, HEAD, PUT, DELETE")
             }
+            return
+        }
+        if path == Self.batchPath {
+            self = method == "POST" ? .batch : .methodNotAllowed(allow: "POST")
             return
         }
         let route: WebRoute? =
