@@ -4,8 +4,9 @@ import Testing
 
 @testable import ObservatoryClient
 
-/// The link tells the client where the bytes it read ended, so that the
-/// client's machine knows when a run of events may go on (``EventRun``).
+/// The link tells the client when the socket paused and whether the bytes
+/// read ended inside a frame, so that the client's machine knows when a run of
+/// events may go on (``EventRun``).
 @Suite struct ServerLinkRunTests {
     /// A link without a socket, fed bytes by the test; returns it and what it reported, in order.
     private func link() -> (ServerLink, Locked<[String]>) {
@@ -26,20 +27,28 @@ import Testing
         (#"{"event":"update","key":"a","new":1,"version":5,"author":"bob","session":"s2"}"# + "\n"
             + #"{"event":"update","key":"b","new":2,"version":5,"author":"bob","session":"s2"}"# + "\n").utf8)
 
-    @Test func bytesThatEndInsideAFrameSaySoAndTheRestFollowsInTheNextRead() {
+    @Test func aPauseInsideAFrameSaysSoAndTheRestFollowsInTheNextRead() {
         let (link, journal) = link()
         let split = run.count - 20
 
         link.receive(Array(run[..<split]))
+        link.readPaused()
         #expect(journal.value == ["event a", "read ended mid-frame"])
         link.receive(Array(run[split...]))
+        link.readPaused()
 
         #expect(journal.value == ["event a", "read ended mid-frame", "event b", "read ended"])
     }
 
-    @Test func bytesThatEndAtAFramesEndSaySo() {
+    @Test func readsThatFollowEachOtherWithoutAPauseSayNothingInBetween() {
         let (link, journal) = link()
-        link.receive(run)
+        let boundary = run.firstIndex(of: 10).map { $0 + 1 } ?? 0
+
+        link.receive(Array(run[..<boundary]))
+        link.receive(Array(run[boundary...]))
+        #expect(journal.value == ["event a", "event b"], "more bytes were waiting: no pause at the frame's end")
+        link.readPaused()
+
         #expect(journal.value == ["event a", "event b", "read ended"])
     }
 

@@ -98,8 +98,8 @@ extension ObservatoryClient {
         apply(run: state.withLock { $0.machine.eventArrived(event, on: link) }, from: link)
     }
 
-    /// The frames read on `link` so far were handed in: a run that cannot go on
-    /// now is applied (``ClientMachine/readEnded(on:midFrame:)``).
+    /// The socket of `link` has nothing more to read for now: a run that cannot
+    /// go on now is applied (``ClientMachine/readEnded(on:midFrame:)``).
     func readEnded(on link: ServerLink, midFrame: Bool) {
         apply(run: state.withLock { $0.machine.readEnded(on: link, midFrame: midFrame) }, from: link)
     }

@@ -51,9 +51,10 @@ final class ServerLink: ClientLink {
     ///   - onReply: Called on the I/O thread for every reply to a request (one
     ///     with an integer id), in order with the events.
     ///   - onEvent: Called on the I/O thread for every event, in order.
-    ///   - onReadEnd: Called on the I/O thread after the frames of the bytes read
-    ///     so far, and before an end a frame asked for: `midFrame` says whether the
-    ///     bytes ended inside a frame (the client's run of events may go on in it).
+    ///   - onReadEnd: Called on the I/O thread when the socket has nothing more
+    ///     to read for now (``readPaused()``), and before an end a frame asked for:
+    ///     `midFrame` says whether the bytes ended inside a frame (the client's run
+    ///     of events may go on in it).
     ///   - onEnd: Called once when the link ends; the client fails its waiting requests there.
     init(
         wake: @escaping @Sendable () -> Void,
@@ -116,13 +117,12 @@ final class ServerLink: ClientLink {
         case end(DisconnectReason)
     }
 
-    /// Takes bytes the I/O thread read, and does each complete frame's work in
-    /// order; then says whether the bytes ended inside a frame (`onReadEnd`).
+    /// Takes bytes the I/O thread read, and does each complete frame's work in order.
     func receive(_ bytes: [UInt8]) {
-        let (actions, midFrame) = state.withLock { state in
+        let actions = state.withLock { state in
             state.lastReceived = clock.now
             state.splitter.append(bytes)
-            return (Self.takeFrames(from: &state), state.splitter.bufferedByteCount > 0)
+            return Self.takeFrames(from: &state)
         }
         for action in actions {
             // The client may have ended the link for a frame of these bytes (a stray reply).
@@ -139,6 +139,14 @@ final class ServerLink: ClientLink {
                 return
             }
         }
+    }
+
+    /// The socket has nothing more to read for now: says whether the bytes
+    /// received so far ended inside a frame (`onReadEnd`), so that the client
+    /// knows whether a run of events may go on.
+    func readPaused() {
+        guard !hasEnded else { return }
+        let midFrame = state.withLock { $0.splitter.bufferedByteCount > 0 }
         onReadEnd(midFrame, self)
     }
 

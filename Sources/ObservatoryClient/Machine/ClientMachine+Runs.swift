@@ -9,9 +9,10 @@ extension ClientMachine {
         return run.add(event)
     }
 
-    /// The frames read so far on `link` have been handed in: when they ended at a
-    /// frame's end (`midFrame` false), the waiting run is complete; returns it.
-    /// When they ended inside a frame, the run may go on in that frame: it waits.
+    /// The socket of `link` has nothing more to read for now: when the bytes read
+    /// ended at a frame's end (`midFrame` false), the waiting run is complete;
+    /// returns it. When they ended inside a frame, the run may go on in that
+    /// frame: it waits.
     mutating func readEnded(on link: Link, midFrame: Bool) -> [Event] {
         guard self.link === link, !midFrame else { return [] }
         return run.take()

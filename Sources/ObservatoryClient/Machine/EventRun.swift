@@ -10,11 +10,11 @@ import ObservatoryWire
 /// nothing more of it is coming now:
 /// - an event of another version arrives (it starts the next run);
 /// - a frame that is not an event arrives (a reply, or the link's end);
-/// - the bytes read so far end at a frame's end and the socket has nothing
-///   more: the server has written no more of the run yet, and it writes a
-///   batch's events in one go. When the bytes end inside a frame, that frame
-///   is still coming, so the run waits for it: a run split across reads is
-///   still applied as one.
+/// - the socket has nothing more to read and the bytes read so far end at a
+///   frame's end: the server has written no more of the run yet, and it writes
+///   a batch's events in one go. While more bytes wait in the socket, or the
+///   bytes end inside a frame (that frame is still coming), the run waits: a
+///   run split across reads is still applied as one.
 ///
 /// A plain value inside ``ClientMachine``; the machine's inputs return the
 /// runs that ended, for the shell to apply.
