@@ -15,7 +15,8 @@ import Testing
             wake: {}, generation: 1,
             onReply: { _, _ in journal.withLock { $0.append("reply") } },
             onEvent: { event, _ in
-                if case .update(let key, _, _, _, _, _, _) = event { journal.withLock { $0.append("event \(key)") } }
+                let key = String(decoding: event.encoded(), as: UTF8.self).contains(#""key":"a""#) ? "a" : "b"
+                journal.withLock { $0.append("event \(key)") }
             },
             onReadEnd: { midFrame, _ in journal.withLock { $0.append(midFrame ? "read ended mid-frame" : "read ended") }
             },
