@@ -2,17 +2,8 @@ import Foundation
 import ObservatoryServer
 import Testing
 
-/// Whether this run's servers are cluster nodes (`OBSERVATORY_CONFORMANCE_ETCD`).
-let runsAgainstClusterNodes = !(ProcessInfo.processInfo.environment["OBSERVATORY_CONFORMANCE_ETCD"] ?? "")
-    .isEmpty
-
 /// docs/protocol.md, "Batches, expiring keys, history": the `batch` op.
-///
-/// Served by a single daemon; a cluster node does not apply batches yet (one
-/// etcd transaction per batch is still to be built), so against cluster nodes
-/// only the refusal is checked.
-@Suite(.enabled(if: !runsAgainstClusterNodes, "cluster nodes do not serve batch yet"))
-struct BatchConformanceTests {
+@Suite struct BatchConformanceTests {
     private func set(_ key: String, _ value: Any, ifVersion: Int64? = nil) -> [String: Any] {
         var op: [String: Any] = ["op": "set", "key": key, "value": value]
         if let ifVersion { op["ifVersion"] = ifVersion }

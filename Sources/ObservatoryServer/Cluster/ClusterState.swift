@@ -61,17 +61,17 @@ final class ClusterState: SharedState {
     /// The node's own lease: its id names the node; it ends when the node dies.
     private let nodeKeeper: EtcdLeaseKeeper
     /// The leases the records of `requestId`s are written on.
-    private let requestLeases = ClusterRequestLeases()
+    let requestLeases = ClusterRequestLeases()
     let workers = DispatchQueue(label: "observatory.cluster.writes", attributes: .concurrent)
     /// The sessions' lease revocations under way, which `close()` waits for.
     private let revocations = DispatchGroup()
     /// How often a write is planned again after the key changed under it: only
     /// other nodes' writes race with it (`keyTurns`).
-    private static let maximumAttempts = 64
+    static let maximumAttempts = 64
     /// This node's writes of one key, one after another.
     private let keyTurns = ClusterKeyTurns()
     /// `limits.maxKeys`, decided by this node.
-    private let keyBudget: ClusterKeyBudget
+    let keyBudget: ClusterKeyBudget
     /// The most changes and bytes of events a resume reads back from etcd
     /// (`limits.historyChanges`, `limits.historyBytes`: what the node's own history may hold).
     let replayLimits: (changes: Int, bytes: Int)
@@ -124,15 +124,6 @@ final class ClusterState: SharedState {
             perform(write, by: author, answering: pending)
         }
         return .pending(pending)
-    }
-
-    /// One etcd transaction per batch is not built yet: a cluster node refuses batches.
-    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
-        -> WriteReply
-    {
-        throw WireError(
-            code: .unknownOperation,
-            message: "this server does not apply batches in cluster mode yet; send the writes one by one")
     }
 
     func get(_ key: String) -> RawValueEntry? {
@@ -237,7 +228,7 @@ final class ClusterState: SharedState {
     /// cluster`: 50 writing connections, 6 connections to etcd). A serial queue
     /// of its own runs on libdispatch's overcommitting pool, which gives a
     /// blocked session another thread, up to its cap of threads.
-    private func queue(of session: String) -> DispatchQueue {
+    func queue(of session: String) -> DispatchQueue {
         sessions.withLock { sessions in
             if let link = sessions[session] { return link.queue }
             let queue = DispatchQueue(label: "observatory.cluster.session")
@@ -331,7 +322,7 @@ final class ClusterState: SharedState {
     /// Fulfills `pending` with `reply` once the cache applied `revision`, or with
     /// `unavailable` if the watch has not brought it within the request timeout;
     /// then runs `finally`.
-    private func answerWhenApplied(
+    func answerWhenApplied(
         _ revision: Int64, _ reply: Result<ReplyPayload, WireError>, _ pending: PendingReply,
         finally: @escaping @Sendable () -> Void
     ) {
@@ -354,7 +345,7 @@ final class ClusterState: SharedState {
     }
 
     /// The lease of `session`'s session-bound keys, granted and kept alive on first use.
-    private func sessionLease(of session: String) throws(EtcdError) -> Int64 {
+    func sessionLease(of session: String) throws(EtcdError) -> Int64 {
         if let keeper = sessions.withLock({ $0[session]?.keeper }) { return keeper.lease.id }
         let lease = try client.grantLease(ttl: Int64(configuration.sessionTTLSeconds))
         let keeper = EtcdLeaseKeeper(client: client, lease: lease) { [logger] error in
@@ -374,7 +365,7 @@ final class ClusterState: SharedState {
     }
 
     /// The wire error for an etcd failure: the write may or may not have been applied.
-    private static func unavailable(_ error: EtcdError) -> WireError {
+    static func unavailable(_ error: EtcdError) -> WireError {
         let outcome = error.mayHaveBeenApplied ? "may have been applied" : "was not applied"
         return WireError(
             code: .unavailable,
