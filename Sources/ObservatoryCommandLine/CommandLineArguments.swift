@@ -276,6 +276,8 @@ public struct CommandLineArguments: Sendable, Equatable {
                 throw CommandLineUsageError("list takes at most one PATTERN, got \(operands.count) arguments")
             }
             return .list(prefix: try CommandLinePattern.prefix(from: operands.first ?? ""))
+        case "batch":
+            return .batch(operations: try CommandLineBatch.operations(from: operands, input: input))
         case "ping":
             guard operands.isEmpty else {
                 throw CommandLineUsageError("ping takes no arguments, got \(operands.count)")

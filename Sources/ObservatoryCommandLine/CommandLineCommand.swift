@@ -24,6 +24,9 @@ public enum CommandLineCommand: Sendable, Equatable {
     /// with its author and local time: at most `limit` (the server's default when
     /// nil), only those under an `author` name when given, oldest first unless `newestFirst`.
     case history(Target, author: String? = nil, limit: Int? = nil, newestFirst: Bool = false)
+    /// Apply several operations all or nothing, at one revision (read as JSON:
+    /// see `CommandLineBatch`), and print the revision and one line per operation.
+    case batch(operations: [BatchOperation])
     /// Print the server's name, its last revision and its epoch: a health check
     /// (exit 0, or 3 when the server cannot be reached).
     case ping

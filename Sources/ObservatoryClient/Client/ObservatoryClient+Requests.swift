@@ -86,7 +86,7 @@ extension ObservatoryClient {
 
     /// Sends a write with a `requestId`; when the connection breaks before its
     /// reply, waits for the next resync and sends it again (the server applies it once).
-    private func write(_ operation: Operation) async throws(ClientError) -> ReplyPayload {
+    func write(_ operation: Operation) async throws(ClientError) -> ReplyPayload {
         var attempts = 1
         while true {
             do {
@@ -249,6 +249,8 @@ extension ObservatoryClient {
     /// A reply came on `link` (on the I/O thread): the request it answers
     /// completes now, before the next frame is looked at.
     func handle(_ reply: ReceivedReply, from link: ServerLink) {
+        // The events before the reply were all sent: their run is complete, and applied first.
+        apply(run: state.withLock { $0.machine.runInterrupted(on: link) }, from: link)
         guard case .integer(let identifier)? = reply.id else { return }
         switch state.withLock({ $0.machine.replied(identifier, on: link) }) {
         case .complete(let completion): completion(.success(reply))
