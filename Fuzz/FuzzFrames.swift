@@ -50,7 +50,7 @@ private func decode(_ frame: [UInt8]) {
     guard decodedWithBytes.map(\.decoded) == decoded else {
         fatalError("Request and RawRequest decode \(String(decoding: frame, as: UTF8.self)) differently")
     }
-    if case .success(let request) = decodedWithBytes, case .set(_, let value, _, _, _) = request.operation {
+    if case .success(let request) = decodedWithBytes, case .set(_, let value, _, _, _, _) = request.operation {
         let whitespace: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
         guard (try? EncodedJSON(validating: value.bytes)) != nil, let first = value.bytes.first,
             let last = value.bytes.last, !whitespace.contains(first), !whitespace.contains(last)

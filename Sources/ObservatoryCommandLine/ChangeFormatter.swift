@@ -7,12 +7,13 @@ public enum ChangeFormatter {
     /// One change as `key old → new by author (vN)`; `(none)` stands for the
     /// missing old value of a created key, `(deleted)` for the new value of a
     /// deleted one, `(session ended)` for a session-bound key the server deleted
-    /// because its owner's session ended. Values are compact JSON.
+    /// because its owner's session ended, `(expired)` for an expiring key whose
+    /// time was up. Values are compact JSON.
     ///
     ///     sky.color "blue" → "red" by alice (v12)
     public static func line(for change: RemoteChange) -> String {
         let old = change.old.map(text) ?? "(none)"
-        let new = change.new.map(text) ?? (isSessionEnd(change.event) ? "(session ended)" : "(deleted)")
+        let new = change.new.map(text) ?? deletion(change.event)
         return "\(change.key) \(old) → \(new) by \(change.author.name) (v\(change.version))"
     }
 
@@ -33,9 +34,14 @@ public enum ChangeFormatter {
             "\(formatter.string(from: entry.date)) \(entry.key) \(old) → \(new) by \(entry.author) (v\(entry.version))"
     }
 
-    private static func isSessionEnd(_ event: Event) -> Bool {
-        guard case .delete(_, _, _, _, _, let reason) = event else { return false }
-        return reason == Event.sessionEnded
+    /// What stands for the new value of a deleted key: why the server deleted it, if it did.
+    private static func deletion(_ event: Event) -> String {
+        guard case .delete(_, _, _, _, _, let reason) = event else { return "(deleted)" }
+        switch reason {
+        case Event.sessionEnded: return "(session ended)"
+        case Event.expired: return "(expired)"
+        default: return "(deleted)"
+        }
     }
 
     /// The longest value `preview(_:)` prints whole, in characters.

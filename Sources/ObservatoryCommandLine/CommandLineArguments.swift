@@ -33,6 +33,8 @@ public struct CommandLineArguments: Sendable, Equatable {
     public var printsFrames = false
     /// `set --ephemeral`: bind the key to the command's session.
     private var ephemeral = false
+    /// `set --ttl SECONDS`: make the key expire that many seconds after the write.
+    private var ttl: Int64?
     /// `set --string`: the value is a string, whatever it looks like.
     private var valueIsString = false
     /// `watch --from REV`: resume after this revision.
@@ -154,16 +156,22 @@ public struct CommandLineArguments: Sendable, Equatable {
         return text
     }
 
-    /// Folds `--ephemeral`, `--from` and `--slow` into the command they belong to.
+    /// Folds `--ephemeral`, `--ttl`, `--from` and `--slow` into the command they belong to.
     private mutating func applyCommandOptions() throws(CommandLineUsageError) {
         if valueIsString {
             guard case .set = command else { throw CommandLineUsageError("--string only goes with set") }
         }
         if ephemeral {
-            guard case .set(let key, let value, _) = command else {
+            guard case .set(let key, let value, _, let ttl) = command else {
                 throw CommandLineUsageError("--ephemeral only goes with set")
             }
-            command = .set(key: key, value: value, ephemeral: true)
+            command = .set(key: key, value: value, ephemeral: true, ttl: ttl)
+        }
+        if let ttl {
+            guard case .set(let key, let value, let ephemeral, _) = command else {
+                throw CommandLineUsageError("--ttl only goes with set")
+            }
+            command = .set(key: key, value: value, ephemeral: ephemeral, ttl: ttl)
         }
         if let fromRevision {
             guard case .watch(let target, _, let slow) = command else {
@@ -219,6 +227,13 @@ public struct CommandLineArguments: Sendable, Equatable {
         case "--ephemeral":
             guard inlineValue == nil else { throw CommandLineUsageError("--ephemeral takes no value") }
             ephemeral = true
+        case "--ttl":
+            let text = try value()
+            guard let seconds = Int64(text), (1...Operation.maxTTLSeconds).contains(seconds) else {
+                throw CommandLineUsageError(
+                    "--ttl must be a whole number of seconds from 1 to \(Operation.maxTTLSeconds), not '\(text)'")
+            }
+            ttl = seconds
         case "--string":
             guard inlineValue == nil else { throw CommandLineUsageError("--string takes no value") }
             valueIsString = true

@@ -47,7 +47,7 @@ public enum CommandLineHelp {
             """
         case "set":
             """
-            usage: observatory set KEY VALUE [--string] [--ephemeral]
+            usage: observatory set KEY VALUE [--string] [--ephemeral] [--ttl SECONDS]
 
             Sets KEY to VALUE and prints `KEY = VALUE (vN)`, the value shortened when long,
             or `KEY unchanged (vN)`.
@@ -59,6 +59,8 @@ public enum CommandLineHelp {
               @PATH         read VALUE (JSON) from the file PATH; for large values
               --string      take VALUE (or what - or @PATH reads) as a string, as is
               --ephemeral   keep KEY only while the command runs (until Ctrl-C)
+              --ttl SECONDS the server deletes KEY SECONDS after this write (1 to 31536000);
+                            setting it again with --ttl restarts the clock
             The strings - and @x themselves are set as JSON: '"-"', '"@x"'.
             """
         case "delete":

@@ -77,7 +77,7 @@ public enum CommandLineTool {
         case .watch:
             return "the watch ended: \(reason). Run it again when the server is back; "
                 + "add --from REV (the last vN shown) to see the changes made in between"
-        case .set(let key, _, ephemeral: true):
+        case .set(let key, _, true, _):
             return "the session ended: \(reason); the server no longer keeps \(key) for this command"
         default:
             return "\(error)"
@@ -103,8 +103,9 @@ public enum CommandLineTool {
         case .get(let key):
             let reply = try await client.send(.get(key: key))
             output.standardOutput(raw ? frame(reply) : (reply["value"].map(ChangeFormatter.text) ?? "null"))
-        case .set(let key, let value, let ephemeral):
-            let reply = try await client.send(.set(key: key, value: value, ifVersion: nil, ephemeral: ephemeral))
+        case .set(let key, let value, let ephemeral, let ttl):
+            let reply = try await client.send(
+                .set(key: key, value: value, ifVersion: nil, ephemeral: ephemeral, ttl: ttl))
             let version = reply["version"]?.integerValue ?? 0
             let changed = reply["changed"]?.boolValue ?? true
             let summary =

@@ -138,7 +138,7 @@ extension Event {
     /// The version of an update or delete (0 for shutdown), for assertions.
     var version: Int64 {
         switch self {
-        case .update(_, _, _, let version, _, _, _), .delete(_, _, let version, _, _, _): version
+        case .update(_, _, _, let version, _, _, _, _), .delete(_, _, let version, _, _, _): version
         case .shutdown: 0
         }
     }

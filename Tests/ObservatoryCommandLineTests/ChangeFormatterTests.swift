@@ -9,7 +9,7 @@ import Testing
 
     private func change(_ event: Event) -> RemoteChange {
         switch event {
-        case .update(let key, let old, let new, let version, _, _, _):
+        case .update(let key, let old, let new, let version, _, _, _, _):
             RemoteChange(key: key, old: old, new: new, version: version, author: alice, event: event)
         case .delete(let key, let old, let version, _, _, _):
             RemoteChange(key: key, old: old, new: nil, version: version, author: alice, event: event)
@@ -41,5 +41,10 @@ import Testing
         let event = Event.delete(
             key: "presence.bob", old: true, version: 9, author: "alice", session: "s3", reason: "session_ended")
         #expect(ChangeFormatter.line(for: change(event)) == "presence.bob true → (session ended) by alice (v9)")
+    }
+
+    @Test func aKeyDeletedBecauseItExpiredSaysSo() {
+        let event = Event.delete(key: "door", old: true, version: 4, author: "alice", session: "s3", reason: "expired")
+        #expect(ChangeFormatter.line(for: change(event)) == "door true → (expired) by alice (v4)")
     }
 }

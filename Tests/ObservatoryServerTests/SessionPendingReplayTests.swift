@@ -52,6 +52,9 @@ private final class LaterResumingState: SharedState {
     func stopObserving(key: String, by observer: some Observer) { store.stopObserving(key: key, by: observer) }
     func stopObservingPrefixes(by observer: some Observer) { store.stopObservingPrefixes(by: observer) }
     func endSession(_ session: String) -> (deleted: Int, failure: WireError?) { store.endSession(session) }
+    func expireDue(now: Int64, limit: Int) -> (expired: Int, failure: WireError?) {
+        store.expireDue(now: now, limit: limit)
+    }
     func close() {}
 }
 

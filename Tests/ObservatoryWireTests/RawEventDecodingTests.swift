@@ -26,7 +26,7 @@ import Testing
         let frame =
             #"{"event":"update","key":"k","old":{"a": 1.0},"new":[1 ,2],"version":3,"author":"al","session":"s"}"#
         let event = try RawEvent.decode(frame: Array(frame.utf8))
-        guard case .update(let key, let old, let new, let version, let author, let session, let ephemeral) = event
+        guard case .update(let key, let old, let new, let version, let author, let session, let ephemeral, _) = event
         else {
             Issue.record("not an update: \(event)")
             return
@@ -69,7 +69,7 @@ import Testing
 
     private static func raw(_ event: Event) -> RawEvent {
         switch event {
-        case .update(let key, let old, let new, let version, let author, let session, let ephemeral):
+        case .update(let key, let old, let new, let version, let author, let session, let ephemeral, _):
             .update(
                 key: key, old: old.map(EncodedJSON.init), new: EncodedJSON(new), version: version, author: author,
                 session: session, ephemeral: ephemeral)

@@ -69,7 +69,7 @@ import Testing
     @Test func aSetValueIsKeptAsTheBytesThatWereSent() throws {
         let frame = #"{"op":"set","key":"k","value": {"b" : 1.0, "a":"\u00e9"} ,"ifVersion":2}"#
         let request = try RawRequest.decode(frame: Array(frame.utf8)).get()
-        guard case .set(let key, let value, let ifVersion, let ephemeral, let requestId) = request.operation else {
+        guard case .set(let key, let value, let ifVersion, let ephemeral, let requestId, _) = request.operation else {
             Issue.record("not a set: \(request)")
             return
         }
@@ -82,7 +82,7 @@ import Testing
 
     @Test func aRepeatedValueKeepsItsLastBytes() throws {
         let request = try RawRequest.decode(frame: Array(#"{"op":"set","key":"k","value":1,"value":[2]}"#.utf8)).get()
-        guard case .set(_, let value, _, _, _) = request.operation else {
+        guard case .set(_, let value, _, _, _, _) = request.operation else {
             Issue.record("not a set: \(request)")
             return
         }

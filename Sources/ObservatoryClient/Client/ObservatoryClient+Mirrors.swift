@@ -32,25 +32,30 @@ extension ObservatoryClient {
     ///   - key: The remote key (1–256 bytes, no whitespace or control characters).
     ///   - defaultValue: The value while the key does not exist.
     ///   - ephemeral: Whether this mirror's writes are session-bound.
+    ///   - ttl: Makes each of this mirror's writes expire that many seconds
+    ///     later (an expiring key: the server deletes it, and the mirror shows
+    ///     the default again, unless a later write restarts the clock). An
+    ///     expiring mirror is not kept in the offline store.
     ///   - onConflict: Whether a local write still waiting to be sent gives way
     ///     to a change by someone else that the program has not seen
     ///     (``ConflictPolicy/serverWins``) or replaces it (the default); either
     ///     way it is reported on ``conflicts``. A mirror of the key made before
     ///     keeps its policy; a session-bound mirror always replaces.
     public func variable<Value: Codable & Equatable & Sendable>(
-        _ key: String, default defaultValue: Value, ephemeral: Bool = false, onConflict: ConflictPolicy = .localWins
+        _ key: String, default defaultValue: Value, ephemeral: Bool = false, ttl: Int64? = nil,
+        onConflict: ConflictPolicy = .localWins
     ) -> Var<Value> {
         if let problem = offline?.takeLoadProblem() { report(problem) }
         let registration: (mirror: Mirror<Value>, link: ServerLink?) = state.withLock { state in
             if let existing = state.machine.registry.first(
-                Mirror<Value>.self, key: key, where: { $0.ephemeral == ephemeral })
+                Mirror<Value>.self, key: key, where: { $0.ephemeral == ephemeral && $0.ttl == ttl })
             {
                 return (existing, nil)
             }
             let mirror = Mirror(
-                key: key, defaultValue: defaultValue, ephemeral: ephemeral, host: self, deliveryQueue: deliveryQueue,
-                offline: offline, onConflict: onConflict)
-            if let kept = offline?.entry(for: key), kept.isKnown, !ephemeral {
+                key: key, defaultValue: defaultValue, ephemeral: ephemeral, ttl: ttl, host: self,
+                deliveryQueue: deliveryQueue, offline: offline, onConflict: onConflict)
+            if let kept = offline?.entry(for: key), kept.isKnown, !ephemeral, ttl == nil {
                 state.machine.restoreResumePoint(ResumePoint(revision: kept.revision, epoch: kept.epoch), forKey: key)
             }
             return (mirror, state.machine.register(mirror))
@@ -91,7 +96,8 @@ extension ObservatoryClient {
     ) async throws(ClientError) -> WriteResult {
         let mirror = state.withLock { $0.machine.registry.first(Mirror<Value>.self) { $0.variable === variable } }
         guard let mirror else { throw .notAMirror }
-        return try await set(mirror.key, value, ifVersion: ifVersion ?? mirror.version, ephemeral: mirror.ephemeral)
+        return try await set(
+            mirror.key, value, ifVersion: ifVersion ?? mirror.version, ephemeral: mirror.ephemeral, ttl: mirror.ttl)
     }
 
     /// The version of the server's value that the mirrors of `key` last took;

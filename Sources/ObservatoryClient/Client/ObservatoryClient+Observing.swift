@@ -120,7 +120,7 @@ extension ObservatoryClient {
             let new: JSONValue?
             let version: Int64
             switch event {
-            case .update(let eventKey, let eventOld, let eventNew, let eventVersion, let author, let eventSession, _):
+            case .update(let eventKey, let eventOld, let eventNew, let eventVersion, let author, let eventSession, _, _):
                 (key, old, new, version, name, session) = (
                     eventKey, eventOld, eventNew, eventVersion, author, eventSession
                 )

@@ -6,18 +6,22 @@ extension ObservatoryClient {
     /// Writes the session-bound key `prefix + name` (value `true`), which the
     /// server deletes when this client's session ends and which the presence
     /// writes again after each reconnect. Then lists the keys under `prefix` and
-    /// follows their changes. See ``Presence``.
+    /// follows their changes. See ``Presence``. With `ttl`, the key also
+    /// expires that many seconds after each announcement: a presence that goes
+    /// after a while even when the session stays.
     ///
-    /// - Throws: the errors of ``set(_:_:ifVersion:ephemeral:)``, ``list(prefix:)``
+    /// - Throws: the errors of ``set(_:_:ifVersion:ephemeral:ttl:)``, ``list(prefix:)``
     ///   and ``changes(of:slow:)`` (`invalid_key`, `forbidden`, ``ClientError/notConnected(_:)``).
-    public func presence(under prefix: String, as name: String) async throws(ClientError) -> Presence {
-        let presence = Presence(prefix: prefix, name: name, deliveryQueue: deliveryQueue)
+    public func presence(under prefix: String, as name: String, ttl: Int64? = nil) async throws(ClientError)
+        -> Presence
+    {
+        let presence = Presence(prefix: prefix, name: name, ttl: ttl, deliveryQueue: deliveryQueue)
         // Follow first, so that no join or leave between the list and the follow is missed.
         let identifier = try await addWatcher(
             Watcher(target: .prefix(prefix), deliver: { [presence] change in presence.take(change) }))
         presence.fed(by: identifier)
         do {
-            try await set(prefix + name, true, ephemeral: true)
+            try await set(prefix + name, true, ephemeral: true, ttl: ttl)
             let listed = try await list(prefix: prefix)
             presence.listed(
                 Dictionary(listed.map { (String($0.key.dropFirst(prefix.count)), $0.version) }, uniquingKeysWith: max))
@@ -42,9 +46,9 @@ extension ObservatoryClient {
     /// Writes the session-bound `key` of a presence again, without waiting for
     /// the reply; a refusal goes to ``errors``. Skipped when the client is not
     /// in sync: the next `connected` writes it.
-    func announce(_ key: String) {
+    func announce(_ key: String, ttl: Int64?) {
         let operation = Operation.set(
-            key: key, value: true, ifVersion: nil, ephemeral: true, requestId: RequestIdentifier.make())
+            key: key, value: true, ifVersion: nil, ephemeral: true, requestId: RequestIdentifier.make(), ttl: ttl)
         _ = sendIfSynchronized(operation) { [weak self] result in
             switch result {
             case .success(let reply):

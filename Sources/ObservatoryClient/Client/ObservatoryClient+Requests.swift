@@ -54,9 +54,13 @@ extension ObservatoryClient {
     ///   - ephemeral: Bind the key to this client's session: the server deletes
     ///     it when the connection ends, for any reason, with a delete event whose
     ///     reason is `session_ended`. A later write without the flag makes it lasting.
+    ///   - ttl: Make the key expire this many seconds (1 to 31,536,000) after
+    ///     this write: the server deletes it then, with a delete event whose
+    ///     reason is `expired`. A later write with a `ttl` restarts the clock, one
+    ///     without makes the key lasting again.
     @discardableResult
     public func set<Value: Encodable>(
-        _ key: String, _ value: Value, ifVersion: Int64? = nil, ephemeral: Bool = false
+        _ key: String, _ value: Value, ifVersion: Int64? = nil, ephemeral: Bool = false, ttl: Int64? = nil
     ) async throws(ClientError) -> WriteResult {
         let encoded: JSONValue
         do {
@@ -65,14 +69,15 @@ extension ObservatoryClient {
             throw .unencodableValue(key: key, detail: String(describing: error))
         }
         let operation = Operation.set(
-            key: key, value: encoded, ifVersion: ifVersion, ephemeral: ephemeral, requestId: RequestIdentifier.make())
+            key: key, value: encoded, ifVersion: ifVersion, ephemeral: ephemeral, requestId: RequestIdentifier.make(),
+            ttl: ttl)
         guard case .set(_, let version, let changed, _) = try await write(operation) else {
             throw unexpected(.set)
         }
         return WriteResult(version: version, changed: changed)
     }
 
-    /// Deletes a key and returns the revision of the delete; retried safely as ``set(_:_:ifVersion:ephemeral:)`` is.
+    /// Deletes a key and returns the revision of the delete; retried safely as ``set(_:_:ifVersion:ephemeral:ttl:)`` is.
     /// - Throws: `not_found` when the key does not exist; `conflict` when
     ///   `ifVersion` is given and does not match.
     @discardableResult

@@ -6,7 +6,7 @@ import ObservatoryWire
 /// observable, kept up to date from session-bound keys.
 ///
 /// Each member announces itself with a session-bound key, `prefix + name`
-/// (``ObservatoryClient/presence(under:as:)`` does it for you). The server
+/// (``ObservatoryClient/presence(under:as:ttl:)`` does it for you). The server
 /// deletes that key when the member's session ends, however it ends, so a
 /// member that crashes or loses its network leaves on its own, within the
 /// server's dead-peer time or at once when its socket closes.
@@ -47,6 +47,8 @@ public final class Presence: Sendable {
     public let prefix: String
     /// The name this client announced itself as.
     public let name: String
+    /// The seconds after each announcement that the announcement expires, if it does.
+    public let ttl: Int64?
     /// The names present (each key's part after the prefix), this client included.
     public let members: Var<Set<String>>
     private let follow = Locked(Follow())
@@ -54,9 +56,10 @@ public final class Presence: Sendable {
     /// Observes the client's connection state, to announce again after reconnects.
     private let announcer = FreeObserver()
 
-    init(prefix: String, name: String, deliveryQueue: DispatchQueue) {
+    init(prefix: String, name: String, ttl: Int64? = nil, deliveryQueue: DispatchQueue) {
         self.prefix = prefix
         self.name = name
+        self.ttl = ttl
         self.deliveryQueue = deliveryQueue
         self.members = Var([])
     }
@@ -64,10 +67,10 @@ public final class Presence: Sendable {
     /// Writes the announcement again whenever `client` is connected anew: the
     /// server deleted it when the previous session ended.
     func announceAfterReconnects(on client: ObservatoryClient) {
-        let key = prefix + name
+        let (key, ttl) = (prefix + name, ttl)
         announcer.observe(client.connectionState) { [weak client] (update: Update<ConnectionState>) in
             guard update.new == .connected, update.old != .connected else { return }
-            client?.announce(key)
+            client?.announce(key, ttl: ttl)
         }
     }
 

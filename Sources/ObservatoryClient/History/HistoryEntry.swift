@@ -37,7 +37,7 @@ public struct HistoryEntry<Value: Decodable & Sendable>: Sendable {
         self.change = change
         date = Date(timeIntervalSince1970: Double(change.at) / 1000)
         switch change.event {
-        case .update(let key, let old, let new, let version, let author, let session, _):
+        case .update(let key, let old, let new, let version, let author, let session, _, _):
             (self.key, self.version, self.author, self.session, reason) = (key, version, author, session, nil)
             self.old = try old.map { (value) throws(ClientError) in try Self.decode(value, key: key, version: version) }
             self.new = try Self.decode(new, key: key, version: version)

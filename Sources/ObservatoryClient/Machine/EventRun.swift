@@ -51,7 +51,7 @@ struct EventRun {
 
     private static func version(of event: Event) -> Int64? {
         switch event {
-        case .update(_, _, _, let version, _, _, _), .delete(_, _, let version, _, _, _): version
+        case .update(_, _, _, let version, _, _, _, _), .delete(_, _, let version, _, _, _): version
         case .shutdown: nil
         }
     }

@@ -50,6 +50,8 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     /// session-bound keys); the mirror then writes its value again after each
     /// reconnect, since the server deleted it when the old session ended.
     let ephemeral: Bool
+    /// The seconds after each local write that the key expires, for an expiring mirror.
+    let ttl: Int64?
     private let deliveryQueue: DispatchQueue
     private let state: Locked<State>
     /// The client's offline store, when it keeps one and the key is not session-bound.
@@ -58,13 +60,15 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     /// A mirror of `key`; with an `offline` store that kept the key, it starts
     /// from the kept value and unacknowledged write (see ``hasRestoredWrite``).
     init(
-        key: String, defaultValue: Value, ephemeral: Bool = false, host: any MirrorHost, deliveryQueue: DispatchQueue,
-        offline: OfflinePersistence? = nil, onConflict policy: ConflictPolicy = .localWins
+        key: String, defaultValue: Value, ephemeral: Bool = false, ttl: Int64? = nil, host: any MirrorHost,
+        deliveryQueue: DispatchQueue, offline: OfflinePersistence? = nil, onConflict policy: ConflictPolicy = .localWins
     ) {
         self.key = key
         self.ephemeral = ephemeral
+        self.ttl = ttl
         self.deliveryQueue = deliveryQueue
-        self.offline = ephemeral ? nil : offline
+        // A write kept offline is sent again later, when a ttl would no longer mean what it meant.
+        self.offline = ephemeral || ttl != nil ? nil : offline
         var rules = MirrorState<Value, UpdateAuthor>(defaultValue: defaultValue)
         // A session-bound mirror writes its value again after each reconnect (its key
         // was deleted), so it cannot expect a version: the last writer wins.
@@ -140,7 +144,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
             return
         }
         let write = Operation.set(
-            key: key, value: encoded, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId)
+            key: key, value: encoded, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId, ttl: ttl)
         let sent = host.sendIfSynchronized(write) { [weak self] result in
             self?.writeCompleted(value, ifVersion: ifVersion, result)
         }
@@ -220,7 +224,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         let remote: MirrorState<Value, UpdateAuthor>.Remote
         let version: Int64
         switch event {
-        case .update(_, _, let new, let eventVersion, _, _, _):
+        case .update(_, _, let new, let eventVersion, _, _, _, _):
             remote = decode(new)
             version = eventVersion
         case .delete(_, _, let eventVersion, _, _, _):

@@ -123,6 +123,12 @@ final class ClusterState: SharedState {
     }
 
     func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply {
+        if case .set(_, _, _, _, _, _?) = write {
+            throw WireError(
+                code: .badRequest,
+                message: "\"ttl\" (expiring keys) is not served in cluster mode by this version; "
+                    + "set the key without it and delete it when it is done")
+        }
         let pending = PendingReply()
         queue(of: author.session).async { [self] in
             perform(write, by: author, answering: pending)
@@ -166,6 +172,11 @@ final class ClusterState: SharedState {
 
     func stopObservingPrefixes(by observer: some Observer) {
         cache.stopObservingPrefixes(by: observer)
+    }
+
+    /// Deletes nothing: expiring keys are not served in cluster mode (`apply` refuses `ttl`).
+    func expireDue(now: Int64, limit: Int) -> (expired: Int, failure: WireError?) {
+        (0, nil)
     }
 
     /// Deletes the session's session-bound keys after its writes in flight, and
@@ -243,7 +254,7 @@ final class ClusterState: SharedState {
         let sessionBound: Bool
         let hasRequestId: Bool
         switch write {
-        case .set(let name, _, _, let bound, let requestId):
+        case .set(let name, _, _, let bound, let requestId, _):
             (key, sessionBound, hasRequestId) = (name, bound, requestId != nil)
         case .delete(let name, _, let requestId): (key, sessionBound, hasRequestId) = (name, false, requestId != nil)
         }

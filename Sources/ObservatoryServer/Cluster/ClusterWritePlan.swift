@@ -46,7 +46,7 @@ struct ClusterWritePlan {
         let key: String
         let requestId: String?
         switch write {
-        case .set(let name, _, _, _, let id), .delete(let name, _, let id): (key, requestId) = (name, id)
+        case .set(let name, _, _, _, let id, _), .delete(let name, _, let id): (key, requestId) = (name, id)
         }
         let valueKey = layout.valueKey(key)
         var compares: [EtcdCompare] = [
@@ -94,7 +94,7 @@ struct ClusterWritePlan {
         case .answer(let payload): return .success(payload)
         case .change:
             switch write {
-            case .set(let key, _, _, _, _): return .success(.set(key: key, version: revision, changed: true))
+            case .set(let key, _, _, _, _, _): return .success(.set(key: key, version: revision, changed: true))
             case .delete(let key, _, _): return .success(.delete(key: key, version: revision))
             }
         }
@@ -116,7 +116,7 @@ struct ClusterWritePlan {
     ) -> ([EtcdOperation], Outcome) {
         let currentVersion = current?.version ?? 0
         switch write {
-        case .set(let key, let value, let ifVersion, let sessionBound, _):
+        case .set(let key, let value, let ifVersion, let sessionBound, _, _):
             if let ifVersion, ifVersion != currentVersion {
                 return ([], .failure(.conflict(key: key, expected: ifVersion, current: currentVersion)))
             }

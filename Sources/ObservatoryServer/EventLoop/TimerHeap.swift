@@ -36,10 +36,11 @@ struct TimerHeap<Payload> {
         siftUp(entries.count - 1)
     }
 
-    /// Removes and returns the payloads whose deadline is at or before `now`, earliest first.
-    mutating func takeDue(at now: UInt64) -> [Payload] {
+    /// Removes and returns the payloads whose deadline is at or before `now`,
+    /// earliest first: all of them, or the first `limit`.
+    mutating func takeDue(at now: UInt64, limit: Int = .max) -> [Payload] {
         var due: [Payload] = []
-        while let first = entries.first, first.deadline <= now {
+        while due.count < limit, let first = entries.first, first.deadline <= now {
             due.append(first.payload)
             let last = entries.removeLast()
             if !entries.isEmpty {

@@ -27,9 +27,17 @@ enum Footprint {
         return count > 15 ? heapObject + count : 0
     }
 
-    /// The bytes an entry of the store holds: key, value, author, session and its slots.
+    /// The bytes an entry of the store holds: key, value, author, session and its
+    /// slots, and for an expiring key its expiry's bookkeeping.
     static func of(entry: RawValueEntry) -> Int {
         entryOverhead + of(entry.key) + of(entry.value) + of(entry.author) + of(entry.session)
+            + (entry.expiry.map(of(expiry:)) ?? 0)
+    }
+
+    /// What the expiry of an expiring key holds: its object, author and session,
+    /// and its place in the store's `ExpiryMachine`.
+    static func of(expiry: KeyExpiry) -> Int {
+        heapObject + 48 + ExpiryMachine.bytesPerKey + of(expiry.author) + of(expiry.session)
     }
 
     /// The bytes a change counts against the history's cap: its event as sent
@@ -45,7 +53,7 @@ enum Footprint {
         if let held = change.heldBytes { return changeOverhead + held }
         var bytes = changeOverhead + of(change.key)
         switch change.event {
-        case .update(_, let old, let new, _, _, _, _): bytes += of(new) + (old.map(of) ?? 0)
+        case .update(_, let old, let new, _, _, _, _, _): bytes += of(new) + (old.map(of) ?? 0)
         case .delete(_, let old, _, _, _, _): bytes += of(old)
         case .shutdown: break
         }

@@ -49,6 +49,9 @@ struct MetricsPage {
             "observatory_queued_bytes", help: "Bytes waiting to be sent to clients.",
             value: Double(readings.queuedBytes))
         page.counter(
+            "observatory_expired_total", help: "Expiring keys deleted because their time was up.",
+            value: Double(metrics.expired.current))
+        page.counter(
             "observatory_slow_consumer_closes_total", help: "Connections closed as slow consumers.",
             value: Double(metrics.slowConsumerCloses.current))
         page.counter(

@@ -32,6 +32,8 @@ final class ServerMetrics: Sendable {
     let changes = MetricCounter()
     /// Events queued by connections that have closed (open ones are read at scrape time).
     let eventsOfClosedConnections = MetricCounter()
+    /// Expiring keys deleted because their time was up.
+    let expired = MetricCounter()
     /// Connections closed as slow consumers.
     let slowConsumerCloses = MetricCounter()
     /// `observe` requests with `fromRevision` that replayed.

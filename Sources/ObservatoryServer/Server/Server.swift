@@ -170,6 +170,7 @@ public final class Server: Sendable {
             throw SocketError(operation: "start", errorNumber: EALREADY, detail: "the server was already started")
         }
         for loop in loops { loop.start() }
+        ExpiryTimer(loop: loops[0], state: sessions.state, metrics: sessions.metrics, logger: logger).start()
         let registered = Locked<SocketError?>(nil)
         let done = DispatchSemaphore(value: 0)
         acceptingLoop.execute {

@@ -211,12 +211,13 @@ final class Session: Observer {
             throw WireError(code: .unauthenticated, message: "send hello with a token first")
         }
         switch operation {
-        case .set(let key, let value, let ifVersion, let sessionBound, let requestId):
+        case .set(let key, let value, let ifVersion, let sessionBound, let requestId, let ttl):
             try checkWrite(key, ifVersion: ifVersion)
             return .written(
                 try state.apply(
                     .set(
-                        key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId),
+                        key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId,
+                        ttl: ttl),
                     by: identity))
         case .other(let operation):
             return try perform(operation, id: id)
@@ -233,12 +234,12 @@ final class Session: Observer {
             try checkRead(key)
             guard let entry = state.get(key) else { throw WireError.notFound(key: key) }
             return .answered(.valueReply(.get(id: id, entry)))
-        case .set(let key, let value, let ifVersion, let ephemeral, let requestId):
+        case .set(let key, let value, let ifVersion, let ephemeral, let requestId, let ttl):
             // `RawRequest` keeps every set's value as bytes; a tree is written as its encoding.
             return try perform(
                 .set(
                     key: key, value: EncodedJSON(value), ifVersion: ifVersion, ephemeral: ephemeral,
-                    requestId: requestId),
+                    requestId: requestId, ttl: ttl),
                 id: id)
         case .delete(let key, let ifVersion, let requestId):
             try checkWrite(key, ifVersion: ifVersion)

@@ -81,6 +81,13 @@ protocol SharedState: AnyObject, Sendable {
     /// - Returns: how many were deleted, and the failure that stopped it early, if any.
     func endSession(_ session: String) -> (deleted: Int, failure: WireError?)
 
+    /// Deletes the expiring keys due at `now` (milliseconds since 1970), at most
+    /// `limit`, each announced with reason `expired`; a state whose expiry is
+    /// decided elsewhere (a cluster's etcd leases) deletes none.
+    ///
+    /// - Returns: how many were deleted, and the failure that stopped it, if any.
+    func expireDue(now: Int64, limit: Int) -> (expired: Int, failure: WireError?)
+
     /// Makes everything durable and releases what the state holds (files, a
     /// cluster's lease); the server calls it last when it stops.
     func close()

@@ -24,6 +24,14 @@ enum RecordEncoding {
         }
     }
 
+    /// An expiring key's expiry: its seconds, deadline, author and session.
+    static func write(_ expiry: KeyExpiry, into buffer: inout [UInt8]) {
+        write(expiry.seconds, into: &buffer)
+        write(expiry.deadline, into: &buffer)
+        write(expiry.author, into: &buffer)
+        write(expiry.session, into: &buffer)
+    }
+
     /// A value as its JSON text, length first: the bytes it was sent in, copied.
     static func write(_ value: EncodedJSON, into buffer: inout [UInt8]) {
         writeUnsigned(UInt64(value.count), into: &buffer)
@@ -96,6 +104,15 @@ struct RecordReader {
         let field = try field()
         guard let text = strings.intern(field) else { throw RecordDecodingError("a string is not valid UTF-8") }
         return text
+    }
+
+    /// An expiry as `RecordEncoding.write(_:into:)` wrote it.
+    mutating func expiry(_ strings: inout StringInterner) throws(RecordDecodingError) -> KeyExpiry {
+        let seconds = try integer()
+        let deadline = try integer()
+        return KeyExpiry(
+            seconds: seconds, deadline: deadline, author: try internedString(&strings),
+            session: try internedString(&strings))
     }
 
     /// The rest of the record, read as an update or delete event's JSON text,

@@ -15,8 +15,13 @@ enum StorageRecord: Equatable, Sendable {
     /// A key written: the whole entry as it stands after the change (session-bound or not).
     case set(RawValueEntry)
     /// A key deleted, by whom, at which revision; `sessionEnded` when the server
-    /// deleted it because the session it was bound to ended.
-    case delete(key: String, version: Int64, author: String, session: String, sessionEnded: Bool = false)
+    /// deleted it because the session it was bound to ended, `expired` when it
+    /// expired.
+    case delete(
+        key: String, version: Int64, author: String, session: String, sessionEnded: Bool = false,
+        expired: Bool = false)
+    /// The clock of an expiring key restarted by a `set` that changed nothing (no revision).
+    case expiry(key: String, KeyExpiry)
     /// A write with a `requestId` was applied (right after its change, in the same write).
     case appliedWrite(AppliedWrite)
     /// A recent change exactly as it was sent, kept in a snapshot so that resuming
@@ -40,15 +45,17 @@ enum StorageRecord: Equatable, Sendable {
         case header = 1, set = 2, delete = 3, sessionLease = 4, snapshotEnd = 5
         case sessionBoundSet = 6, sessionEndedDelete = 7, appliedWrite = 8, history = 9
         case changeTime = 10, batch = 11
+        /// Added with expiring keys; a data directory without them has none.
+        case expiringSet = 12, expiredDelete = 13, expiry = 14
     }
 
     /// The revision a change record took, or `nil` for the other records.
     var revision: Int64? {
         switch self {
         case .set(let entry): entry.version
-        case .delete(_, let version, _, _, _): version
+        case .delete(_, let version, _, _, _, _): version
         case .batch(let revision, _): revision
-        case .header, .sessionLease, .snapshotEnd, .appliedWrite, .history, .changeTime: nil
+        case .header, .sessionLease, .snapshotEnd, .appliedWrite, .history, .changeTime, .expiry: nil
         }
     }
 
@@ -59,14 +66,24 @@ enum StorageRecord: Equatable, Sendable {
             buffer.append(Kind.header.rawValue)
             header.encode(into: &buffer)
         case .set(let entry):
-            buffer.append(entry.ephemeral ? Kind.sessionBoundSet.rawValue : Kind.set.rawValue)
+            let kind: Kind = entry.expiry != nil ? .expiringSet : entry.ephemeral ? .sessionBoundSet : .set
+            buffer.append(kind.rawValue)
             RecordEncoding.write(entry.version, into: &buffer)
             RecordEncoding.write(entry.key, into: &buffer)
             RecordEncoding.write(entry.author, into: &buffer)
             RecordEncoding.write(entry.session, into: &buffer)
             RecordEncoding.write(entry.value, into: &buffer)
-        case .delete(let key, let version, let author, let session, let sessionEnded):
-            buffer.append(sessionEnded ? Kind.sessionEndedDelete.rawValue : Kind.delete.rawValue)
+            if let expiry = entry.expiry {
+                buffer.append(entry.ephemeral ? 1 : 0)
+                RecordEncoding.write(expiry, into: &buffer)
+            }
+        case .expiry(let key, let expiry):
+            buffer.append(Kind.expiry.rawValue)
+            RecordEncoding.write(key, into: &buffer)
+            RecordEncoding.write(expiry, into: &buffer)
+        case .delete(let key, let version, let author, let session, let sessionEnded, let expired):
+            let kind: Kind = expired ? .expiredDelete : sessionEnded ? .sessionEndedDelete : .delete
+            buffer.append(kind.rawValue)
             RecordEncoding.write(version, into: &buffer)
             RecordEncoding.write(key, into: &buffer)
             RecordEncoding.write(author, into: &buffer)
@@ -132,22 +149,30 @@ enum StorageRecord: Equatable, Sendable {
         switch kind {
         case .header:
             record = .header(try StorageHeader.decode(&reader))
-        case .set, .sessionBoundSet:
+        case .set, .sessionBoundSet, .expiringSet:
             let version = try reader.integer()
             let key = try reader.string()
             let author = try reader.internedString(&strings)
             let session = try reader.internedString(&strings)
             let value = try reader.value()
-            record = .set(
-                RawValueEntry(
-                    key: key, value: value, version: version, author: author, session: session,
-                    ephemeral: kind == .sessionBoundSet))
-        case .delete, .sessionEndedDelete:
+            var entry = RawValueEntry(
+                key: key, value: value, version: version, author: author, session: session,
+                ephemeral: kind == .sessionBoundSet)
+            if kind == .expiringSet {
+                entry.ephemeral = try reader.byte() == 1
+                entry.expiry = try reader.expiry(&strings)
+            }
+            record = .set(entry)
+        case .expiry:
+            let key = try reader.string()
+            record = .expiry(key: key, try reader.expiry(&strings))
+        case .delete, .sessionEndedDelete, .expiredDelete:
             let version = try reader.integer()
             let key = try reader.string()
             record = .delete(
                 key: key, version: version, author: try reader.internedString(&strings),
-                session: try reader.internedString(&strings), sessionEnded: kind == .sessionEndedDelete)
+                session: try reader.internedString(&strings), sessionEnded: kind == .sessionEndedDelete,
+                expired: kind == .expiredDelete)
         case .appliedWrite:
             let requestId = try reader.string()
             let appliedAt = try reader.integer()

@@ -163,8 +163,13 @@ struct StorageRecovery {
                 .update(
                     key: entry.key, old: previous?.value, new: entry.value, version: entry.version,
                     author: entry.author,
-                    session: entry.session, ephemeral: entry.ephemeral))
-        case .delete(let key, let version, let author, let session, let sessionEnded):
+                    session: entry.session, ephemeral: entry.ephemeral, ttl: entry.expiry?.seconds))
+        case .expiry(let key, let expiry):
+            guard state.entries[key] != nil else {
+                throw damaged(file, at: offset, "an expiry of \"\(key)\", which does not exist at that point")
+            }
+            state.entries[key]?.expiry = expiry
+        case .delete(let key, let version, let author, let session, let sessionEnded, let expired):
             guard let previous = state.entries[key] else {
                 throw damaged(file, at: offset, "a delete of \"\(key)\", which does not exist at that point")
             }
@@ -173,7 +178,7 @@ struct StorageRecovery {
             state.remember(
                 .delete(
                     key: key, old: previous.value, version: version, author: author, session: session,
-                    reason: sessionEnded ? RawEvent.sessionEnded : nil))
+                    reason: sessionEnded ? RawEvent.sessionEnded : expired ? RawEvent.expired : nil))
         case .appliedWrite(let write):
             state.appliedWrites.remember(write, now: now)
         case .sessionLease(let number):

@@ -45,12 +45,13 @@ struct PlannedBatch {
     var records: [StorageRecord] {
         let remembered = applied.map { [StorageRecord.appliedWrite($0)] } ?? []
         guard let revision else { return remembered }
-        let changes = writes.compactMap(\.change)
-        let time = changes.first.map { [StorageRecord.changeTime($0.at)] } ?? []
-        let inner = changes.flatMap { change in
-            change.storageRecords.filter {
-                if case .changeTime = $0 { return false }
-                return true
+        let time = writes.lazy.compactMap(\.change).first.map { [StorageRecord.changeTime($0.at)] } ?? []
+        let inner = writes.flatMap { write in
+            write.records.filter {
+                switch $0 {
+                case .changeTime, .appliedWrite: false
+                default: true
+                }
             }
         }
         return time + [.batch(revision: revision, inner + remembered)]

@@ -14,7 +14,8 @@ struct PlannedWrite {
     let applied: AppliedWrite?
     /// The reply's fields.
     let payload: ReplyPayload
-    /// The entry afterwards; `nil` for a delete.
+    /// The entry afterwards; `nil` for a delete and for a write that changes
+    /// nothing, unless it restarts an expiring key's clock (`restartsExpiry`).
     let entry: RawValueEntry?
     /// What the write replaces: only what `apply` needs, not the old entry, which
     /// would cost a copy of its strings and value per write.
@@ -57,12 +58,22 @@ struct PlannedWrite {
 
     /// Whether storage has anything to hold for it.
     var needsPersisting: Bool {
-        change != nil || applied != nil
+        change != nil || applied != nil || restartsExpiry
     }
 
-    /// What storage must hold before the write is applied: the change's record,
-    /// then its `requestId`, in one write.
+    /// Whether it changes nothing but restarts the clock of an expiring key
+    /// (an equal value set with `ttl`): `entry` then holds the new expiry.
+    var restartsExpiry: Bool {
+        change == nil && entry?.expiry != nil
+    }
+
+    /// What storage must hold before the write is applied: the change's record
+    /// (or a restarted expiry's), then its `requestId`, in one write.
     var records: [StorageRecord] {
-        (change?.storageRecords ?? []) + (applied.map { [.appliedWrite($0)] } ?? [])
+        var records = change?.storageRecords(expiry: entry?.expiry) ?? []
+        if restartsExpiry, let entry, let expiry = entry.expiry {
+            records.append(.expiry(key: entry.key, expiry))
+        }
+        return records + (applied.map { [.appliedWrite($0)] } ?? [])
     }
 }

@@ -5,13 +5,13 @@ extension SharedStore: SharedState {
     /// Applies a session's write batched: see `SharedStore+Batching.swift`.
     func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply {
         switch write {
-        case .set(let key, let value, let ifVersion, let sessionBound, let requestId):
-            let now = Self.wallMilliseconds(requestId)
+        case .set(let key, let value, let ifVersion, let sessionBound, let requestId, let ttl):
+            let now = Self.wallMilliseconds(requestId, ttl: ttl)
             return .ready(
                 try self.write(from: author, batched: true) { data throws(WireError) in
                     try data.planSet(
                         key, to: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId,
-                        by: author, now: now)
+                        ttl: ttl, by: author, now: now)
                 })
         case .delete(let key, let ifVersion, let requestId):
             let now = Self.wallMilliseconds(requestId)

@@ -134,19 +134,20 @@ public final class SharedStore: Sendable, SnapshotSource {
     ///   - sessionBound: binds the key to `author`'s session, which deletes it when it ends (`endSession`).
     ///   - requestId: a write applied under this id in the last 10 minutes is not
     ///     applied again; its reply is returned with `duplicate` set.
+    ///   - ttl: makes the key expire this many seconds from now (`expireDue` deletes it).
     ///   - author: who makes the change.
     /// - Returns: the `set` reply's fields.
     /// - Throws: `conflict`, `limit_exceeded`, or `internal` when storage refuses the change (`WireError`).
     @discardableResult
     public func set(
         _ key: String, to value: EncodedJSON, ifVersion: Int64? = nil, sessionBound: Bool = false,
-        requestId: String? = nil, by author: Author
+        requestId: String? = nil, ttl: Int64? = nil, by author: Author
     ) throws(WireError) -> ReplyPayload {
-        let now = Self.wallMilliseconds(requestId)
+        let now = Self.wallMilliseconds(requestId, ttl: ttl)
         return try write(from: author) { data throws(WireError) in
             try data.planSet(
-                key, to: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId, by: author,
-                now: now)
+                key, to: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId, ttl: ttl,
+                by: author, now: now)
         }
     }
 
@@ -248,9 +249,9 @@ public final class SharedStore: Sendable, SnapshotSource {
         if isPrefixObserved { everyChange.send(encoded, from: author) }
     }
 
-    /// The wall time in milliseconds, read only for writes with a `requestId`.
-    static func wallMilliseconds(_ requestId: String?) -> Int64 {
-        requestId == nil ? 0 : AppliedWrites.wallMilliseconds()
+    /// The wall time in milliseconds, read only for writes with a `requestId` or a `ttl`.
+    static func wallMilliseconds(_ requestId: String?, ttl: Int64? = nil) -> Int64 {
+        requestId == nil && ttl == nil ? 0 : AppliedWrites.wallMilliseconds()
     }
 
     /// Appends a planned write's records to the log before it is applied.

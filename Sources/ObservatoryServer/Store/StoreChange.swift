@@ -106,23 +106,24 @@ public final class StoreChange: Sendable, Equatable {
     /// how storage rebuilds the history of recent changes, with the time it stored.
     convenience init?(_ event: RawEvent, at: Int64) {
         switch event {
-        case .update(let key, _, _, let version, _, _, _), .delete(let key, _, let version, _, _, _):
+        case .update(let key, _, _, let version, _, _, _, _), .delete(let key, _, let version, _, _, _):
             self.init(event, key: key, version: version, at: at)
         case .shutdown:
             return nil
         }
     }
 
-    /// A created or changed key; `old` is `nil` for a creation. `heldBytes`: what
-    /// its values hold, if the caller counted it; `at`: when it was made (now by default).
+    /// A created or changed key; `old` is `nil` for a creation; `ttl` is the
+    /// seconds an expiring key has left. `heldBytes`: what its values hold, if the
+    /// caller counted it; `at`: when it was made (now by default).
     static func update(
         key: String, old: EncodedJSON?, new: EncodedJSON, version: Int64, by author: Author,
-        sessionBound: Bool = false, heldBytes: Int? = nil, at: Int64 = StoreChange.now()
+        sessionBound: Bool = false, ttl: Int64? = nil, heldBytes: Int? = nil, at: Int64 = StoreChange.now()
     ) -> StoreChange {
         // The wire keeps its name for a session-bound key: `ephemeral`.
         let event = RawEvent.update(
             key: key, old: old, new: new, version: version, author: author.name, session: author.session,
-            ephemeral: sessionBound)
+            ephemeral: sessionBound, ttl: ttl)
         return StoreChange(event, key: key, version: version, at: at, heldBytes: heldBytes)
     }
 
@@ -153,10 +154,10 @@ public final class StoreChange: Sendable, Equatable {
         let firstOld = old
         let event: RawEvent
         switch later.event {
-        case .update(let key, _, let new, let version, let author, let session, let sessionBound):
+        case .update(let key, _, let new, let version, let author, let session, let sessionBound, let ttl):
             event = .update(
                 key: key, old: firstOld, new: new, version: version, author: author, session: session,
-                ephemeral: sessionBound)
+                ephemeral: sessionBound, ttl: ttl)
         case .delete(let key, let lastOld, let version, let author, let session, let reason):
             event = .delete(
                 key: key, old: firstOld ?? lastOld, version: version, author: author, session: session, reason: reason)
@@ -192,22 +193,24 @@ public final class StoreChange: Sendable, Equatable {
 
     /// The records the storage log keeps for this change: its time, then the entry
     /// as it stands after it, or the delete (none for `shutdown`, which is never a store change).
-    var storageRecords: [StorageRecord] {
+    /// An expiring key's record needs its expiry, which the event does not hold:
+    /// `expiry` gives it.
+    func storageRecords(expiry: KeyExpiry? = nil) -> [StorageRecord] {
         switch event {
-        case .update(let key, _, let new, let version, let author, let session, let sessionBound):
+        case .update(let key, _, let new, let version, let author, let session, let sessionBound, _):
             [
                 .changeTime(at),
                 .set(
                     RawValueEntry(
                         key: key, value: new, version: version, author: author, session: session,
-                        ephemeral: sessionBound)),
+                        ephemeral: sessionBound, expiry: expiry)),
             ]
         case .delete(let key, _, let version, let author, let session, let reason):
             [
                 .changeTime(at),
                 .delete(
                     key: key, version: version, author: author, session: session,
-                    sessionEnded: reason == RawEvent.sessionEnded),
+                    sessionEnded: reason == RawEvent.sessionEnded, expired: reason == RawEvent.expired),
             ]
         case .shutdown:
             []
@@ -217,7 +220,7 @@ public final class StoreChange: Sendable, Equatable {
     /// The author name of the change.
     var author: String {
         switch event {
-        case .update(_, _, _, _, let author, _, _), .delete(_, _, _, let author, _, _): author
+        case .update(_, _, _, _, let author, _, _, _), .delete(_, _, _, let author, _, _): author
         case .shutdown: ""
         }
     }
@@ -225,7 +228,7 @@ public final class StoreChange: Sendable, Equatable {
     /// The session id of the change.
     var session: String {
         switch event {
-        case .update(_, _, _, _, _, let session, _), .delete(_, _, _, _, let session, _): session
+        case .update(_, _, _, _, _, let session, _, _), .delete(_, _, _, _, let session, _): session
         case .shutdown: ""
         }
     }
@@ -233,7 +236,7 @@ public final class StoreChange: Sendable, Equatable {
     /// The value before this change, if the key existed.
     var old: EncodedJSON? {
         switch event {
-        case .update(_, let old, _, _, _, _, _): old
+        case .update(_, let old, _, _, _, _, _, _): old
         case .delete(_, let old, _, _, _, _): old
         case .shutdown: nil
         }

@@ -1,8 +1,8 @@
 import ObservatoryWire
 
 /// The store's data and its rules, as a plain value: entries by key, the global
-/// revision, compare-and-set, the key and byte limits, session-bound keys and the
-/// writes remembered by `requestId`.
+/// revision, compare-and-set, the key and byte limits, session-bound keys,
+/// expiring keys (`expiries`) and the writes remembered by `requestId`.
 ///
 /// A write is two steps: `planSet`, `planDelete` or `planSessionEnd` check it and
 /// return a `PlannedWrite` (with the records storage must hold) without changing
@@ -17,6 +17,8 @@ struct StoreState {
     private(set) var revision: Int64
     /// The session-bound keys of each session, by session id.
     private(set) var sessionBoundKeys: [String: Set<StoreKey>] = [:]
+    /// When the expiring keys expire (kept in step with `entries` by `replace`).
+    private(set) var expiries = ExpiryMachine()
     /// The writes with a `requestId` that a retry must not apply again.
     private(set) var appliedWrites: AppliedWrites
     /// The bytes the entries take in memory, as `Footprint` counts them.
@@ -41,6 +43,7 @@ struct StoreState {
         entries.forEach { entry in
             bytes += Footprint.of(entry: entry)
             if entry.ephemeral { sessionBoundKeys[entry.session, default: []].insert(StoreKey(entry.key)) }
+            if let expiry = entry.expiry { expiries.schedule(entry.key, at: expiry.deadline) }
         }
     }
 
@@ -51,27 +54,34 @@ struct StoreState {
 
     /// Plans writing `value` to `key`. An equal value with the same binding changes
     /// nothing (no version, no change); making a key session-bound, or lasting
-    /// again, or binding it to another session, is a change even when the value is equal.
+    /// again, or binding it to another session, is a change even when the value is
+    /// equal; so is making it expiring or lasting again. With `ttl` the key
+    /// expires `ttl` seconds after `now` (milliseconds since 1970); an equal value
+    /// with `ttl` on an expiring key changes nothing but restarts its clock.
     ///
     /// - Throws: `conflict` when `ifVersion` does not match (0 means "must not exist"),
     ///   `limit_exceeded` when creating a key would pass `maxKeys`.
     func planSet(
         _ key: String, to value: EncodedJSON, ifVersion: Int64?, sessionBound: Bool = false, requestId: String? = nil,
-        by author: Author, now: Int64 = 0
+        ttl: Int64? = nil, by author: Author, now: Int64 = 0
     ) throws(WireError) -> PlannedWrite {
         if let requestId, let applied = appliedWrites.lookup(requestId, now: now) {
             return PlannedWrite(answer: applied.duplicatePayload)
         }
         let existing = entries[key]
         try checkVersion(of: key, existing: existing, expected: ifVersion)
+        let expiry = ttl.map { KeyExpiry(seconds: $0, after: now, by: author) }
         if let existing, existing.value == value, existing.ephemeral == sessionBound,
-            !sessionBound || existing.session == author.session
+            (existing.expiry == nil) == (expiry == nil), !sessionBound || existing.session == author.session
         {
             let reply = AppliedWrite.Reply.set(key: key, version: existing.version, changed: false)
+            var restarted = existing
+            restarted.expiry = expiry
             return PlannedWrite(
                 change: nil, applied: remembered(requestId, reply, now: now),
-                payload: .set(key: key, version: existing.version, changed: false), entry: nil,
-                replaced: .nothing, byteChange: 0)
+                payload: .set(key: key, version: existing.version, changed: false),
+                entry: expiry == nil ? nil : restarted, replaced: PlannedWrite.Replaced(existing),
+                byteChange: expiry == nil ? 0 : Footprint.of(entry: restarted) - Footprint.of(entry: existing))
         }
         if existing == nil && entries.count >= maxKeys {
             throw WireError(
@@ -81,13 +91,13 @@ struct StoreState {
         let version = revision + 1
         let entry = RawValueEntry(
             key: key, value: value, version: version, author: author.name, session: author.session,
-            ephemeral: sessionBound)
+            ephemeral: sessionBound, expiry: expiry)
         let entryBytes = Footprint.of(entry: entry)
         let byteChange = entryBytes - (existing.map(Footprint.of(entry:)) ?? 0)
         try checkBytes(adding: byteChange)
         let change = StoreChange.update(
             key: key, old: existing?.value, new: value, version: version, by: author, sessionBound: sessionBound,
-            heldBytes: entryBytes)
+            ttl: ttl, heldBytes: entryBytes)
         let reply = AppliedWrite.Reply.set(key: key, version: version, changed: true)
         return PlannedWrite(
             change: change, applied: remembered(requestId, reply, now: now),
@@ -151,6 +161,40 @@ struct StoreState {
         return planned
     }
 
+    /// Takes out the expiring keys due at `now` (milliseconds since 1970), at
+    /// most `limit`, and plans deleting each as a change by the author of the
+    /// write that set its expiry, with reason `expired`, in revision order (apply
+    /// them in that order). A key whose plan is not applied must be scheduled
+    /// again (`reschedule`).
+    mutating func planExpiry(now: Int64, limit: Int) -> [PlannedWrite] {
+        var planned: [PlannedWrite] = []
+        var version = revision
+        for key in expiries.takeDue(now: now, limit: limit) {
+            guard let existing = entries[key], let expiry = existing.expiry else { continue }
+            version += 1
+            let setter = Author(name: expiry.author, session: expiry.session)
+            let change = StoreChange.delete(
+                key: key, old: existing.value, version: version, by: setter, reason: RawEvent.expired)
+            planned.append(
+                PlannedWrite(
+                    change: change, applied: nil, payload: .delete(key: key, version: version),
+                    entry: nil, replaced: PlannedWrite.Replaced(existing), byteChange: -Footprint.of(entry: existing)))
+        }
+        return planned
+    }
+
+    /// Schedules the expiry of `key` again from its entry: after a planned
+    /// expiry that was not applied.
+    mutating func reschedule(_ key: String) {
+        guard let expiry = entries[key]?.expiry else { return }
+        expiries.schedule(key, at: expiry.deadline)
+    }
+
+    /// The earliest time (milliseconds since 1970) an expiring key may be due.
+    var nextExpiry: Int64? {
+        expiries.nextDeadline
+    }
+
     /// Makes a planned write: takes its revision, replaces the entry, and
     /// remembers its `requestId`. Plans apply in the order they were made.
     ///
@@ -160,7 +204,12 @@ struct StoreState {
         if let applied = planned.applied {
             appliedWrites.remember(applied, now: applied.appliedAt)
         }
-        guard let change = planned.change else { return (nil, planned.payload) }
+        guard let change = planned.change else {
+            if let restarted = planned.entry {
+                replace(restarted.key, planned.replaced, with: restarted)
+            }
+            return (nil, planned.payload)
+        }
         revision = change.version
         bytes += planned.byteChange
         replace(change.key, planned.replaced, with: planned.entry)
@@ -181,7 +230,8 @@ struct StoreState {
         case .set(let entry):
             let change = StoreChange.update(
                 key: entry.key, old: existing?.value, new: entry.value, version: entry.version,
-                by: Author(name: entry.author, session: entry.session), sessionBound: entry.ephemeral, at: at)
+                by: Author(name: entry.author, session: entry.session), sessionBound: entry.ephemeral,
+                ttl: entry.expiry?.seconds, at: at)
             return PlannedWrite(
                 change: change, applied: nil, payload: .set(key: entry.key, version: entry.version, changed: true),
                 entry: entry, replaced: PlannedWrite.Replaced(existing),
@@ -241,6 +291,11 @@ struct StoreState {
         }
         if let new, new.ephemeral {
             sessionBoundKeys[new.session, default: []].insert(storeKey)
+        }
+        if let expiry = new?.expiry {
+            expiries.schedule(key, at: expiry.deadline)
+        } else if expiries.count > 0 {
+            expiries.cancel(key)
         }
         let isNew = new != nil
         entries[key] = new

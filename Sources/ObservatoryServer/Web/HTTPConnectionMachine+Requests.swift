@@ -76,8 +76,19 @@ extension HTTPConnectionMachine {
                 .badRequest, code: "bad_frame", message: Self.notJSONMessage(body), keepAlive: keepAlive)
             return
         }
-        guard let fields = writeFields(head, keepAlive: keepAlive), authenticate(head, target, .setKey(key)) else {
+        guard var fields = writeFields(head, keepAlive: keepAlive), authenticate(head, target, .setKey(key)) else {
             return
+        }
+        // `?ttl=S` is set's `ttl`; the op's decoding checks its range.
+        if let ttl = target.queryValue(for: "ttl") {
+            guard let seconds = Int64(ttl) else {
+                answerError(
+                    .badRequest, code: "bad_request",
+                    message: "ttl must be a whole number of seconds from 1 to \(Operation.maxTTLSeconds)",
+                    keepAlive: keepAlive)
+                return
+            }
+            fields.append(("ttl", .integer(seconds)))
         }
         submit("set", [("key", .string(key))] + fields, value: value, keepAlive: keepAlive)
     }

@@ -71,7 +71,7 @@ enum LivePage {
                 max-height: 260px; overflow: auto; background: var(--background); border-radius: 6px; padding: 6px 8px; }
           .meta { font-size: 12px; color: var(--muted); display: flex; gap: 6px; flex-wrap: wrap; }
           .meta .author { color: var(--text); font-weight: 600; }
-          .meta .bound:empty { display: none; }
+          .meta .bound:empty, .meta .expires:empty { display: none; }
           .session-bound { font-size: 11px; border: 1px solid var(--line); border-radius: 4px; padding: 0 4px; }
           #empty { display: none; color: var(--muted); text-align: center; padding: 48px 12px; }
           #empty code { font-family: var(--mono); background: var(--surface); padding: 2px 6px; border-radius: 4px; }
@@ -154,7 +154,7 @@ enum LivePage {
             element.innerHTML =
               '<div class="top"><span class="key"></span><span class="version"></span></div>' +
               '<pre></pre><div class="meta"><span class="author"></span><span class="session"></span>' +
-              '<span class="bound"></span><span>&middot;</span><time></time></div>';
+              '<span class="bound"></span><span class="expires"></span><span>&middot;</span><time></time></div>';
             element.dataset.key = key;
             record = { element };
             entries.set(key, record);
@@ -173,6 +173,9 @@ enum LivePage {
           const bound = element.querySelector(".bound");
           bound.textContent = entry.ephemeral ? "session-bound" : "";
           bound.className = entry.ephemeral ? "bound session-bound" : "bound";
+          // An expiring key counts down from the `ttl` it came with.
+          record.expiresAt = how !== "delete" && entry.ttl !== undefined ? Date.now() + entry.ttl * 1000 : undefined;
+          showTimeLeft(record);
           const time = element.querySelector("time");
           time.dateTime = new Date(record.seen).toISOString();
           time.title = new Date(record.seen).toLocaleString();
@@ -197,6 +200,13 @@ enum LivePage {
           } else {
             element.classList.remove("gone");
           }
+        }
+
+        /** Shows the seconds an expiring key has left, counted down on the page. */
+        function showTimeLeft(record) {
+          const left = record.expiresAt === undefined ? undefined : Math.max(0, Math.ceil((record.expiresAt - Date.now()) / 1000));
+          const text = left === undefined ? "" : left < 60 ? `expires in ${left} s` : left < 3600 ? `expires in ${Math.ceil(left / 60)} min` : `expires at ${new Date(record.expiresAt).toLocaleString()}`;
+          record.element.querySelector(".expires").textContent = text;
         }
 
         /** What a deleted key's card says: by whom, and why when the server deleted it. */
@@ -237,7 +247,7 @@ enum LivePage {
             case "update":
               revision = Math.max(revision, change.version);
               render(change.key, { value: change.new, version: change.version, author: change.author,
-                                   session: change.session, ephemeral: change.ephemeral }, "update");
+                                   session: change.session, ephemeral: change.ephemeral, ttl: change.ttl }, "update");
               break;
             case "delete":
               revision = Math.max(revision, change.version);
@@ -331,6 +341,7 @@ enum LivePage {
 
         setInterval(() => {
           for (const record of entries.values()) {
+            showTimeLeft(record);
             if (record.fromSnapshot) continue;
             record.element.querySelector("time").textContent = `changed ${relative(record.seen)}`;
           }

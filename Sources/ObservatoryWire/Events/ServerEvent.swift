@@ -14,19 +14,25 @@
 public enum ServerEvent<Value: JSONWritable>: Sendable, Equatable {
     /// A key was created (`old` is `nil`, and absent on the wire) or changed.
     /// `ephemeral` is true when the key is bound to its writer's session
-    /// (`"ephemeral":true` on the wire, absent otherwise).
+    /// (`"ephemeral":true` on the wire, absent otherwise); `ttl`, for an
+    /// expiring key, is the seconds it has left (`"ttl"`, absent otherwise).
     case update(
         key: String, old: Value?, new: Value, version: Int64, author: String, session: String,
-        ephemeral: Bool = false)
+        ephemeral: Bool = false, ttl: Int64? = nil)
     /// A key was deleted; `old` is its last value. `reason` is ``sessionEnded``
     /// when the server deleted a session-bound key because its session ended
-    /// (the author and session are then the owner's), `nil` for an ordinary delete.
+    /// (the author and session are then the owner's), ``expired`` when an
+    /// expiring key ran out (the author and session are those of the write that
+    /// set its expiry), `nil` for an ordinary delete.
     case delete(key: String, old: Value, version: Int64, author: String, session: String, reason: String? = nil)
     /// The server is shutting down and will close the connection.
     case shutdown
 
     /// The `reason` of a delete event whose key was bound to a session that ended.
     public static var sessionEnded: String { "session_ended" }
+
+    /// The `reason` of a delete event whose key expired (`ttl` on `set`).
+    public static var expired: String { "expired" }
 
     /// The event as one compact JSON object, without the LF.
     public func encoded() -> [UInt8] {
@@ -46,10 +52,10 @@ public enum ServerEvent<Value: JSONWritable>: Sendable, Equatable {
     @discardableResult
     public func encode(into buffer: inout [UInt8]) -> Range<Int> {
         switch self {
-        case .update(let key, let old, let new, let version, let author, let session, let ephemeral):
+        case .update(let key, let old, let new, let version, let author, let session, let ephemeral, let ttl):
             return JSONWriter.writeUpdateEvent(
                 key: key, old: old, new: new, version: version, author: author, session: session,
-                ephemeral: ephemeral, into: &buffer)
+                ephemeral: ephemeral, ttl: ttl, into: &buffer)
         case .delete(let key, let old, let version, let author, let session, let reason):
             return JSONWriter.writeDeleteEvent(
                 key: key, old: old, version: version, author: author, session: session, reason: reason,
@@ -91,7 +97,8 @@ extension ServerEvent {
                 version: try fields.requiredInteger("version", minimum: 0),
                 author: try fields.requiredString("author"),
                 session: try fields.requiredString("session"),
-                ephemeral: try fields.optionalBool("ephemeral") ?? false
+                ephemeral: try fields.optionalBool("ephemeral") ?? false,
+                ttl: try fields.optionalInteger("ttl", minimum: 0)
             )
         case "delete":
             return .delete(

@@ -4,11 +4,11 @@
 // value's bytes are canonical.
 extension JSONWriter {
     /// Appends `"key":…,"value":…,"version":…,"author":…,"session":…` and
-    /// `,"ephemeral":true` for a session-bound key (no braces): a `get` reply's
-    /// fields and a snapshot entry.
+    /// `,"ephemeral":true` for a session-bound key and `,"ttl":…` for an expiring
+    /// one (no braces): a `get` reply's fields and a snapshot entry.
     static func writeEntryFields(
         key: String, value: some JSONWritable, version: Int64, author: String, session: String, ephemeral: Bool,
-        into buffer: inout [UInt8]
+        ttl: Int64?, into buffer: inout [UInt8]
     ) {
         writeLiteral("\"key\":", into: &buffer)
         write(key, into: &buffer)
@@ -16,6 +16,14 @@ extension JSONWriter {
         value.encode(into: &buffer)
         writeChangeStamp(version: version, author: author, session: session, into: &buffer)
         if ephemeral { writeLiteral(",\"ephemeral\":true", into: &buffer) }
+        writeTTL(ttl, into: &buffer)
+    }
+
+    /// Appends `,"ttl":…` when `ttl` is given.
+    private static func writeTTL(_ ttl: Int64?, into buffer: inout [UInt8]) {
+        guard let ttl else { return }
+        writeLiteral(",\"ttl\":", into: &buffer)
+        write(ttl, into: &buffer)
     }
 
     /// Appends an observe reply's fields after `"ok"` and `"id"`, each preceded
@@ -47,7 +55,7 @@ extension JSONWriter {
     ///   it would go when there is no `old`).
     static func writeUpdateEvent<Value: JSONWritable>(
         key: String, old: Value?, new: Value, version: Int64, author: String, session: String, ephemeral: Bool,
-        into buffer: inout [UInt8]
+        ttl: Int64?, into buffer: inout [UInt8]
     ) -> Range<Int> {
         writeLiteral("{\"event\":\"update\",\"key\":", into: &buffer)
         write(key, into: &buffer)
@@ -61,6 +69,7 @@ extension JSONWriter {
         new.encode(into: &buffer)
         writeChangeStamp(version: version, author: author, session: session, into: &buffer)
         if ephemeral { writeLiteral(",\"ephemeral\":true", into: &buffer) }
+        writeTTL(ttl, into: &buffer)
         buffer.append(UInt8(ascii: "}"))
         return oldMember
     }

@@ -16,10 +16,14 @@ public struct RawValueEntry: Sendable, Equatable {
     public var session: String
     /// Whether the key is bound to that session (`"ephemeral":true` on the wire, absent otherwise).
     public var ephemeral: Bool
+    /// When the key expires, for an expiring key; `nil` for a lasting one. The
+    /// encoding carries `"ttl"`, the seconds left when it is made.
+    public var expiry: KeyExpiry?
 
     /// Creates an entry.
     public init(
-        key: String, value: EncodedJSON, version: Int64, author: String, session: String, ephemeral: Bool = false
+        key: String, value: EncodedJSON, version: Int64, author: String, session: String, ephemeral: Bool = false,
+        expiry: KeyExpiry? = nil
     ) {
         self.key = key
         self.value = value
@@ -27,12 +31,14 @@ public struct RawValueEntry: Sendable, Equatable {
         self.author = author
         self.session = session
         self.ephemeral = ephemeral
+        self.expiry = expiry
     }
 
-    /// Appends the fields as ``ValueEntry`` does (no braces).
+    /// Appends the fields as ``ValueEntry`` does (no braces), with `"ttl"` as
+    /// the seconds left now for an expiring key.
     func encodeFields(into buffer: inout [UInt8]) {
         JSONWriter.writeEntryFields(
             key: key, value: value, version: version, author: author, session: session, ephemeral: ephemeral,
-            into: &buffer)
+            ttl: expiry.map { $0.secondsLeft(now: KeyExpiry.wallMilliseconds()) }, into: &buffer)
     }
 }

@@ -14,10 +14,14 @@ public struct ValueEntry: Sendable, Hashable {
     /// Whether the key is bound to that session: the server deletes it when the
     /// session ends (`"ephemeral":true` on the wire, absent otherwise).
     public var ephemeral: Bool
+    /// For an expiring key, the whole seconds it had left when the server made
+    /// the message (`"ttl"` on the wire); `nil` for a lasting key.
+    public var ttl: Int64?
 
     /// Creates an entry.
     public init(
-        key: String, value: JSONValue, version: Int64, author: String, session: String, ephemeral: Bool = false
+        key: String, value: JSONValue, version: Int64, author: String, session: String, ephemeral: Bool = false,
+        ttl: Int64? = nil
     ) {
         self.key = key
         self.value = value
@@ -25,14 +29,15 @@ public struct ValueEntry: Sendable, Hashable {
         self.author = author
         self.session = session
         self.ephemeral = ephemeral
+        self.ttl = ttl
     }
 
     /// Appends `"key":…,"value":…,"version":…,"author":…,"session":…` and
-    /// `"ephemeral":true` for a session-bound key (no braces).
+    /// `"ephemeral":true` for a session-bound key and `"ttl"` for an expiring one (no braces).
     func encodeFields(into buffer: inout [UInt8]) {
         JSONWriter.writeEntryFields(
             key: key, value: value, version: version, author: author, session: session, ephemeral: ephemeral,
-            into: &buffer)
+            ttl: ttl, into: &buffer)
     }
 
     /// Reads the entry's fields from a server message.
@@ -43,7 +48,8 @@ public struct ValueEntry: Sendable, Hashable {
             version: try fields.requiredInteger("version", minimum: 0),
             author: try fields.requiredString("author"),
             session: try fields.requiredString("session"),
-            ephemeral: try fields.optionalBool("ephemeral") ?? false
+            ephemeral: try fields.optionalBool("ephemeral") ?? false,
+            ttl: try fields.optionalInteger("ttl", minimum: 0)
         )
     }
 }

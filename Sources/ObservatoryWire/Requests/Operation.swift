@@ -6,8 +6,11 @@ public enum Operation: Sendable, Equatable {
     case get(key: String)
     /// Write a key; with `ifVersion`, only if the key is at that version (0: only if missing).
     /// `ephemeral` binds the key to the writer's session; `requestId` makes the
-    /// write safe to send again (the server applies it once).
-    case set(key: String, value: JSONValue, ifVersion: Int64?, ephemeral: Bool = false, requestId: String? = nil)
+    /// write safe to send again (the server applies it once); `ttl` makes it an
+    /// expiring key, deleted that many seconds after this write (1 to ``maxTTLSeconds``).
+    case set(
+        key: String, value: JSONValue, ifVersion: Int64?, ephemeral: Bool = false, requestId: String? = nil,
+        ttl: Int64? = nil)
     /// Remove a key; with `ifVersion`, only if the key is at that version; `requestId` as for `set`.
     case delete(key: String, ifVersion: Int64?, requestId: String? = nil)
     /// Snapshot a key or prefix and receive its later changes as events; with
@@ -72,7 +75,7 @@ extension Operation {
                 })
             return .set(
                 key: set.key, value: set.value, ifVersion: set.ifVersion, ephemeral: set.ephemeral,
-                requestId: set.requestId)
+                requestId: set.requestId, ttl: set.ttl)
         case .delete:
             return .delete(
                 key: try key(from: fields), ifVersion: try fields.optionalInteger(.ifVersion, minimum: 0),
@@ -102,20 +105,38 @@ extension Operation {
 
     /// Reads a `set`'s fields in the order that decides which error is reported
     /// first: `key`, `value` (with `readValue`), `ifVersion`, `ephemeral`,
-    /// `requestId`, and last the value's size (with `checkSize`).
+    /// `requestId`, `ttl`, and last the value's size (with `checkSize`).
     ///
     /// Shared by ``Request`` (a ``JSONValue``) and ``RawRequest`` (an ``EncodedJSON``).
     static func decodeSet<Value>(
         from fields: FieldReader<RequestFields>, readValue: () throws(WireError) -> Value,
         checkSize: (Value) throws(WireError) -> Void
-    ) throws(WireError) -> (key: String, value: Value, ifVersion: Int64?, ephemeral: Bool, requestId: String?) {
+    ) throws(WireError) -> (
+        key: String, value: Value, ifVersion: Int64?, ephemeral: Bool, requestId: String?, ttl: Int64?
+    ) {
         let key = try key(from: fields)
         let value = try readValue()
         let ifVersion = try fields.optionalInteger(.ifVersion, minimum: 0)
         let ephemeral = try fields.optionalBool(.ephemeral) ?? false
         let requestId = try requestId(from: fields)
+        let ttl = try ttl(from: fields)
         try checkSize(value)
-        return (key, value, ifVersion, ephemeral, requestId)
+        return (key, value, ifVersion, ephemeral, requestId, ttl)
+    }
+
+    /// The longest `ttl`: 365 days, in seconds.
+    public static let maxTTLSeconds: Int64 = 31_536_000
+
+    /// A `ttl` is a whole number of seconds from 1 to ``maxTTLSeconds``, or absent.
+    private static func ttl(from fields: FieldReader<RequestFields>) throws(WireError) -> Int64? {
+        guard let value = fields.optionalValue(.ttl) else { return nil }
+        guard let seconds = value.integerValue, (1...maxTTLSeconds).contains(seconds) else {
+            throw fields.failure(
+                .ttl,
+                "must be a whole number of seconds from 1 to \(maxTTLSeconds), got \(value.kindDescription) "
+                    + value.abbreviatedDescription)
+        }
+        return seconds
     }
 
     /// The longest author name, in UTF-8 bytes.
@@ -224,12 +245,13 @@ extension Operation {
             Self.writeField("protocol", .integer(protocolVersion), into: &buffer)
         case .get(let key):
             Self.writeField("key", .string(key), into: &buffer)
-        case .set(let key, let value, let ifVersion, let ephemeral, let requestId):
+        case .set(let key, let value, let ifVersion, let ephemeral, let requestId, let ttl):
             Self.writeField("key", .string(key), into: &buffer)
             Self.writeField("value", value, into: &buffer)
             if let ifVersion { Self.writeField("ifVersion", .integer(ifVersion), into: &buffer) }
             if ephemeral { Self.writeField("ephemeral", .bool(true), into: &buffer) }
             if let requestId { Self.writeField("requestId", .string(requestId), into: &buffer) }
+            if let ttl { Self.writeField("ttl", .integer(ttl), into: &buffer) }
         case .delete(let key, let ifVersion, let requestId):
             Self.writeField("key", .string(key), into: &buffer)
             if let ifVersion { Self.writeField("ifVersion", .integer(ifVersion), into: &buffer) }

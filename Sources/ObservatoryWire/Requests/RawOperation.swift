@@ -5,10 +5,10 @@
 /// a server that keeps values as bytes handles `set` here and hands every other
 /// op to the code that handles ``Operation``.
 public enum RawOperation: Sendable, Equatable {
-    /// Write a key; the fields of ``Operation/set(key:value:ifVersion:ephemeral:requestId:)``,
+    /// Write a key; the fields of ``Operation/set(key:value:ifVersion:ephemeral:requestId:ttl:)``,
     /// with the value checked and kept as sent.
-    case set(key: String, value: EncodedJSON, ifVersion: Int64?, ephemeral: Bool, requestId: String?)
-    /// Any op but `set` (never ``Operation/set(key:value:ifVersion:ephemeral:requestId:)``).
+    case set(key: String, value: EncodedJSON, ifVersion: Int64?, ephemeral: Bool, requestId: String?, ttl: Int64? = nil)
+    /// Any op but `set` (never ``Operation/set(key:value:ifVersion:ephemeral:requestId:ttl:)``).
     case other(Operation)
 
     /// The op name of this operation.
@@ -23,9 +23,10 @@ public enum RawOperation: Sendable, Equatable {
     /// ``Request/decode(frame:limits:)`` returns for the same frame.
     public func decoded() -> Operation {
         switch self {
-        case .set(let key, let value, let ifVersion, let ephemeral, let requestId):
+        case .set(let key, let value, let ifVersion, let ephemeral, let requestId, let ttl):
             return .set(
-                key: key, value: value.decoded(), ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId)
+                key: key, value: value.decoded(), ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId,
+                ttl: ttl)
         case .other(let operation):
             return operation
         }

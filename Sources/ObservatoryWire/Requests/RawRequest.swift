@@ -9,7 +9,7 @@
 /// switch RawRequest.decode(frame: line, limits: limits) {
 /// case .success(let request):
 ///     switch request.operation {
-///     case .set(let key, let value, let ifVersion, let ephemeral, let requestId): store(key, value)
+///     case .set(let key, let value, let ifVersion, let ephemeral, let requestId, let ttl): store(key, value)
 ///     case .other(let operation): handle(operation)
 ///     }
 /// case .failure(let rejection): send(rejection.reply.encoded())
@@ -82,7 +82,7 @@ public struct RawRequest: Sendable, Equatable {
                     id: id,
                     operation: .set(
                         key: set.key, value: set.value, ifVersion: set.ifVersion, ephemeral: set.ephemeral,
-                        requestId: set.requestId))
+                        requestId: set.requestId, ttl: set.ttl))
             }
         }
     }

@@ -3,7 +3,7 @@ enum RequestField: Int, CaseIterable {
     case id, op, key, value, prefix, after, limit, ifVersion, ephemeral, requestId
     case name, token, protocolVersion, fromRevision, epoch, slow
     case author, session, toRevision, newestFirst
-    case ops
+    case ops, ttl
 
     /// The field's name in a request.
     var name: String {
@@ -29,6 +29,7 @@ enum RequestField: Int, CaseIterable {
         case .toRevision: return "toRevision"
         case .newestFirst: return "newestFirst"
         case .ops: return "ops"
+        case .ttl: return "ttl"
         }
     }
 
