@@ -24,12 +24,17 @@ let package = Package(
         .executable(name: "observatory-bench", targets: ["observatory-bench"]),
     ],
     targets: [
+        // The lock box every module shares (`Locked`); a leaf: it imports nothing of ours.
+        .target(name: "ObservatoryLocking"),
         // The core observer library: Messenger, Var, transforms, authors, ...
-        .target(name: "Observatory"),
+        .target(name: "Observatory", dependencies: ["ObservatoryLocking"]),
+        // JSON: the parser, the validator, the writer, values as trees or as bytes, and
+        // Codable over them. A leaf: the protocol and the etcd client share it.
+        .target(name: "ObservatoryJSON"),
         // The wire protocol of docs/protocol.md as pure values: no sockets.
-        .target(name: "ObservatoryWire"),
+        .target(name: "ObservatoryWire", dependencies: ["ObservatoryJSON"]),
         // The one logger of the server, the daemon, the client and the CLI: a level and a sink.
-        .target(name: "ObservatoryLogging", dependencies: ["Observatory"]),
+        .target(name: "ObservatoryLogging", dependencies: ["ObservatoryLocking"]),
         // HTTP/1.1 messages, chunked bodies, WebSocket frames and SHA-1 as pure
         // values: for the daemon's web face and the etcd client; imports none of ours.
         .target(name: "ObservatoryHTTP"),
@@ -63,7 +68,7 @@ let package = Package(
         // watches. Nothing Observatory-specific; cluster mode builds on it.
         .target(
             name: "ObservatoryEtcd",
-            dependencies: ["Observatory", "ObservatoryHTTP", "ObservatorySockets", "ObservatoryWire"]),
+            dependencies: ["ObservatoryLocking", "ObservatoryHTTP", "ObservatorySockets", "ObservatoryJSON"]),
         .executableTarget(name: "observatoryd", dependencies: ["ObservatoryDaemon"]),
         .executableTarget(name: "observatory", dependencies: ["ObservatoryCommandLine"]),
         // The README's walkthrough: mirrors `sky.color` and prints its changes.
@@ -85,7 +90,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ObservatoryTests", dependencies: ["Observatory"]),
-        .testTarget(name: "ObservatoryWireTests", dependencies: ["ObservatoryWire", "ObservatoryTestSupport"]),
+        .testTarget(
+            name: "ObservatoryWireTests",
+            dependencies: ["ObservatoryJSON", "ObservatoryWire", "ObservatoryTestSupport"]),
         .testTarget(name: "ObservatoryLoggingTests", dependencies: ["ObservatoryLogging", "Observatory"]),
         .testTarget(name: "ObservatoryHTTPTests", dependencies: ["ObservatoryHTTP"]),
         // The portable socket layer on its own: the poll(2) waiter and the platform's socket options.

@@ -102,6 +102,12 @@ expect_cli 'sky.color = "red" (v1)' set sky.color red --name alice
 wait_for_line "$work/skywatcher.log" "sky.color: blue → red by alice"
 expect_cli '"red"' get sky.color
 expect_cli 'sky.color (v1)' list 'sky.*'
+# `history` starts each line with the local time of the change; the rest is as `watch` prints it.
+history_before=$("$bin/observatory" history sky.color 2>"$work/cli-errors.log") || fail "observatory history exited with $?"
+case "$history_before" in
+*' sky.color (none) → "red" by alice (v1)') echo "ok: observatory history sky.color -> $history_before" ;;
+*) fail "observatory history sky.color printed '$history_before'" ;;
+esac
 "$bin/observatory" watch 'sky.*' >"$work/watch.log" 2>&1 &
 watch=$!
 wait_for_line "$work/watch.log" "watching sky.* on 127.0.0.1:$port; Ctrl-C stops"
@@ -122,6 +128,7 @@ wait_for_line "$work/skywatcher.log" "connection: connected, back after"
 [ "$(connection_lines_from "$lines_before")" = 2 ] ||
     fail "SkyWatcher said more than 'disconnected' and 'back' while the daemon was away"
 expect_cli '"red"' get sky.color
+expect_cli "$history_before" history sky.color
 expect_cli 'sky.color deleted (v2)' delete sky.color
 wait_for_line "$work/skywatcher.log" "sky.color: red → blue by observatory-cli"
 

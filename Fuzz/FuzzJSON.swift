@@ -1,4 +1,4 @@
-// libFuzzer target for the JSON parser and validator (Sources/ObservatoryWire/JSON),
+// libFuzzer target for the JSON parser and validator (Sources/ObservatoryJSON),
 // built by Fuzz/run.sh together with the Wire module's sources. For any input:
 // - the validator (EncodedJSON(validating:)) accepts it exactly when the parser
 //   does, and rejects it with the very same error (kind, offset, detail);

@@ -6,7 +6,8 @@
 #   bash Fuzz/run.sh                 # both targets, 10^7 inputs each
 #   bash Fuzz/run.sh json 100000     # one target, fewer inputs
 #
-# Each target is compiled with the ObservatoryWire sources into one program
+# Each target is compiled with the ObservatoryJSON and ObservatoryWire sources
+# (without the file that imports the first into the second) into one program
 # (`swiftc -sanitize=fuzzer,address`), so a crash, an out-of-bounds access, a
 # leak or a failed invariant stops the run; libFuzzer then writes the input
 # that caused it to .build-fuzz/crash-*. New inputs that reach new code are
@@ -18,7 +19,7 @@ targets=("${1:-frames json}")
 runs=${2:-10000000}
 build=.build-fuzz
 mkdir -p "$build"
-wire_sources=$(find Sources/ObservatoryWire -name '*.swift' | sort)
+wire_sources=$(find Sources/ObservatoryJSON Sources/ObservatoryWire -name '*.swift' ! -name JSONModule.swift | sort)
 
 status=0
 for target in ${targets[@]}; do
@@ -29,7 +30,7 @@ for target in ${targets[@]}; do
     esac
     echo "== building the $target target"
     # shellcheck disable=SC2086
-    if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name ObservatoryWireFuzz \
+    if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name ObservatoryWireFuzz -package-name Observatory \
         $wire_sources "$entry" -o "$build/fuzz-$target" > "$build/build-$target.log" 2>&1; then
         cat "$build/build-$target.log" >&2
         exit 1

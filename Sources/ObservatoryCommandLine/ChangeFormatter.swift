@@ -1,3 +1,4 @@
+import Foundation
 import ObservatoryClient
 import ObservatoryWire
 
@@ -14,6 +15,23 @@ public enum ChangeFormatter {
         let old = change.old.map(text) ?? "(none)"
         let new = change.new.map(text) ?? deletion(change.event)
         return "\(change.key) \(old) → \(new) by \(change.author.name) (v\(change.version))"
+    }
+
+    /// One held change as `history` prints it: the local time it was made, then
+    /// the change as ``line(for:)`` writes it (`(expired)` for a key whose time ran out).
+    ///
+    ///     2026-11-28 06:12:03.123 sky.color "blue" → "red" by alice (v12)
+    public static func line(for entry: HistoryEntry<JSONValue>, timeZone: TimeZone = .current) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+        let old = entry.old.map(text) ?? "(none)"
+        let new =
+            entry.new.map(text)
+            ?? (entry.reason == Event.sessionEnded ? "(session ended)" : entry.reason.map { "(\($0))" } ?? "(deleted)")
+        return
+            "\(formatter.string(from: entry.date)) \(entry.key) \(old) → \(new) by \(entry.author) (v\(entry.version))"
     }
 
     /// What stands for the new value of a deleted key: why the server deleted it, if it did.

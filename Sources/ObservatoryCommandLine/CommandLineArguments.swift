@@ -41,6 +41,9 @@ public struct CommandLineArguments: Sendable, Equatable {
     private var fromRevision: Int64?
     /// `watch --slow close|coalesce`: what the server does when the command falls behind.
     private var slowPolicy: SlowPolicy?
+    private var historyAuthor: String?
+    private var historyLimit: Int?
+    private var newestFirst = false
     /// What to do.
     public var command: CommandLineCommand = .help
 
@@ -176,6 +179,12 @@ public struct CommandLineArguments: Sendable, Equatable {
             }
             command = .watch(target, fromRevision: fromRevision, slow: slow)
         }
+        if historyAuthor != nil || historyLimit != nil || newestFirst {
+            guard case .history(let target, _, _, _) = command else {
+                throw CommandLineUsageError("--author, --limit and --newest-first only go with history")
+            }
+            command = .history(target, author: historyAuthor, limit: historyLimit, newestFirst: newestFirst)
+        }
         if let slowPolicy {
             guard case .watch(let target, let fromRevision, _) = command else {
                 throw CommandLineUsageError("--slow only goes with watch")
@@ -240,6 +249,18 @@ public struct CommandLineArguments: Sendable, Equatable {
                 throw CommandLineUsageError("--slow must be close or coalesce, not '\(text)'")
             }
             slowPolicy = policy
+        case "--author":
+            historyAuthor = try value()
+        case "--limit":
+            let text = try value()
+            guard let limit = Int(text), (1...HistoryQuery.maxLimit).contains(limit) else {
+                throw CommandLineUsageError(
+                    "--limit must be a number from 1 to \(HistoryQuery.maxLimit), not '\(text)'")
+            }
+            historyLimit = limit
+        case "--newest-first":
+            guard inlineValue == nil else { throw CommandLineUsageError("--newest-first takes no value") }
+            newestFirst = true
         default:
             throw CommandLineUsageError("unknown option \(option)")
         }
@@ -270,6 +291,8 @@ public struct CommandLineArguments: Sendable, Equatable {
                 throw CommandLineUsageError("list takes at most one PATTERN, got \(operands.count) arguments")
             }
             return .list(prefix: try CommandLinePattern.prefix(from: operands.first ?? ""))
+        case "batch":
+            return .batch(operations: try CommandLineBatch.operations(from: operands, input: input))
         case "ping":
             guard operands.isEmpty else {
                 throw CommandLineUsageError("ping takes no arguments, got \(operands.count)")
@@ -278,6 +301,9 @@ public struct CommandLineArguments: Sendable, Equatable {
         case "watch":
             return .watch(
                 try CommandLinePattern.target(from: try single("KEY or PREFIX*", of: operands, for: name), for: name))
+        case "history":
+            return .history(
+                try CommandLinePattern.historyTarget(from: try single("KEY or PREFIX", of: operands, for: name)))
         default:
             throw CommandLineUsageError("unknown command '\(name)'")
         }

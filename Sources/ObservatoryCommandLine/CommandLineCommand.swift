@@ -21,6 +21,13 @@ public enum CommandLineCommand: Sendable, Equatable {
     /// pending changes of a key (`coalesce`), or close the connection (`close`),
     /// after which the command resumes by itself and misses no change.
     case watch(Target, fromRevision: Int64? = nil, slow: SlowPolicy = .coalesce)
+    /// Print the held changes of a key or of the keys under a prefix, one a line
+    /// with its author and local time: at most `limit` (the server's default when
+    /// nil), only those under an `author` name when given, oldest first unless `newestFirst`.
+    case history(Target, author: String? = nil, limit: Int? = nil, newestFirst: Bool = false)
+    /// Apply several operations all or nothing, at one revision (read as JSON:
+    /// see `CommandLineBatch`), and print the revision and one line per operation.
+    case batch(operations: [BatchOperation])
     /// Print the server's name, its last revision and its epoch: a health check
     /// (exit 0, or 3 when the server cannot be reached).
     case ping

@@ -16,6 +16,10 @@ public enum CommandLineHelp {
           list [PATTERN]      list the keys under PATTERN (sky.* or sky.), with their versions
           watch PATTERN       print every change of a KEY, or of every key under PREFIX*,
                               as `key old → new by author (vN)`, until interrupted
+          history PATTERN     print the held changes of a KEY, or of the keys under PREFIX. or
+                              PREFIX*, one a line with its local time and author
+          batch [FILE]        apply the operations in FILE (JSON; default standard input)
+                              all or nothing, at one revision
           ping                print the server, its last revision and its epoch (a health check)
           help [COMMAND]      print this text, or what COMMAND does and takes
 
@@ -83,6 +87,34 @@ public enum CommandLineHelp {
               --from REV    first the changes after revision REV, if the server still holds them
               --slow close  never skip a change: if the watch falls behind, the server closes
                             and watch resumes by itself (default coalesce: skip to the latest)
+            """
+        case "history":
+            """
+            usage: observatory history PATTERN [--author NAME] [--limit N] [--newest-first]
+
+            Prints the changes the server still holds of a KEY, or of every key under a
+            prefix (sky. or sky.*), oldest first, one a line:
+              2026-11-28 06:12:03.123 sky.color "blue" → "red" by alice (v12)
+            with the time the server made it, in local time, and the author it stamped.
+              --author NAME     only the changes made under the author name NAME
+              --limit N         at most N changes (1 to 1000; default 100)
+              --newest-first    the most recent changes first
+            """
+        case "batch":
+            """
+            usage: observatory batch [- | @PATH | PATH]
+
+            Applies several operations all or nothing, at one revision, and prints
+            `revision N`, then one line per operation: `set KEY (vN)`, `set KEY unchanged (vN)`,
+            `delete KEY (vN)` or `check KEY (vN)`. The operations are JSON, read from standard
+            input (no argument, or -) or from the file PATH (@PATH or PATH): an array, or an
+            object whose "ops" is the array, each as in the protocol:
+              [{"op":"check","key":"lock.printer","ifVersion":41},
+               {"op":"set","key":"job.7.state","value":"printing","ttl":60},
+               {"op":"delete","key":"queue.7","ifVersion":40}]
+            A set takes value and optionally ifVersion, ephemeral and ttl; a delete, ifVersion;
+            a check needs ifVersion. When one fails, nothing is applied: the error names its
+            index and key, and the exit code is 1.
             """
         case "ping":
             """

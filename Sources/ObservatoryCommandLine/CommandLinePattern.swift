@@ -21,6 +21,14 @@ enum CommandLinePattern {
         return .prefix(String(pattern.dropLast()))
     }
 
+    /// What `history` shows: `PREFIX*` and `PREFIX.` (text ending in a dot, the
+    /// separator of namespaces) are prefixes, other text a key.
+    static func historyTarget(from pattern: String) throws(CommandLineUsageError) -> Target {
+        let target = try target(from: pattern, for: "history")
+        guard case .key(let key) = target, key.hasSuffix(".") else { return target }
+        return .prefix(key)
+    }
+
     /// The prefix `list` lists: `PREFIX*` and `PREFIX` alike.
     static func prefix(from pattern: String) throws(CommandLineUsageError) -> String {
         switch try target(from: pattern, for: "list") {

@@ -71,6 +71,7 @@ public enum CommandLineTool {
     /// The error in the words of the command that met it: a lost connection ends a
     /// `watch` or a session-bound `set`, where nothing waits for a reply.
     static func message(for error: ClientError, of command: CommandLineCommand) -> String {
+        if case .batch(let operations) = command { return batchMessage(for: error, operations: operations) }
         guard error.code == .connectionLost, let reason = error.disconnectReason else { return "\(error)" }
         switch command {
         case .watch:
@@ -129,8 +130,19 @@ public enum CommandLineTool {
                 }
                 after = reply["more"] == true ? entries.last?["key"]?.stringValue : nil
             } while after != nil
+        case .batch(let operations):
+            try await batch(operations, on: client, raw: raw, output: output)
         case .watch(let target, let fromRevision, let slow):
             try await watch(target, from: fromRevision, slow: slow, on: client, raw: raw, output: output)
+        case .history(let target, let author, let limit, let newestFirst):
+            let query = HistoryQuery(
+                target, author: author, limit: limit ?? HistoryQuery.defaultLimit, newestFirst: newestFirst)
+            if raw { return output.standardOutput(frame(try await client.send(.history(query)))) }
+            let page = try await client.history(query, as: JSONValue.self)
+            for entry in page.entries { output.standardOutput(ChangeFormatter.line(for: entry)) }
+            if page.more {
+                output.standardError("more changes are held than shown; raise --limit (up to \(HistoryQuery.maxLimit))")
+            }
         case .ping:
             // A second hello (same name and token) learns the server's name; ping, its revision and epoch.
             let hello = try await client.send(.hello(name: arguments.name, token: arguments.token, protocolVersion: 1))

@@ -1,5 +1,5 @@
 import Foundation
-import Observatory
+import ObservatoryLocking
 
 /// A thread that runs one loop, can be woken from a pause and stopped, and is
 /// joined when stopped: what the lease keeper and the watch share.
@@ -41,6 +41,11 @@ final class EtcdBackgroundThread: Sendable {
         let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
         return !isStopping
+    }
+
+    /// Ends the loop's current pause early, so that it looks again at what it has to do.
+    func endPause() {
+        wake.signal()
     }
 
     /// Asks the loop to return and waits until it has, unless called from the

@@ -1,4 +1,4 @@
-import ObservatoryWire
+import ObservatoryJSON
 
 /// A condition of a transaction on one key: one of its revisions, its version
 /// or its value, compared with a given one. A key that does not exist has every

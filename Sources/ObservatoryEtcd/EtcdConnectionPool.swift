@@ -1,4 +1,4 @@
-import Observatory
+import ObservatoryLocking
 
 /// The idle keep-alive connections to each member, and which member to try first.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import ObservatoryWire
+import ObservatoryJSON
 
 /// Reading and writing the gateway's JSON: grpc-gateway's mapping of etcd's
 /// protobuf messages, where bytes are base64, 64-bit integers are strings, and

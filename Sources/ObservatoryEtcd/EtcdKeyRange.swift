@@ -1,4 +1,4 @@
-import ObservatoryWire
+import ObservatoryJSON
 
 /// The keys a request covers: one key, every key under a prefix, or every key
 /// from one key on. etcd's `key` and `range_end` pair.

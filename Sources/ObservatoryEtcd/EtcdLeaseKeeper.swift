@@ -1,116 +1,139 @@
-import Observatory
+import ObservatoryLocking
 
-/// Keeps a lease alive on a background thread, renewing it every third of its
-/// time to live, and reports through a callback when it is lost.
+/// Keeps leases alive, any number of them, on one background thread: a node
+/// runs one keeper for all its leases, whatever its number of sessions.
 ///
-/// The lease is lost when etcd says it no longer exists (it expired or was
-/// revoked), or when no renewal got through for its whole time to live (etcd
-/// then lets it expire, or will soon). After a loss the keeper stops by itself.
+/// Which lease is renewed when, how failures are retried and when a lease
+/// counts as lost are `EtcdLeaseKeeperMachine`'s rules; the keeper carries out
+/// its actions. A lease is lost when etcd says it no longer exists (it expired
+/// or was revoked), or when no renewal got through for its whole time to live
+/// (etcd then lets it expire, or will soon); its owner is told through the
+/// callback given with it, and the keeper stops keeping it.
 ///
 /// ```swift
+/// let keeper = EtcdLeaseKeeper(client: client)
 /// let lease = try client.grantLease(ttl: 10)
-/// let keeper = EtcdLeaseKeeper(client: client, lease: lease) { error in
-///     // The session's keys are gone (or about to be): step down.
+/// keeper.keep(lease) { error in
+///     // The keys attached to the lease are gone (or about to be).
 /// }
 /// …
-/// keeper.stop()
+/// keeper.release(lease.id)
 /// try client.revokeLease(lease.id)
 /// ```
 ///
-/// Thread safety: `stop()` may be called from any thread, also from the loss
-/// callback. The callback runs on the keeper's thread, with no lock held.
-/// The renewal count is in a `Locked` box (a pthread mutex ThreadSanitizer understands), held only to read or add to it.
+/// Renewals go one at a time, so a keeper suits a few leases (a server's own,
+/// say, to which many keys are attached), not thousands: each renewal is one
+/// request, and one that waits for an unreachable member delays the others.
+///
+/// Thread safety: the machine, the callbacks and the renewal count are in a
+/// `Locked` box (a pthread mutex ThreadSanitizer understands), held only to
+/// ask the machine or tell it an outcome, never across a request to etcd or a
+/// callback. `keep`, `release` and `stop()` may be called from any thread, also
+/// from a loss callback, which runs on the keeper's thread with no lock held.
 public final class EtcdLeaseKeeper: Sendable {
-    /// The lease kept alive.
-    public let lease: EtcdLease
-    private let thread = Locked<EtcdBackgroundThread?>(nil)
-    private let renewals = Locked(0)
+    private struct State {
+        var machine: EtcdLeaseKeeperMachine
+        var owners: [Int64: @Sendable (EtcdError) -> Void] = [:]
+        var renewals = 0
+    }
 
-    /// Starts keeping `lease` alive through `client`.
+    private let state: Locked<State>
+    private let thread: EtcdBackgroundThread
+
+    /// Starts a keeper renewing through `client`, with no lease yet.
     ///
     /// - Parameters:
-    ///   - interval: the time between renewals; by default a third of the lease's
-    ///     time to live, so two renewals can fail before it expires.
+    ///   - interval: the time between renewals; by default a third of each
+    ///     lease's time to live, so two renewals can fail before it expires.
     ///   - retryInterval: the time between attempts after a failed renewal.
-    ///   - onLoss: called once, on the keeper's thread, when the lease is lost:
-    ///     with `leaseNotFound`, or `unavailable` when no renewal got through for
-    ///     the whole time to live. Not called after `stop()` returned.
-    public init(
+    public init(client: EtcdClient, interval: Duration? = nil, retryInterval: Duration = .milliseconds(200)) {
+        let machine = EtcdLeaseKeeperMachine(
+            interval: interval, retryInterval: retryInterval, requestTimeout: client.configuration.requestTimeout)
+        let state = Locked(State(machine: machine))
+        self.state = state
+        thread = EtcdBackgroundThread(name: "etcd lease keeper") { thread in
+            Self.run(client: client, state: state, thread: thread)
+        }
+    }
+
+    /// Starts a keeper of one lease, `lease`: `init(client:interval:retryInterval:)`, then `keep(_:onLoss:)`.
+    public convenience init(
         client: EtcdClient, lease: EtcdLease, interval: Duration? = nil, retryInterval: Duration = .milliseconds(200),
         onLoss: @escaping @Sendable (EtcdError) -> Void
     ) {
-        self.lease = lease
-        let timeToLive = Duration.seconds(max(lease.ttl, 1))
-        let renewalInterval = interval ?? timeToLive / 3
-        // Weakly, so that a keeper dropped without `stop()` still stops (in `deinit`).
-        let countRenewal: @Sendable () -> Void = { [weak self] in self?.renewals.withLock { $0 += 1 } }
-        let background = EtcdBackgroundThread(name: "etcd lease \(lease.id)") { thread in
-            Self.run(
-                client: client, leaseID: lease.id, timeToLive: timeToLive, interval: renewalInterval,
-                retryInterval: retryInterval, thread: thread, countRenewal: countRenewal, onLoss: onLoss)
-        }
-        thread.withLock { $0 = background }
+        self.init(client: client, interval: interval, retryInterval: retryInterval)
+        keep(lease, onLoss: onLoss)
     }
 
     deinit {
         stop()
     }
 
-    /// How many renewals got through so far: for monitoring, and for tests
-    /// that wait for the keeper to have worked.
-    public var renewalCount: Int {
-        renewals.withLock { $0 }
+    /// Keeps `lease` (just granted or renewed) alive until it is released or lost.
+    ///
+    /// - Parameter onLoss: called once, on the keeper's thread, when the lease
+    ///   is lost: with `leaseNotFound`, or `unavailable` when no renewal got
+    ///   through for the whole time to live. Not called after `stop()` returned,
+    ///   nor after `release` returned unless the loss was being reported already.
+    public func keep(_ lease: EtcdLease, onLoss: @escaping @Sendable (EtcdError) -> Void) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.machine.keep(lease, at: now)
+            state.owners[lease.id] = onLoss
+        }
+        thread.endPause()
     }
 
-    /// Stops renewing, promptly (a renewal in flight is waited for, at most the
-    /// client's request timeout). The lease then expires after its time to
-    /// live unless revoked: revoke it to end a session at once.
-    public func stop() {
-        let background = thread.withLock { $0 }
-        background?.stop()
-    }
-
-    /// The renewal loop, on the keeper's thread.
-    private static func run(
-        client: EtcdClient, leaseID: Int64, timeToLive: Duration, interval: Duration, retryInterval: Duration,
-        thread: EtcdBackgroundThread, countRenewal: () -> Void, onLoss: @Sendable (EtcdError) -> Void
-    ) {
-        // The lease was just granted or renewed: it lives until at least then.
-        var expiry = ContinuousClock.now + timeToLive
-        var lastFailure: EtcdError?
-        var wait = interval
-        while thread.pause(wait) {
-            let sent = ContinuousClock.now
-            do {
-                // No longer than the lease has left: past that, it is lost anyway.
-                let left = max(sent.duration(to: expiry), .milliseconds(100))
-                let renewed = try client.keepAliveOnce(leaseID, timeout: min(left, client.configuration.requestTimeout))
-                expiry = sent + .seconds(renewed.ttl)
-                countRenewal()
-                lastFailure = nil
-                wait = interval
-            } catch  where error.code == .leaseNotFound {
-                report(error, thread: thread, onLoss: onLoss)
-                return
-            } catch {
-                lastFailure = error
-                wait = retryInterval
-            }
-            if ContinuousClock.now >= expiry {
-                let detail = lastFailure.map { ": \($0.message)" } ?? ""
-                let error = EtcdError.unavailable(
-                    "lease \(leaseID) was not renewed within its time to live of \(timeToLive)\(detail)")
-                report(error, thread: thread, onLoss: onLoss)
-                return
-            }
+    /// Stops keeping lease `id`: it expires after its time to live unless revoked.
+    public func release(_ id: Int64) {
+        state.withLock { state in
+            state.machine.release(id)
+            state.owners[id] = nil
         }
     }
 
-    /// Calls `onLoss` unless the keeper is being stopped.
-    private static func report(
-        _ error: EtcdError, thread: EtcdBackgroundThread, onLoss: @Sendable (EtcdError) -> Void
-    ) {
-        guard !thread.isStopping else { return }
-        onLoss(error)
+    /// The ids of the leases kept alive now.
+    public var leaseIDs: Set<Int64> {
+        state.withLock { $0.machine.leaseIDs }
+    }
+
+    /// How many renewals got through so far, of every lease: for monitoring,
+    /// and for tests that wait for the keeper to have worked.
+    public var renewalCount: Int {
+        state.withLock { $0.renewals }
+    }
+
+    /// Stops renewing, promptly (a renewal in flight is waited for, at most the
+    /// client's request timeout). The leases then expire after their time to
+    /// live unless revoked: revoke them to end their keys at once.
+    public func stop() {
+        thread.stop()
+    }
+
+    /// The keeper's loop, on its thread: asks the machine, carries out its action.
+    private static func run(client: EtcdClient, state: Locked<State>, thread: EtcdBackgroundThread) {
+        while !thread.isStopping {
+            let now = ContinuousClock.now
+            switch state.withLock({ $0.machine.next(at: now) }) {
+            case .wait(let until):
+                // Woken early by `keep` and `stop()`; with no lease, a new one always wakes it.
+                thread.pause(until.map { now.duration(to: $0) } ?? .seconds(3_600))
+            case .renew(let id, let timeout):
+                do throws(EtcdError) {
+                    let renewed = try client.keepAliveOnce(id, timeout: timeout)
+                    state.withLock { state in
+                        state.machine.renewed(id, ttl: renewed.ttl, sentAt: now)
+                        state.renewals += 1
+                    }
+                } catch {
+                    let failedAt = ContinuousClock.now
+                    state.withLock { $0.machine.failed(id, error, at: failedAt) }
+                }
+            case .lose(let id, let error):
+                let owner = state.withLock { $0.owners.removeValue(forKey: id) }
+                guard !thread.isStopping else { return }
+                owner?(error)
+            }
+        }
     }
 }

@@ -1,4 +1,4 @@
-import ObservatoryWire
+import ObservatoryJSON
 
 /// One request that can stand alone or be a step of a transaction: a read, a
 /// write or a delete.

@@ -1,5 +1,5 @@
-import Observatory
 import ObservatoryHTTP
+import ObservatoryLocking
 import ObservatorySockets
 
 /// Watches a range of keys: one streaming HTTP connection, read by a thread of

@@ -1,4 +1,4 @@
-import ObservatoryWire
+import ObservatoryJSON
 
 /// What a watch watches: a range of keys, from a revision, with which extras.
 public struct EtcdWatchRequest: Hashable, Sendable {

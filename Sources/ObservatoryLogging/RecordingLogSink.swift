@@ -1,4 +1,4 @@
-import Observatory
+import ObservatoryLocking
 
 /// A sink that keeps every record in memory, so tests can assert what was logged.
 ///

@@ -78,6 +78,14 @@ async def run(build):
                 await page.wait_for(lambda text: "blue" in text and "bob" in text, what="sky.color = blue by bob")
                 cli(build, port, "set", "sky.clouds", "3", "--name", "carol")
                 await page.wait_for(lambda text: "sky.clouds" in text and "carol" in text, what="sky.clouds by carol")
+                # A click on a card shows the key's recent history, newest first.
+                await page.evaluate("document.querySelector('[data-key=\"sky.color\"]').click()")
+
+                def history_shown(text):
+                    shown = text.split("the last", 1)[-1] if "changes the server holds" in text else ""
+                    return all(word in shown for word in ('"blue"', '"red"', "alice", "bob", "v1", "v2"))
+                await page.wait_for(history_shown, what="the history of sky.color: red by alice, blue by bob")
+                await page.evaluate("document.getElementById('history').close()")
 
                 daemon.kill()
                 await page.wait_for(lambda text: "reconnecting" in text or "stale" in text,
@@ -103,7 +111,7 @@ async def run(build):
         if restarted:
             restarted.kill()
     print("passed: the live page followed the changes, said it was reconnecting, came back live, "
-          "and said who deleted a key before its card went")
+          "showed a key's history on a click, and said who deleted a key before its card went")
 
 
 def main():

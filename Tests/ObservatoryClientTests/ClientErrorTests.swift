@@ -54,4 +54,13 @@ import Testing
         #expect(error.description == error.message)
         #expect(error.message == "the server sent something unexpected: nonsense")
     }
+
+    @Test func aFailedBatchStepsIndexIsCarriedAndNamedInTheMessage() {
+        let error = ClientError.server(
+            WireError(code: .conflict, message: "queue.7 is at version 41", currentVersion: 41, index: 2))
+        #expect(error.operationIndex == 2)
+        #expect(error.currentVersion == 41)
+        #expect(error.message == "conflict: queue.7 is at version 41 (current version 41) (batch operation 2)")
+        #expect(ClientError.server(WireError(code: .notFound, message: "no such key")).operationIndex == nil)
+    }
 }

@@ -31,7 +31,7 @@ import Testing
         func applySnapshot(_ entry: ValueEntry?, author: Author?, reset: Reset?, generation: Int) {}
         func resume(generation: Int) {}
         func sessionEnded() {}
-        func applyEvent(_ event: Event, author: Author, generation: Int) {}
+        func applyEvent(_ event: Event, author: Author, generation: Int) -> MirrorDelivery { .nothing }
         func sendUnsentWrite() {}
     }
 

@@ -112,6 +112,57 @@ struct ExpiryConformanceTests {
         }
     }
 
+    @Test func aSetWithTTLInABatchExpiresAsASingleSetDoes() throws {
+        try withServer { server in
+            let observer = try server.connect()
+            _ = try observer.call(["op": "observe", "prefix": "b."])
+            let writer = try server.connect()
+            let hello = try writer.call(["op": "hello", "name": "alice"])
+            let sent = ContinuousClock.now
+            let batch = try writer.call([
+                "op": "batch",
+                "ops": [
+                    ["op": "set", "key": "b.short", "value": 1, "ttl": 1],
+                    ["op": "set", "key": "b.lasting", "value": 2],
+                ],
+            ])
+            let answered = ContinuousClock.now
+            #expect(batch.ok == true, "\(batch)")
+            let events = try observer.events(through: { $0.event == "delete" }, timeout: .seconds(5))
+            let arrived = ContinuousClock.now
+            #expect(events.map { $0.event } == ["update", "update", "delete"], "\(events)")
+            #expect(events.first?["ttl"] == .integer(1) && events.dropFirst().first?["ttl"] == nil, "\(events)")
+            let delete = try #require(events.last)
+            #expect(delete.string("key") == "b.short" && delete.string("reason") == "expired", "\(delete)")
+            #expect(delete.string("author") == "alice" && delete["session"] == hello["session"], "\(delete)")
+            #expect(arrived - sent >= .seconds(1), "deleted before its time: \(arrived - sent)")
+            #expect(arrived - answered <= .seconds(1) + Self.lateness, "deleted late: \(arrived - answered)")
+            #expect(try writer.call(["op": "get", "key": "b.lasting"])["ttl"] == nil)
+        }
+    }
+
+    @Test func aSetWithTTLInABatchRestartsTheClockKeepingTheVersion() throws {
+        try withServer { server in
+            let observer = try server.connect()
+            _ = try observer.call(["op": "observe", "key": "k"])
+            let client = try server.connect()
+            let set = try client.call(["op": "set", "key": "k", "value": 1, "ttl": 1])
+            let version = try #require(set.integer("version"))
+            let restarted = ContinuousClock.now
+            let batch = try client.call(["op": "batch", "ops": [["op": "set", "key": "k", "value": 1, "ttl": 3]]])
+            guard case .array(let results)? = batch["results"], let result = results.first else {
+                Issue.record("no results: \(batch)")
+                return
+            }
+            #expect(result["changed"] == .bool(false) && result["version"] == .integer(version), "\(batch)")
+            let get = try client.call(["op": "get", "key": "k"])
+            #expect(get.integer("ttl") == 3 && get.integer("version") == version, "\(get)")
+            let events = try observer.events(through: { $0.event == "delete" }, timeout: .seconds(10))
+            #expect(events.map { $0.event } == ["update", "delete"], "no event for the restart: \(events)")
+            #expect(ContinuousClock.now - restarted >= .seconds(3), "the first clock was not restarted")
+        }
+    }
+
     @Test func aSetWithoutTTLMakesTheKeyLastingAgain() throws {
         try withServer { server in
             let observer = try server.connect()

@@ -97,7 +97,7 @@ struct ClusterProcessTests {
 }
 
 /// Daemons in cluster mode as separate processes, on free ports, stopped by pid.
-private final class DaemonNodes {
+final class DaemonNodes {
     private let launcher: DaemonLauncher
     private let processes: [Process]
     /// What each daemon wrote to its standard error (the last 256 KiB), read as it
@@ -157,6 +157,11 @@ private final class DaemonNodes {
         let client = try LineClient(port: ports[index])
         _ = try client.request(#"{"op":"hello","protocol":1,"name":"\#(name)"}"#)
         return client
+    }
+
+    /// Node `index`'s process id, to look at it from outside (its threads in `/proc`).
+    func processIdentifier(_ index: Int) -> Int32 {
+        processes[index].processIdentifier
     }
 
     /// Kills node `index` with `SIGKILL`: no goodbye to etcd or to clients.

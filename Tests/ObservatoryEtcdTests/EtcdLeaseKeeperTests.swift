@@ -54,6 +54,28 @@ struct EtcdLeaseKeeperTests {
         }
     }
 
+    @Test func oneKeeperKeepsSeveralLeasesAndReportsOnlyTheOneLost() async throws {
+        try await EtcdCluster.withCluster(members: 1) { cluster in
+            let client = try EtcdClient(urls: cluster.endpoints)
+            let kept = try client.grantLease(ttl: 2)
+            let revoked = try client.grantLease(ttl: 2)
+            try client.put(Array("kept".utf8), Array("alive".utf8), lease: kept.id)
+            let losses = Locked<[Int64]>([])
+            let keeper = EtcdLeaseKeeper(client: client)
+            defer { keeper.stop() }
+            for lease in [kept, revoked] {
+                keeper.keep(lease) { _ in losses.withLock { $0.append(lease.id) } }
+            }
+            try client.revokeLease(revoked.id)
+            try waitUntil { !losses.withLock { $0.isEmpty } }
+            // Past the 2 s time to live of the one still kept.
+            try waitUntil { keeper.renewalCount >= 4 }
+            #expect(losses.withLock { $0 } == [revoked.id])
+            #expect(keeper.leaseIDs == [kept.id])
+            #expect(try client.get(Array("kept".utf8)) != nil)
+        }
+    }
+
     @Test func stopReturnsPromptlyDuringALongInterval() async throws {
         try await EtcdCluster.withCluster(members: 1) { cluster in
             let client = try EtcdClient(urls: cluster.endpoints)

@@ -109,12 +109,13 @@ private final class ChangeRecorder: Observer {
         #expect(context.store.revision == 1)
         #expect(recorder.changes.isEmpty)
         #expect(storage.acknowledgedRevision == 1)
-        #expect((2...4).allSatisfy(storage.isLost))
+        #expect((2...4).allSatisfy { storage.gate.loss(of: $0) != nil })
         let waiterRan = Locked(false)
-        storage.whenAcknowledged(3) { waiterRan.withLock { $0 = true } }
+        storage.gate.wait(for: 3) { waiterRan.withLock { $0 = true } }
         #expect(waiterRan.withLock { $0 })
-        #expect(storage.lostChangeError().message.contains("No space left on device"))
-        #expect(storage.lostChangeError().message.contains("this change was not made"))
+        let lost = try #require(storage.gate.loss(of: 3))
+        #expect(lost.message.contains("No space left on device"))
+        #expect(lost.message.contains("this change was not made"))
         // No later change may take a lost change's number, nor a retry be answered as made.
         #expect(throws: WireError.self) { try set(context.store, "k", 5) }
         #expect(throws: WireError.self) { try set(context.store, "fresh", true, requestId: "r1") }

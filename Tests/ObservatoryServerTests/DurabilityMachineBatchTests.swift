@@ -16,7 +16,7 @@ import Testing
         var machine = machine(policy, at: 4)
         _ = machine.appended(through: 5, at: 0)
         let acknowledged = machine.acknowledgedRevision
-        #expect(machine.batchWriteFailed(through: 8, "No space left on device") == Actions(wakeAllWaiters: true))
+        #expect(machine.batchWriteFailed(through: 8, "No space left on device") == Actions(lose: 6...8))
         #expect(!machine.isLost(5))
         #expect(machine.isLost(6) && machine.isLost(7) && machine.isLost(8))
         #expect(!machine.isLost(9))
@@ -69,7 +69,7 @@ import Testing
         var machine = machine(.always)
         _ = machine.appended(through: 2, at: 0)
         _ = machine.batchWriteFailed(through: 4, "No space left on device")
-        #expect(machine.closed() == Actions(acknowledge: 2, wakeAllWaiters: true))
+        #expect(machine.closed() == Actions(acknowledge: 2, closeGate: true))
     }
 
     @Test func aBatchWithNothingUnwrittenLosesNothing() {

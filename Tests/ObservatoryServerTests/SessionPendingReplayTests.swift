@@ -12,10 +12,16 @@ private final class LaterResumingState: SharedState {
 
     var epoch: String { store.epoch }
     var revision: Int64 { store.revision }
-    var acknowledgements: any Acknowledgements { store.acknowledgements }
+    var gate: RevisionGate { store.gate }
 
     func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply {
         try store.apply(write, by: author)
+    }
+
+    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+        -> WriteReply
+    {
+        try store.applyBatch(operations, requestId: requestId, by: author)
     }
 
     func get(_ key: String) -> RawValueEntry? { store.get(key) }
@@ -37,6 +43,10 @@ private final class LaterResumingState: SharedState {
             start.pendingReplay = replay
         }
         return start
+    }
+
+    func history(_ query: HistoryQuery, maxBytes: Int, where isIncluded: (String) -> Bool) -> HistoryPage {
+        store.history(query, maxBytes: maxBytes, where: isIncluded)
     }
 
     func stopObserving(key: String, by observer: some Observer) { store.stopObserving(key: key, by: observer) }

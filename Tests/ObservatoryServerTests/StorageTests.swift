@@ -169,15 +169,15 @@ import Testing
         try waitUntil { storage.acknowledgedRevision == 1 }
         files.fail(.synchronize, with: EIO)
         try context.store.set("k", to: 2, by: alice)
-        try waitUntil { storage.isLost(2) }
+        try waitUntil { storage.gate.loss(of: 2) != nil }
         #expect(storage.acknowledgedRevision == 1)
-        #expect(storage.lostChangeError().message.contains("Input/output error"))
+        #expect(storage.gate.loss(of: 2)?.message.contains("Input/output error") == true)
         #expect(throws: WireError.self) { try context.store.set("k", to: 3, by: alice) }
         files.heal(.synchronize)
         try waitUntil { (try? context.store.set("k", to: 4, by: alice)) != nil }
         try waitUntil { storage.acknowledgedRevision >= 3 }
-        #expect(storage.isLost(2))
-        #expect(!storage.isLost(3))
+        #expect(storage.gate.loss(of: 2) != nil)
+        #expect(storage.gate.loss(of: 3) == nil)
     }
 
     @Test func underAlwaysChangesArriveDuringOneFsyncShareTheNext() throws {

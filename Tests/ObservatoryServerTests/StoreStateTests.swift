@@ -31,7 +31,8 @@ import Testing
         let planned = try state.planSet("a", to: 1, ifVersion: nil, requestId: "r1", by: alice, now: 5)
         let entry = RawValueEntry(key: "a", value: 1, version: 1, author: "alice", session: "s1")
         let applied = AppliedWrite(requestId: "r1", appliedAt: 5, reply: .set(key: "a", version: 1, changed: true))
-        #expect(planned.records == [.set(entry), .appliedWrite(applied)])
+        let change = try #require(planned.change)
+        #expect(planned.records == [.changeTime(change.at), .set(entry), .appliedWrite(applied)])
     }
 
     @Test func anUnchangedWriteWithARequestIdPersistsOnlyTheId() throws {

@@ -39,6 +39,19 @@ import Testing
             #"{"id":9,"op":"list","prefix":"p.","after":"p.a","limit":3}"#
         ),
         (Request(id: .integer(10), operation: .ping), #"{"id":10,"op":"ping"}"#),
+        (
+            Request(
+                id: .integer(11),
+                operation: .history(
+                    HistoryQuery(
+                        .prefix("door."), author: "alice", session: "s2", fromRevision: 3, toRevision: 9, limit: 20,
+                        newestFirst: true))),
+            #"{"id":11,"op":"history","prefix":"door.","author":"alice","session":"s2","fromRevision":3,"toRevision":9,"limit":20,"newestFirst":true}"#
+        ),
+        (
+            Request(id: .integer(12), operation: .history(HistoryQuery(.key("k")))),
+            #"{"id":12,"op":"history","key":"k"}"#
+        ),
     ])
     func requestsEncodeToProtocolShapesAndDecodeBack(_ request: Request, _ expected: String) throws {
         #expect(text(request.encoded()) == expected)
@@ -50,7 +63,7 @@ import Testing
         #expect(Operation.ping.kind.rawValue == "ping")
         #expect(
             OperationKind.allCases.map(\.rawValue) == [
-                "hello", "get", "set", "delete", "observe", "unobserve", "list", "ping",
+                "hello", "get", "set", "delete", "observe", "unobserve", "list", "ping", "history", "batch",
             ])
     }
 }

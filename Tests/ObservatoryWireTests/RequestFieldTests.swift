@@ -83,7 +83,7 @@ import Testing
         let names =
             OperationKind.allCases.map(\.rawValue) + [
                 "", "s", "sex", "got", "gets", "pong", "lost", "Set", "hellO", "delete ", "observer", "unobserves",
-                "observ", "ping\u{0}", "séte",
+                "observ", "ping\u{0}", "séte", "batch ", "bello", "hatch",
             ]
         for name in names {
             #expect(OperationKind.named(name) == OperationKind(rawValue: name), "\(name)")

@@ -108,7 +108,8 @@ import Testing
         #expect(rejection?.error.code == .unknownOperation)
         #expect(
             rejection?.error.message
-                == "unknown op \"explode\"; expected one of: hello, get, set, delete, observe, unobserve, list, ping")
+                == "unknown op \"explode\"; expected one of: hello, get, set, delete, observe, unobserve, list, ping, history, batch"
+        )
         #expect(self.rejection(#"{"op":"GET","key":"k"}"#)?.error.code == .unknownOperation)
     }
 

@@ -1,3 +1,5 @@
+import ObservatoryLocking
+
 /// A messenger whose messages each belong to a key, so that an observer can
 /// observe one key alone.
 ///

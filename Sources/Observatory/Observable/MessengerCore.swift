@@ -1,3 +1,4 @@
+import ObservatoryLocking
 import Synchronization
 
 /// The thread-safe heart of a ``Messenger``: its observations and the ordered

@@ -1,3 +1,5 @@
+import ObservatoryLocking
+
 /// A stand-alone transform: an observable object that observes another one,
 /// its ``origin``, and sends what its step makes of the origin's messages.
 ///

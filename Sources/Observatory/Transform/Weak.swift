@@ -1,3 +1,5 @@
+import ObservatoryLocking
+
 /// Holds an observable object weakly and stands in for it: observers of the
 /// `Weak` receive the object's messages while it lives.
 ///

@@ -6,7 +6,8 @@ import ObservatoryWire
 /// can be added without breaking a caller's exhaustive `switch` (as NIO's
 /// errors and the protocol's `WireError` do). What a failure carries sits in
 /// optional properties: the server's ``serverError`` (with its protocol code
-/// and, for a `conflict`, ``currentVersion``), the ``key`` and ``version`` of a
+/// and, for a `conflict`, ``currentVersion``; for a failed batch, the failing
+/// step's ``operationIndex``), the ``key`` and ``version`` of a
 /// value that does not decode, the ``connectionState`` or the ``disconnectReason``.
 ///
 ///     do {
@@ -90,13 +91,17 @@ public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The key's current version carried by a `conflict` error (0 when the key is missing).
     public var currentVersion: Int64? { serverError?.currentVersion }
 
+    /// For the failure of a batch: the position, in its steps, of the step that failed.
+    public var operationIndex: Int? { serverError?.index }
+
     /// A message a user can act on.
     public var description: String { message }
 
     /// The server answered with an error reply (`not_found`, `conflict`, `forbidden`, ...).
     public static func server(_ error: WireError) -> ClientError {
         let version = error.currentVersion.map { " (current version \($0))" } ?? ""
-        var result = ClientError(.server, "\(error.code): \(error.message)\(version)")
+        let index = error.index.map { " (batch operation \($0))" } ?? ""
+        var result = ClientError(.server, "\(error.code): \(error.message)\(version)\(index)")
         result.serverError = error
         return result
     }

@@ -107,6 +107,7 @@ extension ObservatoryClient {
             maxFrameBytes: configuration.maxFrameBytes,
             onReply: { [weak self] reply, link in self?.handle(reply, from: link) },
             onEvent: { [weak self] event, link in self?.handle(event, from: link) },
+            onReadEnd: { [weak self] midFrame, link in self?.readEnded(on: link, midFrame: midFrame) },
             onEnd: { [weak self] reason, link in self?.linkEnded(link, reason: reason) }
         )
         guard case .sayHello = state.withLock({ $0.machine.opened(link, generation: generation, at: .now) }) else {

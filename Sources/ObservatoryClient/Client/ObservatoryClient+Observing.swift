@@ -1,3 +1,4 @@
+import Dispatch
 import Observatory
 import ObservatoryWire
 
@@ -91,31 +92,62 @@ extension ObservatoryClient {
 
     // MARK: Events
 
-    /// Routes an event to the mirrors of its key and the matching watchers.
+    /// An event arrived on `link`: it waits for the rest of its run, or ends the
+    /// run before it, which is applied now (``ClientMachine/eventArrived(_:on:)``).
     func handle(_ event: Event, from link: ServerLink) {
-        let key: String
-        let session: String
-        let name: String
-        let old: JSONValue?
-        let new: JSONValue?
-        let version: Int64
-        switch event {
-        case .update(let eventKey, let eventOld, let eventNew, let eventVersion, let author, let eventSession, _, _):
-            (key, old, new, version, name, session) = (eventKey, eventOld, eventNew, eventVersion, author, eventSession)
-        case .delete(let eventKey, let eventOld, let eventVersion, let author, let eventSession, _):
-            (key, old, new, version, name, session) = (eventKey, eventOld, nil, eventVersion, author, eventSession)
-        case .shutdown:
-            return
+        apply(run: state.withLock { $0.machine.eventArrived(event, on: link) }, from: link)
+    }
+
+    /// The socket of `link` has nothing more to read for now: a run that cannot
+    /// go on now is applied (``ClientMachine/readEnded(on:midFrame:)``).
+    func readEnded(on link: ServerLink, midFrame: Bool) {
+        apply(run: state.withLock { $0.machine.readEnded(on: link, midFrame: midFrame) }, from: link)
+    }
+
+    /// Applies one run of events (one revision's changes: a batch, or a single
+    /// change): routes each to the mirrors of its key and the matching watchers,
+    /// and carries out the mirrors' deliveries in one block on the delivery
+    /// queue, so that every mirror holds the run's values before any observer
+    /// of any of them runs.
+    func apply(run events: [Event], from link: ServerLink) {
+        guard !events.isEmpty else { return }
+        var deliveries: [MirrorDelivery] = []
+        for event in events {
+            let key: String
+            let session: String
+            let name: String
+            let old: JSONValue?
+            let new: JSONValue?
+            let version: Int64
+            switch event {
+            case .update(let eventKey, let eventOld, let eventNew, let eventVersion, let author, let eventSession, _, _):
+                (key, old, new, version, name, session) = (
+                    eventKey, eventOld, eventNew, eventVersion, author, eventSession
+                )
+            case .delete(let eventKey, let eventOld, let eventVersion, let author, let eventSession, _):
+                (key, old, new, version, name, session) = (
+                    eventKey, eventOld, nil, eventVersion, author, eventSession
+                )
+            case .shutdown:
+                continue
+            }
+            let (peer, mirrors, watchers) = state.withLock {
+                $0.machine.route(key: key, version: version, session: session, name: name, generation: link.generation)
+            }
+            for mirror in mirrors {
+                deliveries.append(mirror.applyEvent(event, author: peer, generation: link.generation))
+            }
+            let change = RemoteChange(key: key, old: old, new: new, version: version, author: peer, event: event)
+            for watcher in watchers {
+                watcher.deliver(change)
+            }
         }
-        let (peer, mirrors, watchers) = state.withLock {
-            $0.machine.route(key: key, version: version, session: session, name: name, generation: link.generation)
-        }
-        for mirror in mirrors {
-            mirror.applyEvent(event, author: peer, generation: link.generation)
-        }
-        let change = RemoteChange(key: key, old: old, new: new, version: version, author: peer, event: event)
-        for watcher in watchers {
-            watcher.deliver(change)
+        guard !deliveries.isEmpty else { return }
+        deliveryQueue.async { [deliveries] in
+            let group = UpdateGroup()
+            for delivery in deliveries { delivery.store(group) }
+            group.deliver()
+            for delivery in deliveries { delivery.finish() }
         }
     }
 }

@@ -91,7 +91,7 @@ extension ObservatoryClient {
 
     /// Sends a write with a `requestId`; when the connection breaks before its
     /// reply, waits for the next resync and sends it again (the server applies it once).
-    private func write(_ operation: Operation) async throws(ClientError) -> ReplyPayload {
+    func write(_ operation: Operation) async throws(ClientError) -> ReplyPayload {
         var attempts = 1
         while true {
             do {
@@ -254,6 +254,8 @@ extension ObservatoryClient {
     /// A reply came on `link` (on the I/O thread): the request it answers
     /// completes now, before the next frame is looked at.
     func handle(_ reply: ReceivedReply, from link: ServerLink) {
+        // The events before the reply were all sent: their run is complete, and applied first.
+        apply(run: state.withLock { $0.machine.runInterrupted(on: link) }, from: link)
         guard case .integer(let identifier)? = reply.id else { return }
         switch state.withLock({ $0.machine.replied(identifier, on: link) }) {
         case .complete(let completion): completion(.success(reply))
@@ -274,7 +276,7 @@ extension ObservatoryClient {
         return try await request(operation, on: link).get()
     }
 
-    private func payload(of operation: Operation) async throws(ClientError) -> ReplyPayload {
+    func payload(of operation: Operation) async throws(ClientError) -> ReplyPayload {
         let reply = try await received(operation)
         do {
             return try reply.payload(for: operation.kind)
@@ -283,7 +285,7 @@ extension ObservatoryClient {
         }
     }
 
-    private func unexpected(_ kind: OperationKind) -> ClientError {
+    func unexpected(_ kind: OperationKind) -> ClientError {
         .badReply("the reply to \(kind.rawValue) has the fields of another op")
     }
 }

@@ -51,6 +51,17 @@ public typealias KeyVersion = ObservatoryWire.KeyVersion
 /// A change as the server sent it, kept in ``RemoteChange/event`` for programs that print raw events.
 public typealias Event = ObservatoryWire.Event
 
+/// What ``ObservatoryClient/history(_:as:)`` asks for: a key or prefix, filters, range, limit and order.
+public typealias HistoryQuery = ObservatoryWire.HistoryQuery
+
+/// One change of a `history` reply as the server sent it: its event and `at`.
+public typealias HistoryChange = ObservatoryWire.HistoryChange
+/// One operation of a batch as the protocol has it; ``BatchStep/init(_:)`` sends one.
+public typealias BatchOperation = ObservatoryWire.BatchOperation
+
+/// The result of one step of a batch, in ``BatchOutcome/results``.
+public typealias BatchResult = ObservatoryWire.BatchResult
+
 // MARK: Logging
 
 /// How much the client's logger says: `debug`, `info`, `warning` or `error`.

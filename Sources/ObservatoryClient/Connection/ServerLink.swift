@@ -40,6 +40,7 @@ final class ServerLink: ClientLink {
     private let clock = ContinuousClock()
     private let onReply: @Sendable (ReceivedReply, ServerLink) -> Void
     private let onEvent: @Sendable (Event, ServerLink) -> Void
+    private let onReadEnd: @Sendable (_ midFrame: Bool, ServerLink) -> Void
     private let onEnd: @Sendable (DisconnectReason, ServerLink) -> Void
 
     /// A link whose I/O thread ``ClientEventLoop/run(_:on:sendTimeout:tick:)`` serves.
@@ -50,6 +51,10 @@ final class ServerLink: ClientLink {
     ///   - onReply: Called on the I/O thread for every reply to a request (one
     ///     with an integer id), in order with the events.
     ///   - onEvent: Called on the I/O thread for every event, in order.
+    ///   - onReadEnd: Called on the I/O thread when the socket has nothing more
+    ///     to read for now (``readPaused()``), and before an end a frame asked for:
+    ///     `midFrame` says whether the bytes ended inside a frame (the client's run
+    ///     of events may go on in it).
     ///   - onEnd: Called once when the link ends; the client fails its waiting requests there.
     init(
         wake: @escaping @Sendable () -> Void,
@@ -57,12 +62,14 @@ final class ServerLink: ClientLink {
         maxFrameBytes: Int = 64 << 20,
         onReply: @escaping @Sendable (ReceivedReply, ServerLink) -> Void,
         onEvent: @escaping @Sendable (Event, ServerLink) -> Void,
+        onReadEnd: @escaping @Sendable (_ midFrame: Bool, ServerLink) -> Void = { _, _ in },
         onEnd: @escaping @Sendable (DisconnectReason, ServerLink) -> Void
     ) {
         self.wake = wake
         self.generation = generation
         self.onReply = onReply
         self.onEvent = onEvent
+        self.onReadEnd = onReadEnd
         self.onEnd = onEnd
         self.state = Locked(
             State(splitter: FrameSplitter(maxFrameBytes: maxFrameBytes), lastReceived: ContinuousClock.now))
@@ -118,7 +125,7 @@ final class ServerLink: ClientLink {
             return Self.takeFrames(from: &state)
         }
         for action in actions {
-            // The client may have ended the link for a frame of this batch (a stray reply).
+            // The client may have ended the link for a frame of these bytes (a stray reply).
             if hasEnded { return }
             switch action {
             case .reply(let reply):
@@ -126,10 +133,21 @@ final class ServerLink: ClientLink {
             case .event(let event):
                 onEvent(event, self)
             case .end(let reason):
+                // The events before the frame that ends the link were all sent: apply them.
+                onReadEnd(false, self)
                 end(reason)
                 return
             }
         }
+    }
+
+    /// The socket has nothing more to read for now: says whether the bytes
+    /// received so far ended inside a frame (`onReadEnd`), so that the client
+    /// knows whether a run of events may go on.
+    func readPaused() {
+        guard !hasEnded else { return }
+        let midFrame = state.withLock { $0.splitter.bufferedByteCount > 0 }
+        onReadEnd(midFrame, self)
     }
 
     /// Decodes every complete frame; stops at the first that ends the link.

@@ -18,12 +18,12 @@ import ObservatoryWire
 /// ``next(at:)``; the routing inputs (an event, a resync) answer with the
 /// mirrors and watchers they route to, which the shell feeds.
 ///
-/// Thirteen stored properties: the phase and what was last announced of it, the
+/// Fourteen stored properties: the phase and what was last announced of it, the
 /// five tables (requests, mirrors, watchers, authors, resume marks), each a concept of
-/// the glossary, which server is next, the connection's deadlines, and four
+/// the glossary, which server is next, the connection's deadlines, and five
 /// small facts of the connection (the next watcher id and link generation, the
-/// server's epoch, a pending reset). Splitting them further would split
-/// decisions that read several at once.
+/// server's epoch, a pending reset, the run of events waiting to be applied).
+/// Splitting them further would split decisions that read several at once.
 struct ClientMachine<Link: ClientLink> {
     private(set) var phase = Phase.idle
     /// The state last announced to observers of `connectionState` (it includes a passing `reset`).
@@ -42,6 +42,8 @@ struct ClientMachine<Link: ClientLink> {
     private(set) var serverEpoch = ""
     /// Set during a resync when some target could not resume.
     private(set) var reset: Reset?
+    /// The events of one revision that arrived and wait for the rest of their run.
+    var run = EventRun()
 
     /// A machine for a client of `endpointCount` servers, not started yet.
     init(endpointCount: Int = 1, policy: ConnectionPolicy = ConnectionPolicy()) {
@@ -224,6 +226,8 @@ struct ClientMachine<Link: ClientLink> {
         phase = .disconnected(reason)
         endpoints.advance()
         authors.sessionEnded()
+        // A run cut off by the end was never routed: the resume replays it whole.
+        _ = run.take()
         return Ended(mirrors: registry.all, requests: requests.removeAll())
     }
 

@@ -220,8 +220,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         if let delivery = outcome.show { carryOut(delivery) }
     }
 
-    func applyEvent(_ event: Event, author: Author, generation: Int) {
-        defer { publishStatus() }
+    func applyEvent(_ event: Event, author: Author, generation: Int) -> MirrorDelivery {
         let remote: MirrorState<Value, UpdateAuthor>.Remote
         let version: Int64
         switch event {
@@ -232,16 +231,23 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
             remote = .absent
             version = eventVersion
         case .shutdown:
-            return
+            return .nothing
         }
         let outcome = state.withLock {
             $0.rules.received(remote, version: version, author: author, generation: generation)
         }
-        guard let outcome else { return }
-        keep(durably: false)
-        reportConflict()
-        if let failure = outcome.undecodable { report(undecodable(failure)) }
-        if let delivery = outcome.show { carryOut(delivery) }
+        if outcome != nil {
+            keep(durably: false)
+            reportConflict()
+        }
+        if let failure = outcome?.undecodable { report(undecodable(failure)) }
+        let show = outcome?.show
+        return MirrorDelivery(
+            store: { [self] group in
+                guard let show, state.withLock({ $0.rules.deliver(show) }) else { return }
+                group.set(variable, to: show.value, as: show.author)
+            },
+            finish: { [self] in status.value = state.withLock { $0.status } })
     }
 
     /// Reports the conflict the rules settled, if any: the changes by other

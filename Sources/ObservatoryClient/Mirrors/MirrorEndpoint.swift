@@ -18,8 +18,10 @@ protocol MirrorEndpoint: AnyObject, Sendable {
     func resume(generation: Int)
     /// The session ended: a session-bound mirror writes its value again on the next link.
     func sessionEnded()
-    /// Applies a change event that arrived on the link with `generation`.
-    func applyEvent(_ event: Event, author: Author, generation: Int)
+    /// Applies a change event that arrived on the link with `generation`;
+    /// returns what the client carries out on the delivery queue with the rest
+    /// of the event's run (``MirrorDelivery``).
+    func applyEvent(_ event: Event, author: Author, generation: Int) -> MirrorDelivery
     /// Sends the local value if a local write has not reached the server yet.
     func sendUnsentWrite()
 }

@@ -78,7 +78,8 @@ final class ClientEventLoop: @unchecked Sendable {
     }
 
     /// Reads until the socket has nothing more (a bounded number of times, so
-    /// that timers and writes get their turn); returns why the connection ended, if it did.
+    /// that timers and writes get their turn), and then tells the link it
+    /// paused; returns why the connection ended, if it did.
     private func read(from socket: SocketConnection, into link: ServerLink) -> DisconnectReason? {
         for _ in 0..<16 {
             let outcome: StreamSocket.Received
@@ -95,9 +96,13 @@ final class ClientEventLoop: @unchecked Sendable {
                 link.receive(Array(buffer[0..<count]))
                 if link.endReason != nil { return nil }
             case .closed: return .closedByServer
-            case .wouldBlock: return nil
+            case .wouldBlock:
+                link.readPaused()
+                return nil
             }
         }
+        // Past the bound, the link hears of a pause too: a run waits no longer than a turn.
+        link.readPaused()
         return nil
     }
 

@@ -23,6 +23,14 @@ enum ClusterChange: Equatable, Sendable {
         }
     }
 
+    /// The revision the change took (a restart: the revision of its put).
+    var version: Int64 {
+        switch self {
+        case .set(let entry): entry.version
+        case .delete(_, let version, _), .expire(_, let version), .restart(_, let version, _): version
+        }
+    }
+
     /// Equal changes: same kind, key, version, entry, expiry or author (by name and session).
     static func == (lhs: ClusterChange, rhs: ClusterChange) -> Bool {
         switch (lhs, rhs) {

@@ -5,7 +5,9 @@ import ObservatoryWire
 ///
 /// Encoded as a small JSON object, `{"value":…,"author":…,"session":…}` with
 /// `"sessionBound":true` when it is: etcd keeps bytes, and the version is etcd's
-/// `mod_revision`, so it is not stored.
+/// `mod_revision`, so it is not stored. `"at"` is the writing node's clock
+/// (milliseconds since 1970 UTC) when it made the change, so that every node
+/// reports the same time for it in `history`; envelopes written without it read as `nil`.
 ///
 /// An expiring key's envelope also holds its expiry: `"ttl"`, `"deadline"`
 /// (milliseconds since 1970) and `"expiryAuthor"`/`"expirySession"`, the write
@@ -27,6 +29,8 @@ struct ClusterEnvelope: Equatable, Sendable {
     var version: Int64?
     /// Whether a deletion marker deletes an expired key.
     var expired = false
+    /// When the change was made, by the writing node's clock; not compared by `==`.
+    var at: Int64?
 
     /// Equal envelopes: same value, binding, author name and session, expiry and markers.
     static func == (lhs: ClusterEnvelope, rhs: ClusterEnvelope) -> Bool {
@@ -60,6 +64,10 @@ struct ClusterEnvelope: Equatable, Sendable {
         }
         if let version { bytes.append(contentsOf: ",\"version\":\(version)".utf8) }
         if expired { bytes.append(contentsOf: #","expired":true"#.utf8) }
+        if let at {
+            bytes.append(contentsOf: #","at":"#.utf8)
+            JSONValue.integer(at).encode(into: &bytes)
+        }
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }
@@ -92,7 +100,7 @@ struct ClusterEnvelope: Equatable, Sendable {
         return ClusterEnvelope(
             value: value, author: Author(name: name, session: session),
             sessionBound: fields["sessionBound"]?.decoded() == .bool(true), expiry: expiry, version: version,
-            expired: fields["expired"]?.decoded() == .bool(true))
+            expired: fields["expired"]?.decoded() == .bool(true), at: fields["at"]?.decoded().integerValue)
     }
 
     /// The entry of `key` this envelope holds, stored at `modRevision`: its

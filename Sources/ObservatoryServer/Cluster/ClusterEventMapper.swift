@@ -44,4 +44,20 @@ enum ClusterEventMapper {
         }
         return changes
     }
+
+    /// The time each revision of `events` was made, by revision, from the
+    /// envelopes of its values and deletion markers (`at`, the writing node's
+    /// clock); a revision whose envelopes carry none is missing.
+    static func times(from events: [EtcdWatchEvent], layout: ClusterKeyLayout) -> [Int64: Int64] {
+        var times: [Int64: Int64] = [:]
+        for event in events where event.kind == .put {
+            switch layout.kind(of: event.keyValue.key) {
+            case .value, .deletion:
+                if let at = ClusterEnvelope.decode(event.keyValue.value)?.at { times[event.revision] = at }
+            default:
+                continue
+            }
+        }
+        return times
+    }
 }

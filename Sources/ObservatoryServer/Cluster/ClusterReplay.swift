@@ -61,9 +61,12 @@ struct ClusterReplay {
     mutating func receive(_ events: [EtcdWatchEvent]) -> Step {
         guard outcome == .needsMore else { return outcome }
         let within = events.filter { $0.revision > resumeRevision && $0.revision <= endRevision }
+        let times = ClusterEventMapper.times(from: within, layout: layout)
         for change in ClusterEventMapper.changes(from: within, layout: layout)
         where ChangeHistory.matches(change.key, target) {
-            guard let planned = state.planReplicated(change), let made = state.apply(planned).change else { continue }
+            guard let planned = state.planReplicated(change, at: times[change.version]),
+                let made = state.apply(planned).change
+            else { continue }
             let encoded = made.encoded()
             changes.append(encoded)
             bytes += encoded.frameByteCount

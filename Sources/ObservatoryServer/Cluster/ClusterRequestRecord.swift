@@ -26,9 +26,9 @@ enum ClusterRequestRecord {
 
     /// The reply to a duplicate of the write that `stored` remembers, with `duplicate` set.
     static func duplicateReply(_ stored: EtcdKeyValue) -> ReplyPayload? {
-        guard let record = try? JSONValue.parse(stored.value), case .string(let key)? = record["key"] else {
-            return nil
-        }
+        guard let record = try? JSONValue.parse(stored.value) else { return nil }
+        if record["op"] == "batch" { return duplicateBatchReply(record, stored) }
+        guard case .string(let key)? = record["key"] else { return nil }
         let version = record["version"]?.integerValue ?? stored.modRevision
         switch record["op"] {
         case "set":
@@ -38,5 +38,32 @@ enum ClusterRequestRecord {
         default:
             return nil
         }
+    }
+
+    /// The record of a batch: each result, without the version of those that
+    /// change a key (`changes`), which is the record's `mod_revision`, as is the
+    /// batch's revision (the record is written in the batch's transaction).
+    static func encodeBatch(_ results: [BatchResult], changes: [Bool]) -> [UInt8] {
+        let elements = zip(results, changes).map { result, isChange -> JSONValue in
+            var members: [(String, JSONValue)] = [("key", .string(result.key))]
+            if !isChange { members.append(("version", .integer(result.version))) }
+            if let changed = result.changed { members.append(("changed", .bool(changed))) }
+            return .object(JSONObject(members))
+        }
+        return JSONValue.object(JSONObject([("op", "batch"), ("results", .array(elements))])).encoded()
+    }
+
+    /// The reply to a duplicate of the batch that `stored` remembers, with `duplicate` set.
+    static func duplicateBatchReply(_ record: JSONValue, _ stored: EtcdKeyValue) -> ReplyPayload? {
+        guard case .array(let elements)? = record["results"] else { return nil }
+        var results: [BatchResult] = []
+        for element in elements {
+            guard case .string(let key)? = element["key"] else { return nil }
+            results.append(
+                BatchResult(
+                    key: key, version: element["version"]?.integerValue ?? stored.modRevision,
+                    changed: element["changed"]?.boolValue))
+        }
+        return .batch(revision: stored.modRevision, results: results, duplicate: true)
     }
 }

@@ -26,7 +26,8 @@ extension ClusterState {
         else { return }
         let revision = restartedRevisions.withLock { $0[key] } ?? entry.version
         let marker = ClusterEnvelope(
-            value: nil, author: Author(name: expiry.author, session: expiry.session), expired: true)
+            value: nil, author: Author(name: expiry.author, session: expiry.session), expired: true,
+            at: StoreChange.now())
         let transaction = EtcdTransaction(
             compares: [.unchanged(layout.valueKey(key), since: revision)],
             success: [

@@ -43,7 +43,7 @@ extension ClusterState {
     /// timeout (a node that starts behind catches up before it serves).
     func catchUp(to revision: Int64) {
         let caughtUp = DispatchSemaphore(value: 0)
-        applied.whenApplied(revision) { caughtUp.signal() }
+        gate.wait(for: revision) { caughtUp.signal() }
         let patience = DispatchTimeInterval.milliseconds(configuration.requestTimeoutMilliseconds)
         if caughtUp.wait(timeout: .now() + patience) == .timedOut {
             logger.warning("cluster: the watch has not replayed etcd's history up to \(revision) yet; serving")
@@ -65,28 +65,27 @@ extension ClusterState {
     }
 
     /// After the watch ended (compacted past, canceled): reads the state again,
-    /// until etcd answers or the state closes, puts it in the cache, watches from
-    /// there, and has the server close its observers so they resume or start over.
-    private func reload() {
+    /// puts it in the cache, watches from there, and has the server close its
+    /// observers so they resume or start over. While etcd does not answer, tries
+    /// again after `pause` (doubled each time, up to 2 s) on `workers`, holding
+    /// no thread meanwhile, until the state closes.
+    private func reload(pause: Duration = .milliseconds(100)) {
         let ended = watch.withLock { $0.current.take() }
         ended?.cancel()
-        var pause = Duration.milliseconds(100)
-        while !watch.withLock({ $0.isClosed }) {
-            do throws(EtcdError) {
-                let (entries, revision) = try Self.read(client, layout)
-                cache.reset(to: entries, at: revision)
-                applied.advance(to: revision)
-                startWatch(after: revision)
-                logger.warning(
-                    "cluster: reloaded \(CountedNoun.text(entries.count, "key")) at revision \(revision); observers must resume"
-                )
-                viewLostHandler.withLock { $0 }?(revision)
-                return
-            } catch {
-                logger.warning("cluster: cannot reload the state from etcd (\(error.message)); trying again")
-                Thread.sleep(
-                    forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
-                pause = min(pause * 2, .seconds(2))
+        guard !watch.withLock({ $0.isClosed }) else { return }
+        do throws(EtcdError) {
+            let (entries, revision) = try Self.read(client, layout)
+            cache.reset(to: entries, at: revision)
+            startWatch(after: revision)
+            logger.warning(
+                "cluster: reloaded \(CountedNoun.text(entries.count, "key")) at revision \(revision); observers must resume"
+            )
+            viewLostHandler.withLock { $0 }?(revision)
+        } catch {
+            logger.warning("cluster: cannot reload the state from etcd (\(error.message)); trying again")
+            let next = min(pause * 2, .seconds(2))
+            workers.asyncAfter(deadline: .now() + .milliseconds(Int(pause / .milliseconds(1)))) { [weak self] in
+                self?.reload(pause: next)
             }
         }
     }
@@ -98,11 +97,9 @@ extension ClusterState {
             guard let last = events.last?.revision else { return }
             let changes = ClusterEventMapper.changes(from: events, layout: layout)
             trackRestartedRevisions(changes)
-            cache.replicate(changes, through: last)
-            applied.advance(to: last)
+            cache.replicate(changes, through: last, times: ClusterEventMapper.times(from: events, layout: layout))
         case .progress(let revision):
             cache.replicate([], through: revision)
-            applied.advance(to: revision)
         case .created:
             break
         case .interrupted(let error):

@@ -21,31 +21,33 @@ import ObservatoryWire
 ///   applied its revision, or with `unavailable` when etcd cannot be reached.
 ///   Writes of one key on this node take turns (`ClusterKeyTurns`); creates
 ///   must find room under `limits.maxKeys` (`ClusterKeyBudget`).
-/// - **Session-bound keys** are attached to a lease of their session, kept alive
-///   by this node and revoked when the session ends.
+/// - **Session-bound keys** are attached to the node's lease, which its one lease
+///   keeper renews, and deleted when their session ends (`ClusterSessionKeys`
+///   says why one lease per node keeps the guarantees); the node's threads do
+///   not grow with its sessions.
 /// - **The epoch** follows from etcd's cluster id and the prefix (`ClusterEpoch`).
 ///
 /// Thread safety: the cache is a `SharedStore` (its own lock); the watch and the
-/// sessions' leases and queues are in `Locked` boxes, held only to read or change
+/// sessions' queues and keys are in `Locked` boxes, held only to read or change
 /// them, never across a call to etcd.
 ///
 /// It holds about eighteen stored properties because one node's parts share one
 /// lifetime: the etcd client and its watch, the cache, the sessions' write queues
-/// and leases, the keys' turns and budget, the node's own lease and the
-/// request-id lease, and the settings;
+/// and keys, the keys' turns and budget, the lease keeper and the request-id
+/// leases, and the settings;
 /// split across types, a node's start and stop would be spread over all of them.
 final class ClusterState: SharedState {
-    /// A session's queue of writes and, once it wrote a session-bound key, its lease.
+    /// A session's queue of writes.
     private struct SessionLink {
         let queue: DispatchQueue
-        var keeper: EtcdLeaseKeeper?
     }
 
     let epoch: String
     /// The node's view of the state: what the watch has applied.
     let cache: SharedStore
-    /// Nothing to wait for beyond the pending reply: etcd committed what the cache holds.
-    let acknowledgements: any Acknowledgements = ImmediateAcknowledgements()
+    /// The cache's revision gate, which its watch advances: a write's reply waits
+    /// for its revision to pass it, so the writer's next request sees the write.
+    var gate: RevisionGate { cache.gate }
     /// The leases of expiring keys, one per second they expire in.
     let expiryLeases = ClusterExpiryLeases()
     /// etcd's `mod_revision` of the keys whose clock a put restarted (their version is older).
@@ -56,26 +58,27 @@ final class ClusterState: SharedState {
     let layout: ClusterKeyLayout
     let configuration: ClusterConfiguration
     let logger: Logger
-    let applied: AppliedRevisionWaiters
     /// The watch feeding the cache, and whether the state is closed (no new watch then).
     let watch = Locked<(current: EtcdWatch?, isClosed: Bool)>((nil, false))
     /// Told the revision the cache was reloaded at, after its watch lost continuity.
     let viewLostHandler = Locked<(@Sendable (Int64) -> Void)?>(nil)
     private let sessions = Locked<[String: SessionLink]>([:])
-    /// The node's own lease: its id names the node; it ends when the node dies.
-    private let nodeKeeper: EtcdLeaseKeeper
+    /// Renews the node's lease (and any lease granted after its loss), on one thread.
+    private let keeper: EtcdLeaseKeeper
+    /// The sessions' session-bound keys, on the node's lease: its id names the node; it ends when the node dies.
+    let sessionKeys: ClusterSessionKeys
     /// The leases the records of `requestId`s are written on.
-    private let requestLeases = ClusterRequestLeases()
+    let requestLeases = ClusterRequestLeases()
     let workers = DispatchQueue(label: "observatory.cluster.writes", attributes: .concurrent)
-    /// The sessions' lease revocations under way, which `close()` waits for.
-    private let revocations = DispatchGroup()
+    /// The sessions' key deletions under way, which `close()` waits for.
+    private let sessionEnds = DispatchGroup()
     /// How often a write is planned again after the key changed under it: only
     /// other nodes' writes race with it (`keyTurns`).
-    private static let maximumAttempts = 64
+    static let maximumAttempts = 64
     /// This node's writes of one key, one after another.
     private let keyTurns = ClusterKeyTurns()
     /// `limits.maxKeys`, decided by this node.
-    private let keyBudget: ClusterKeyBudget
+    let keyBudget: ClusterKeyBudget
     /// The most changes and bytes of events a resume reads back from etcd
     /// (`limits.historyChanges`, `limits.historyBytes`: what the node's own history may hold).
     let replayLimits: (changes: Int, bytes: Int)
@@ -100,15 +103,15 @@ final class ClusterState: SharedState {
         epoch = ClusterEpoch.name(clusterID: status.clusterID, prefix: configuration.prefix)
         let nodeLease = try client.grantLease(ttl: Int64(configuration.sessionTTLSeconds))
         nodeTag = String(UInt64(bitPattern: nodeLease.id), radix: 36)
-        nodeKeeper = EtcdLeaseKeeper(client: client, lease: nodeLease) { [logger] error in
-            logger.error("cluster: this node's lease was lost: \(error.message)")
-        }
+        keeper = EtcdLeaseKeeper(client: client)
+        sessionKeys = ClusterSessionKeys(
+            nodeLease: nodeLease, client: client, layout: layout, keeper: keeper,
+            timeToLive: Int64(configuration.sessionTTLSeconds), logger: logger, retries: workers)
         // The cache starts up to `historyChanges` revisions back and its watch replays them, so that
         // observers can resume on this node from before it started, as on the nodes that saw them live.
         let current = try client.range(layout.values, limit: 1).header.revision
         let (entries, revision) = try Self.read(client, layout, earliestAfter: current - Int64(historyChanges))
         cache = SharedStore(replicating: entries, at: revision, epoch: epoch, historyChanges: historyChanges)
-        applied = AppliedRevisionWaiters(applied: revision)
         startWatch(after: revision)
         // A revision in the prefix after `current`, which the watch brings once it has replayed the rest.
         let announced = try client.put(layout.nodeKey(nodeTag), Array(nodeTag.utf8), lease: nodeLease.id)
@@ -141,6 +144,12 @@ final class ClusterState: SharedState {
         cache.list(prefix: prefix, after: after, limit: limit, where: isIncluded)
     }
 
+    /// From the node's window: the changes its watch applied to its cache,
+    /// with the horizon below which it holds none.
+    func history(_ query: HistoryQuery, maxBytes: Int, where isIncluded: (String) -> Bool) -> HistoryPage {
+        cache.history(query, maxBytes: maxBytes, where: isIncluded)
+    }
+
     func observe<Failure: Error>(
         _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer,
         subscribe: () throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
@@ -163,29 +172,21 @@ final class ClusterState: SharedState {
         cache.stopObservingPrefixes(by: observer)
     }
 
-    /// Revokes the session's lease, if it has one, after its writes in flight:
-    /// etcd deletes its session-bound keys, and every node's watch announces them
-    /// with `session_ended`. Returns at once; the deletions follow.
     /// Deletes nothing: etcd deletes expiring keys with their leases, and a
     /// node deletes its sessions' expiring keys at their time (`ClusterState+Expiry.swift`).
     func expireDue(now: Int64, limit: Int) -> (expired: Int, failure: WireError?) {
         (0, nil)
     }
 
+    /// Deletes the session's session-bound keys after its writes in flight, and
+    /// every node's watch announces them with `session_ended`. Returns at once;
+    /// the deletions follow.
     func endSession(_ session: String) -> (deleted: Int, failure: WireError?) {
         guard let link = sessions.withLock({ $0.removeValue(forKey: session) }) else { return (0, nil) }
-        revocations.enter()
-        link.queue.async { [client, logger, revocations] in
-            defer { revocations.leave() }
-            guard let keeper = link.keeper else { return }
-            keeper.stop()
-            do throws(EtcdError) {
-                try client.revokeLease(keeper.lease.id)
-            } catch {
-                logger.error(
-                    "cluster: session \(session)'s lease could not be revoked (\(error.message)); "
-                        + "its keys go when it expires")
-            }
+        sessionEnds.enter()
+        link.queue.async { [sessionKeys, sessionEnds] in
+            defer { sessionEnds.leave() }
+            sessionKeys.end(session)
         }
         return (0, nil)
     }
@@ -193,29 +194,26 @@ final class ClusterState: SharedState {
     func close() {
         // The sessions ended before the server closes the state: their keys go now, not at expiry.
         let patience = DispatchTimeInterval.milliseconds(2 * configuration.requestTimeoutMilliseconds)
-        if revocations.wait(timeout: .now() + patience) == .timedOut {
-            logger.warning("cluster: some sessions' leases were not revoked in time; their keys go when they expire")
+        if sessionEnds.wait(timeout: .now() + patience) == .timedOut {
+            logger.warning("cluster: some sessions' keys were not deleted in time; they go with the node's lease")
         }
         let stopped = watch.withLock { watch in
             watch.isClosed = true
             return watch.current.take()
         }
         stopped?.cancel()
-        nodeKeeper.stop()
-        // Every session has ended (and revoked its lease) by now; revoke the node's too.
-        try? client.revokeLease(nodeKeeper.lease.id)
+        keeper.stop()
+        // Every session has ended (and deleted its keys) by now; revoke the node's lease too.
+        sessionKeys.close()
         client.close()
     }
 
     /// Stops as a node that dies would: no lease is revoked, so its sessions'
-    /// keys go only when their leases expire. For tests of that expiry.
+    /// keys go only when the node's lease expires. For tests of that expiry.
     func abandon() {
-        let links = sessions.withLock { sessions in
-            defer { sessions = [:] }
-            return Array(sessions.values)
-        }
-        for link in links { link.keeper?.stop() }
-        nodeKeeper.stop()
+        sessions.withLock { $0 = [:] }
+        sessionKeys.abandon()
+        keeper.stop()
         let stopped = watch.withLock { watch in
             watch.isClosed = true
             return watch.current.take()
@@ -239,7 +237,7 @@ final class ClusterState: SharedState {
     /// cluster`: 50 writing connections, 6 connections to etcd). A serial queue
     /// of its own runs on libdispatch's overcommitting pool, which gives a
     /// blocked session another thread, up to its cap of threads.
-    private func queue(of session: String) -> DispatchQueue {
+    func queue(of session: String) -> DispatchQueue {
         sessions.withLock { sessions in
             if let link = sessions[session] { return link.queue }
             let queue = DispatchQueue(label: "observatory.cluster.session")
@@ -260,7 +258,7 @@ final class ClusterState: SharedState {
         }
         do throws(EtcdError) {
             let now = KeyExpiry.wallMilliseconds()
-            let lease = sessionBound ? try sessionLease(of: author.session) : 0
+            let lease = sessionBound ? try sessionKeys.lease() : 0
             let requestLease = hasRequestId ? try requestLeases.current(client) : 0
             let deadline = ttl.map { now + $0 * 1_000 }
             let expiryLease = try deadline.map { deadline throws(EtcdError) in
@@ -273,6 +271,7 @@ final class ClusterState: SharedState {
                 }
             }
             let decision = try decided.get()
+            if sessionBound, decision.isChange { sessionKeys.hold(key, at: decision.revision, by: author.session) }
             answerWhenApplied(decision.revision, decision.reply, pending) { [keyBudget] in
                 if decision.isCreate { keyBudget.release(key) }
             }
@@ -288,6 +287,8 @@ final class ClusterState: SharedState {
         let revision: Int64
         let reply: Result<ReplyPayload, WireError>
         var isCreate = false
+        /// Whether the write put the key at `revision`: changed it, or restarted its clock.
+        var isChange = false
     }
 
     /// Runs `write`'s transaction, planned again while the key changed under it
@@ -333,7 +334,8 @@ final class ClusterState: SharedState {
             let revision =
                 plan.outcome == .change || plan.restartsExpiry ? result.header.revision : current?.version ?? 0
             return Decision(
-                revision: revision, reply: plan.reply(committedAt: result.header.revision), isCreate: isCreate)
+                revision: revision, reply: plan.reply(committedAt: result.header.revision), isCreate: isCreate,
+                isChange: plan.outcome == .change || plan.restartsExpiry)
         }
         return Decision(
             revision: 0,
@@ -344,11 +346,11 @@ final class ClusterState: SharedState {
     /// Fulfills `pending` with `reply` once the cache applied `revision`, or with
     /// `unavailable` if the watch has not brought it within the request timeout;
     /// then runs `finally`.
-    private func answerWhenApplied(
+    func answerWhenApplied(
         _ revision: Int64, _ reply: Result<ReplyPayload, WireError>, _ pending: PendingReply,
         finally: @escaping @Sendable () -> Void
     ) {
-        applied.whenApplied(revision) {
+        gate.wait(for: revision) {
             pending.fulfill(reply)
             finally()
         }
@@ -366,28 +368,8 @@ final class ClusterState: SharedState {
         }
     }
 
-    /// The lease of `session`'s session-bound keys, granted and kept alive on first use.
-    private func sessionLease(of session: String) throws(EtcdError) -> Int64 {
-        if let keeper = sessions.withLock({ $0[session]?.keeper }) { return keeper.lease.id }
-        let lease = try client.grantLease(ttl: Int64(configuration.sessionTTLSeconds))
-        let keeper = EtcdLeaseKeeper(client: client, lease: lease) { [logger] error in
-            logger.error("cluster: session \(session)'s lease was lost (\(error.message)); its keys are gone")
-        }
-        let isKept = sessions.withLock { sessions in
-            guard sessions[session] != nil else { return false }
-            sessions[session]?.keeper = keeper
-            return true
-        }
-        if !isKept {
-            // The session ended meanwhile: nothing may stay bound to it.
-            keeper.stop()
-            try? client.revokeLease(lease.id)
-        }
-        return lease.id
-    }
-
     /// The wire error for an etcd failure: the write may or may not have been applied.
-    private static func unavailable(_ error: EtcdError) -> WireError {
+    static func unavailable(_ error: EtcdError) -> WireError {
         let outcome = error.mayHaveBeenApplied ? "may have been applied" : "was not applied"
         return WireError(
             code: .unavailable,

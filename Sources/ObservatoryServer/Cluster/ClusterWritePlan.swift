@@ -152,7 +152,8 @@ struct ClusterWritePlan {
                     sessionBound: sessionBound, expiry: expiry, version: current.version)
                 return ([.put(key: layout.valueKey(key), value: restarted.encoded(), lease: lease)], answer)
             }
-            let envelope = ClusterEnvelope(value: value, author: author, sessionBound: sessionBound, expiry: expiry)
+            let envelope = ClusterEnvelope(
+                value: value, author: author, sessionBound: sessionBound, expiry: expiry, at: StoreChange.now())
             let put = EtcdOperation.put(key: layout.valueKey(key), value: envelope.encoded(), lease: lease)
             return ([put, .deleteRange(.key(layout.deletionKey(key)))], .change)
         case .delete(let key, let ifVersion, _):
@@ -162,7 +163,7 @@ struct ClusterWritePlan {
             if let ifVersion, ifVersion != currentVersion {
                 return ([], .failure(.conflict(key: key, expected: ifVersion, current: currentVersion)))
             }
-            let marker = ClusterEnvelope(value: nil, author: author)
+            let marker = ClusterEnvelope(value: nil, author: author, at: StoreChange.now())
             let operations: [EtcdOperation] = [
                 .put(key: layout.deletionKey(key), value: marker.encoded()),
                 .deleteRange(.key(layout.valueKey(key))),

@@ -5,6 +5,7 @@ extension ReplyPayload {
     var writtenVersion: Int64 {
         switch self {
         case .set(_, let version, _, _), .delete(_, let version, _): version
+        case .batch(let revision, _, _): revision
         default: 0
         }
     }

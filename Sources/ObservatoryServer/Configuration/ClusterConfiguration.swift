@@ -8,8 +8,9 @@ public struct ClusterConfiguration: Sendable, Equatable, Decodable {
     /// The prefix of every etcd key of this state; daemons on one etcd with one
     /// prefix share one state.
     public var prefix = "observatory/"
-    /// The time to live of a session's lease: a session-bound key goes at most this
-    /// long after the daemon holding its session died.
+    /// The time to live of the node's lease, to which its sessions' session-bound
+    /// keys are attached: such a key goes at most this long after the daemon
+    /// holding its session died.
     public var sessionTTLSeconds = 10
     /// How long one etcd request may take before a write answers `unavailable`.
     public var requestTimeoutMilliseconds = 5_000

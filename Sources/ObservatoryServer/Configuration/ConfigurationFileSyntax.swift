@@ -13,11 +13,12 @@ import ObservatoryWire
 ///
 /// Trailing commas are refused, as everywhere the project reads JSON.
 enum ConfigurationFileSyntax {
-    /// Throws `ConfigurationError.malformedFile` naming the place of the first error.
-    static func check(_ data: Data, path: String) throws {
+    /// The file's JSON, read by the project's parser; throws
+    /// `ConfigurationError.malformedFile` naming the place of the first error.
+    static func parse(_ data: Data, path: String) throws -> JSONValue {
         let bytes = Array(data)
         do {
-            _ = try JSONValue.parse(bytes)
+            return try JSONValue.parse(bytes)
         } catch {
             throw ConfigurationError.malformedFile(path: path, reason: describe(error, in: bytes))
         }

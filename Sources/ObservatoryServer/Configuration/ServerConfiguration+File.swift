@@ -9,9 +9,9 @@ extension ServerConfiguration {
         } catch {
             throw ConfigurationError.unreadableFile(path: path, reason: error.localizedDescription)
         }
-        try ConfigurationFileSyntax.check(data, path: path)
+        let json = try ConfigurationFileSyntax.parse(data, path: path)
         do {
-            return try JSONDecoder().decode([AccessToken].self, from: data)
+            return try json.decode([AccessToken].self)
         } catch let error as ConfigurationError {
             throw ConfigurationError.malformedFile(
                 path: path, reason: "\(error) (an array of token objects is expected)")
@@ -33,13 +33,14 @@ extension ServerConfiguration {
 
     /// Strictly decodes the bytes of a configuration file; `path` is only for messages.
     ///
-    /// The bytes are checked first by the project's own JSON parser, so a syntax
-    /// error is reported with its line and column (and a trailing comma is one);
-    /// then the settings are read strictly.
+    /// The bytes are read by the project's own JSON parser (the one that reads
+    /// every frame), so a syntax error is reported with its line and column (and a
+    /// trailing comma is one); then the settings are decoded strictly from the
+    /// parsed value, with no second parser.
     public static func decode(_ data: Data, path: String) throws -> ServerConfiguration {
-        try ConfigurationFileSyntax.check(data, path: path)
+        let json = try ConfigurationFileSyntax.parse(data, path: path)
         do {
-            return try JSONDecoder().decode(ServerConfiguration.self, from: data)
+            return try json.decode(ServerConfiguration.self)
         } catch let error as ConfigurationError {
             throw error
         } catch let DecodingError.dataCorrupted(context) {

@@ -1,17 +1,17 @@
 import ObservatoryWire
 
 // Waiting for the shared state: replies to writes and events go out only as far
-// as its acknowledgements allow, and a flush stopped by one resumes when it moves.
+// as its revision gate lets them, and a flush stopped there resumes when it moves.
 extension Connection {
-    /// How far the shared state lets replies to writes and events go now.
+    /// How far the shared state's gate lets replies to writes and events go now.
     func storageAcknowledgement() -> OutboundQueue.Acknowledgement {
-        let revision = acknowledged.value
-        // Everything is acknowledged without storage: no closure to build per flush.
+        let revision = gate.reached
+        // Everything passes without storage: no closure to build per flush.
         guard revision != .max else { return .everything }
-        let acknowledgements = self.acknowledgements
+        let gate = self.gate
         return OutboundQueue.Acknowledgement(revision: revision) { revision, id in
-            guard acknowledgements.isLost(revision) else { return nil }
-            return Reply.failure(id: id, acknowledgements.lostChangeError()).encodedLine()
+            guard let error = gate.loss(of: revision) else { return nil }
+            return Reply.failure(id: id, error).encodedLine()
         }
     }
 
@@ -28,11 +28,11 @@ extension Connection {
         }
     }
 
-    /// Flushes again once `revision` is acknowledged (or given up on).
+    /// Flushes again once `revision` passed the gate (or was lost).
     func waitForStorage(_ revision: Int64) {
         if let awaited = awaitedRevision, awaited <= revision { return }
         awaitedRevision = revision
-        acknowledgements.whenAcknowledged(revision) { [weak self] in
+        gate.wait(for: revision) { [weak self] in
             guard let self else { return }
             loop.execute {
                 self.awaitedRevision = nil

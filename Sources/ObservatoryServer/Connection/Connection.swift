@@ -14,8 +14,8 @@ import ObservatoryWire
 /// resumes it for the next), and asks to be flushed at the end of the turn, when the
 /// loop writes everything queued in one send. Events from writers on other
 /// threads are queued on the output, which asks the loop for a flush. Replies to
-/// writes and events go out only as far as the shared state's `Acknowledgements`
-/// allow; the connection waits for the rest with `whenAcknowledged`.
+/// writes and events go out only as far as the shared state's revision gate
+/// lets them; the connection waits on the gate for the rest.
 ///
 /// ## Threads
 /// Everything except `output` is confined to the loop's thread; other threads
@@ -23,7 +23,7 @@ import ObservatoryWire
 ///
 /// ## Stored properties
 /// More than ten: the shell's collaborators (socket, loop, output, session, settings,
-/// input budget, logger, acknowledgements, close callback), its loop-confined
+/// input budget, logger, revision gate, close callback), its loop-confined
 /// bookkeeping (machine, token, interest, flush mark, awaited revision and reply, held
 /// input, armed deadline) and the web face's (sniffer, web machine, dialect, stream
 /// keep-alive, metrics). Only this class reads them; structs would add only names.
@@ -40,17 +40,15 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     private let settings: ConnectionSettings
     private let inputBudget: InputBudget
     private let logger: Logger
-    /// How far the shared state lets replies to writes and events go.
-    let acknowledgements: any Acknowledgements
-    /// Its acknowledged revision, read at every flush without a call through the protocol.
-    let acknowledged: AcknowledgedRevision
+    /// The shared state's revision gate: how far replies to writes and events go.
+    let gate: RevisionGate
     private let onClose: @Sendable (Connection) -> Void
     private(set) var machine: ConnectionMachine
     private var token = -1
     private var registeredInterest: Poller.Interest = []
     /// Waiting in the loop's list of connections to flush at the end of the turn.
     private var isMarkedForFlush = false
-    /// The revision storage will call back for, so a connection waits on it once.
+    /// The revision the gate will call back for, so a connection waits on it once.
     var awaitedRevision: Int64?
     /// The pending write reply the connection will be called back for, so it waits on it once.
     var awaitedReply: PendingReply?
@@ -96,11 +94,9 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         self.sessions = sessions
         logger = sessions.logger
         self.onClose = onClose
-        acknowledgements = sessions.state.acknowledgements
-        acknowledged = acknowledgements.acknowledged
+        gate = sessions.state.gate
         output = ConnectionOutput(
-            maxQueuedBytes: settings.maxQueuedBytes, maxObservations: settings.maxObservations,
-            acknowledged: acknowledged)
+            maxQueuedBytes: settings.maxQueuedBytes, maxObservations: settings.maxObservations, gate: gate)
         session = Session(
             environment: sessions, output: output, peer: SocketAddress.peerDescription(of: socket.descriptor))
         sessionID = session.identity.session

@@ -27,19 +27,19 @@ final class ConnectionOutput: Sendable {
     }
 
     private let state: Locked<State>
-    /// How far events may go.
-    private let acknowledged: AcknowledgedRevision
+    /// How far events may go: the shared state's revision gate.
+    private let gate: RevisionGate
 
-    /// Creates the output with the connection's limits; `acknowledged` tells how
-    /// far events may go (everywhere without storage).
+    /// Creates the output with the connection's limits; `gate` tells how far
+    /// events may go (everywhere without storage).
     init(
-        maxQueuedBytes: Int, maxObservations: Int, acknowledged: AcknowledgedRevision = AcknowledgedRevision(.max)
+        maxQueuedBytes: Int, maxObservations: Int, gate: RevisionGate = RevisionGate(reached: .max)
     ) {
         state = Locked(
             State(
                 queue: OutboundQueue(maxQueuedBytes: maxQueuedBytes),
                 observations: ObservationSet(limit: maxObservations)))
-        self.acknowledged = acknowledged
+        self.gate = gate
     }
 
     /// Makes `connection` the one whose loop flushes this output; called once, by
@@ -59,7 +59,7 @@ final class ConnectionOutput: Sendable {
     func deliver(_ change: StoreChange, via route: ObservationSet.Route) {
         // Read from the one object all connections share, not through a closure of
         // this connection's: one cache line fewer per delivery.
-        let acknowledged = acknowledged.value
+        let acknowledged = gate.reached
         let flushing = state.withLock { state -> Connection? in
             guard state.observations.accepts(change.key, via: route) else { return nil }
             let mayCoalesce = !state.observations.hasClosingTargets || state.observations.mayCoalesce(change.key)

@@ -65,6 +65,18 @@ final class ServerMetrics: Sendable {
         }
     }
 
+    /// Counts the changes a batch made: its deletes and the sets that changed a value.
+    func countChanges(of operations: [BatchOperation], _ results: [BatchResult]) {
+        let changed = zip(operations, results).count { operation, result in
+            switch operation {
+            case .delete: true
+            case .set: result.changed == true
+            case .check: false
+            }
+        }
+        if changed > 0 { changes.add(changed) }
+    }
+
     /// Counts an error reply.
     func countError(_ code: ErrorCode) {
         (errors[code.rawValue] ?? errors["internal"])?.add()

@@ -29,6 +29,23 @@ extension Session {
         try checkRead(key)
     }
 
+    /// Throws the error of the first operation of a batch this session may not
+    /// perform, with its index: a `check` needs read rights, a `set` or `delete`
+    /// write rights (and read rights with `ifVersion`, as alone).
+    func checkRights(of operations: [BatchOperation]) throws(WireError) {
+        guard rights != nil else { return }
+        for (index, operation) in operations.enumerated() {
+            do throws(WireError) {
+                switch operation {
+                case .check(let key, _): try checkRead(key)
+                case .set, .delete: try checkWrite(operation.key, ifVersion: operation.ifVersion)
+                }
+            } catch {
+                throw error.at(index: index)
+            }
+        }
+    }
+
     /// `forbidden` for a token's connection; `unauthenticated` before a `hello`
     /// with a token, since one might grant what the anonymous rights do not.
     func denied(_ action: String) -> WireError {

@@ -258,6 +258,13 @@ final class Session: Observer {
                 readable?.allows($0) ?? true
             }
             return ready(.list(keys: page.keys, more: page.more))
+        case .history(let query):
+            try checkRead(query.target)
+            let readable = rights?.read
+            let page = state.history(query, maxBytes: environment.limits.maxFrameBytes) {
+                readable?.allows($0) ?? true
+            }
+            return .answered(.valueReply(page.reply(id: id)))
         case .ping:
             // Every change up to `revision` has been handed to this output (the store
             // delivers under the lock it counts revisions with); the events held
@@ -266,6 +273,22 @@ final class Session: Observer {
             let revision = state.revision
             answer.releasesEventsFirst = true
             return ready(.ping(revision: revision, epoch: state.epoch))
+        case .batch(let operations, let requestId):
+            try checkRights(of: operations)
+            let reply = try state.applyBatch(operations, requestId: requestId, by: identity)
+            let metrics = environment.metrics
+            switch reply {
+            case .ready(.batch(_, let results, false)):
+                metrics.countChanges(of: operations, results)
+            case .pending(let pending):
+                pending.whenFulfilled {
+                    guard case .success(.batch(_, let results, false)) = pending.result else { return }
+                    metrics.countChanges(of: operations, results)
+                }
+            case .ready:
+                break
+            }
+            return .written(reply)
         }
     }
 

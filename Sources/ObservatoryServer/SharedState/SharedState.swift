@@ -10,27 +10,39 @@ import ObservatoryWire
 /// "Cluster mode") adds a second one that keeps a cache of etcd. A write is answered
 /// in two steps, so an implementation that commits elsewhere fits: `apply` returns
 /// the reply, at once or as a `PendingReply` filled in later (it never blocks the
-/// calling event loop), and the connection sends it only once `acknowledgements`
-/// acknowledges its revision, or answers the write's error instead if it is lost
-/// (storage failed, or, in a cluster, etcd never committed it: `unavailable`).
+/// calling event loop), and the connection sends it only once its revision has
+/// passed the state's revision gate (`gate`), or answers the write's error instead
+/// if the gate reports it lost (storage failed) or the pending reply carries an
+/// error (in a cluster, etcd never committed it: `unavailable`).
 protocol SharedState: AnyObject, Sendable {
     /// The name of this history (docs/protocol.md's epoch).
     var epoch: String { get }
     /// The revision of the last change.
     var revision: Int64 { get }
-    /// How far replies to writes and events may go out.
-    var acknowledgements: any Acknowledgements { get }
+    /// The revision gate: how far replies to writes and events may go out, which
+    /// changes are lost, and where connections wait for a revision.
+    var gate: RevisionGate { get }
 
     /// Applies one write as `author`, and announces its change to observers.
     ///
     /// Must not block: a write decided elsewhere returns `.pending` and fulfills
     /// it when the answer comes.
     ///
-    /// - Returns: the reply's fields, now or later; the reply waits for `acknowledgements`.
+    /// - Returns: the reply's fields, now or later; the reply waits for `gate`.
     /// - Throws: `conflict`, `not_found`, `limit_exceeded`, or `internal` when the
     ///   change cannot be stored (it is then not made); a pending reply carries
     ///   these errors (and `unavailable`) instead.
     func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply
+
+    /// Applies `operations` as one batch by `author` (docs/protocol.md,
+    /// "Batches"): all or nothing, every change at one revision, announced to
+    /// each observer as one run; `requestId` covers the whole batch. The session
+    /// has checked its rights for each operation.
+    ///
+    /// - Returns: the `batch` reply's fields, now or later, as for `apply`.
+    /// - Throws: the first failing operation's error with its `index`, or `internal`.
+    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+        -> WriteReply
 
     /// The entry of `key`, if it exists.
     func get(_ key: String) -> RawValueEntry?
@@ -40,6 +52,11 @@ protocol SharedState: AnyObject, Sendable {
     func list(
         prefix: String, after: String?, limit: Int, where isIncluded: (String) -> Bool
     ) -> (keys: [KeyVersion], more: Bool)
+
+    /// The held changes `query` asks for whose keys `isIncluded` lets through,
+    /// with at most `maxBytes` of events (at least one change), and the revision
+    /// and horizon they were read at (docs/protocol.md, "History").
+    func history(_ query: HistoryQuery, maxBytes: Int, where isIncluded: (String) -> Bool) -> HistoryPage
 
     /// Starts `observer` receiving the changes of `target` through `receive` (if
     /// `subscribe` says so) and, in the same step, takes its snapshot or, from a

@@ -17,7 +17,8 @@ import ObservatoryWire
 /// A failed fsync, or a log that could not be cut back after a failed write,
 /// makes storage refuse changes until a snapshot rewrites everything. Under
 /// `always`, the changes that were waiting for an fsync are then lost to their
-/// writers: they are answered with an error (`isLost`), never acknowledged.
+/// writers: they are answered with an error (`lose`, which the revision gate
+/// records), never acknowledged.
 ///
 /// A failed batch write (`batchWriteFailed`: changes the store applied in memory
 /// and buffered for the end of the loop turn, which `write(2)` refused) loses
@@ -35,11 +36,14 @@ import ObservatoryWire
 struct DurabilityMachine: Equatable {
     /// What the shell does after an input.
     struct Actions: Equatable {
-        /// Replies and events up to this revision may go out now; the waiters for
-        /// revisions up to it are woken.
+        /// Replies and events up to this revision may go out now: the revision
+        /// gate advances to it.
         var acknowledge: Int64?
-        /// Every waiter is woken: its revision is acknowledged or lost.
-        var wakeAllWaiters = false
+        /// These changes are lost to their writers (answered with
+        /// `lostChangeError`): the revision gate records them and wakes their waiters.
+        var lose: ClosedRange<Int64>?
+        /// Nothing will be acknowledged any more: the revision gate closes.
+        var closeGate = false
         /// The syncer thread has work: a change waits for an fsync, or recovery must start.
         var wakeSyncer = false
 
@@ -111,25 +115,22 @@ struct DurabilityMachine: Equatable {
         return acknowledge(through: policy == .always ? syncedRevision : writtenRevision)
     }
 
-    /// The fsync under way failed: storage refuses changes, the changes waiting for
-    /// it (under `always`) are lost, and every waiter learns its fate.
+    /// The fsync under way failed: storage refuses changes, and the changes waiting
+    /// for it (under `always`) are lost.
     mutating func syncFailed(_ reason: String) -> Actions {
         syncStartedAt = nil
-        var actions = fail(reason)
-        actions.wakeAllWaiters = true
-        return actions
+        return fail(reason)
     }
 
     /// The batch of changes `writtenRevision + 1 ... revision`, applied in memory
     /// and buffered, could not be written (the store takes them back): they are
-    /// lost, storage refuses changes until the server restarts, and every waiter
-    /// learns its fate.
+    /// lost, and storage refuses changes until the server restarts.
     mutating func batchWriteFailed(through revision: Int64, _ reason: String) -> Actions {
-        if revision > writtenRevision {
-            lostRevisions.append((writtenRevision + 1)...revision)
-        }
         if refusal == nil { refusal = reason }
-        return Actions(wakeAllWaiters: true)
+        guard revision > writtenRevision else { return .none }
+        let lost = (writtenRevision + 1)...revision
+        lostRevisions.append(lost)
+        return Actions(lose: lost)
     }
 
     /// The log's end cannot be trusted (a failed write could not be cut back):
@@ -152,10 +153,10 @@ struct DurabilityMachine: Equatable {
     }
 
     /// Storage closed after a last fsync: everything written is acknowledged and
-    /// no waiter is left waiting.
+    /// the gate closes, so no waiter is left waiting.
     mutating func closed() -> Actions {
         var actions = acknowledge(through: writtenRevision)
-        actions.wakeAllWaiters = true
+        actions.closeGate = true
         return actions
     }
 
@@ -223,9 +224,9 @@ struct DurabilityMachine: Equatable {
         guard failure == nil else { return .none }
         failure = reason
         let waiting = acknowledgedRevision + 1
-        if policy == .always, writtenRevision >= waiting {
-            lostRevisions.append(waiting...writtenRevision)
-        }
-        return Actions(wakeSyncer: true)
+        guard policy == .always, writtenRevision >= waiting else { return Actions(wakeSyncer: true) }
+        let lost = waiting...writtenRevision
+        lostRevisions.append(lost)
+        return Actions(lose: lost, wakeSyncer: true)
     }
 }

@@ -51,7 +51,10 @@ struct RecoveredState: Sendable {
     var warnings: [String] = []
     /// The most recent changes read, as events, oldest first; at most twice the
     /// history's capacity is kept while reading, and `history(capacity:)` takes the last ones.
-    private(set) var recentEvents: [RawEvent] = []
+    private(set) var recentEvents: [(event: RawEvent, at: Int64)] = []
+    /// The time of the change records read next (the last `changeTime` record);
+    /// 0 until one is read, so changes stored without times get `at` 0.
+    var changeTime: Int64 = 0
     /// How many recent changes to keep.
     let historyChanges: Int
     /// The writes with a `requestId` still within their retention.
@@ -66,10 +69,10 @@ struct RecoveredState: Sendable {
         appliedWrites = AppliedWrites(capacity: maxRequestIds)
     }
 
-    /// Keeps `event` among the recent changes. Events are kept as they are,
-    /// not encoded: only the last `historyChanges` of a long log are ever sent.
+    /// Keeps `event` among the recent changes, at `changeTime`. Events are kept as
+    /// they are, not encoded: only the last `historyChanges` of a long log are ever sent.
     mutating func remember(_ event: RawEvent) {
-        recentEvents.append(event)
+        recentEvents.append((event, changeTime))
         if recentEvents.count >= historyChanges * 2 {
             recentEvents.removeFirst(recentEvents.count - historyChanges)
         }
@@ -78,7 +81,13 @@ struct RecoveredState: Sendable {
     /// The history of recent changes the store starts with: the last
     /// `capacity` changes read, or an empty one after the last revision.
     func history(capacity: Int) -> ChangeHistory {
-        let kept = recentEvents.suffix(capacity).compactMap(StoreChange.init)
+        var kept = recentEvents.suffix(capacity).compactMap { StoreChange($0.event, at: $0.at) }
+        // A batch cut by the cap is left out whole: the history holds all of a revision or none.
+        if let first = kept.first, recentEvents.count > capacity,
+            StoreChange(recentEvents[recentEvents.count - capacity - 1].event, at: 0)?.version == first.version
+        {
+            kept.removeAll { $0.version == first.version }
+        }
         var history = ChangeHistory(capacity: capacity, after: (kept.first?.version ?? revision + 1) - 1)
         for change in kept { history.append(change) }
         return history

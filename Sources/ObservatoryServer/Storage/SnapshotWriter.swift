@@ -65,6 +65,7 @@ struct SnapshotWriter {
         if let failure { throw failure }
         if cancelled { return false }
         for change in frozen.history.all {
+            RecordFraming.append(.changeTime(change.at), to: &buffer)
             RecordFraming.append(.history(change.event), to: &buffer)
             if buffer.count >= Self.bufferBytes, let failure = flush(&buffer, to: descriptor) { throw failure }
         }

@@ -6,11 +6,11 @@ extension Storage {
     enum BatchOutcome {
         /// `write(2)` took every buffered record (if there were any); run `waiters`
         /// once the changes are announced.
-        case written(waiters: [Waiter])
+        case written(waiters: RevisionGate.Wakeup)
         /// The write failed and was cut back: the buffered changes are lost to their
         /// writers and storage refuses changes until the server restarts; the
         /// caller takes the changes back, then runs `waiters`.
-        case failed(StorageError, waiters: [Waiter])
+        case failed(StorageError, waiters: RevisionGate.Wakeup)
     }
 
     /// Makes the store's batched writes wait in the buffer until `writeBuffered()`,
@@ -22,32 +22,45 @@ extension Storage {
 
     /// Keeps the records of one change, at `revision`, for the next `writeBuffered()`
     /// (the caller holds the store's lock and applies the change next); or writes
-    /// them at once when storage does not batch.
+    /// them at once when storage does not batch. A `changeTime` equal to the one
+    /// before it in the buffer is left out: a time holds until the next, and each
+    /// buffer, written whole or not at all, starts with one.
     ///
-    /// - Returns: whether the records wait in the buffer (else they are written).
+    /// - Returns: whether the records wait in the buffer (else they are written),
+    ///   and the revision gate's waiters an immediate write woke, for the caller
+    ///   to run once it released the store's lock.
     /// - Throws: `StorageError` when storage takes no change (failed, refusing or
     ///   closed), or an immediate write failed; then nothing of the records stays.
-    func buffer(_ records: [StorageRecord], revision: Int64) throws(StorageError) -> Bool {
+    func buffer(
+        _ records: [StorageRecord], revision: Int64
+    ) throws(StorageError) -> (isBuffered: Bool, wakeup: RevisionGate.Wakeup) {
         let isBuffered = try state.withLock { state throws(StorageError) -> Bool in
             guard state.batchesWrites else { return false }
             try checkAcceptsChanges(state)
-            for record in records { RecordFraming.append(record, to: &state.buffered) }
+            for record in records {
+                if case .changeTime(let at) = record {
+                    if at == state.bufferedChangeTime { continue }
+                    state.bufferedChangeTime = at
+                }
+                RecordFraming.append(record, to: &state.buffered)
+            }
             state.bufferedRevision = revision
             return true
         }
-        if !isBuffered { try append(records) }
-        return isBuffered
+        guard isBuffered else { return (false, try append(records)) }
+        return (true, RevisionGate.Wakeup())
     }
 
     /// Writes every buffered record in one `write(2)` (the caller holds the store's
     /// lock, so nothing is buffered meanwhile), and tells the durability machine.
     func writeBuffered() -> BatchOutcome {
         let (outcome, compact) = state.withLock { state -> (BatchOutcome, Bool) in
-            guard !state.buffered.isEmpty else { return (.written(waiters: []), false) }
+            guard !state.buffered.isEmpty else { return (.written(waiters: RevisionGate.Wakeup()), false) }
             // Taken out while it is written, then emptied and put back: the next turn
             // reuses its memory, unless one turn made it large.
             var bytes: [UInt8] = []
             swap(&bytes, &state.buffered)
+            state.bufferedChangeTime = nil
             defer {
                 bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
                 state.buffered = bytes

@@ -75,7 +75,7 @@ extension Storage {
         try removeFilesBefore(sequence)
         guard step(.oldFilesRemoved) else { return }
         let wake = state.withLock { state in finishCompaction(through: revision, sequence: sequence, &state) }
-        run(wake)
+        wake.run()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let what = isRecovery ? "storage recovered: wrote" : "compacted into"
         logger.info(
@@ -123,7 +123,7 @@ extension Storage {
 
     /// Everything up to `revision` is in the new snapshot, on disk: the old logs
     /// need no fsync any more, and a failure is over.
-    func finishCompaction(through revision: Int64, sequence: Int64, _ state: inout State) -> [Waiter] {
+    func finishCompaction(through revision: Int64, sequence: Int64, _ state: inout State) -> RevisionGate.Wakeup {
         closeRetired(state.retiring.filter { $0.sequence < sequence }, state: &state)
         if state.durability.needsRecovery { logger.info("storage: writing works again; changes are accepted") }
         return carryOut(state.durability.snapshotWritten(through: revision), &state)
@@ -168,8 +168,8 @@ extension Storage {
         wakeSyncer.signal()
         syncerStopped.wait()
         compactions.wait()
-        let wake = state.withLock { state -> [Waiter] in
-            guard !state.isAbandoned else { return [] }
+        let wake = state.withLock { state -> RevisionGate.Wakeup in
+            guard !state.isAbandoned else { return RevisionGate.Wakeup() }
             for file in state.retiring + [state.log] {
                 do throws(StorageError) {
                     try options.files.synchronize(file.descriptor, path: file.path)
@@ -182,7 +182,7 @@ extension Storage {
             options.files.close(lockDescriptor)
             return carryOut(state.durability.closed(), &state)
         }
-        run(wake)
+        wake.run()
     }
 
     /// Stops as `kill -9` would: nothing more is written or flushed, descriptors

@@ -31,18 +31,19 @@ protocol SnapshotSource: AnyObject, Sendable {
 /// written change back.
 ///
 /// ## Acknowledging
-/// A `DurabilityMachine` decides how far replies to writes and events may go
-/// (`acknowledged`), per the fsync policy; this shell tells it what happened to
-/// the files and carries out what it returns. `everysec` fsyncs once a second on
+/// A `DurabilityMachine` decides how far replies to writes and events may go,
+/// per the fsync policy; this shell tells it what happened to the files and
+/// carries out what it returns, which advances the store's revision gate
+/// (`gate`) or records lost changes there. `everysec` fsyncs once a second on
 /// its own thread; `always` runs fsync after fsync there, the changes written
-/// during one sharing the next (group commit). Connections see storage as
-/// `Acknowledgements`: those whose next bytes are ahead wait with `whenAcknowledged`.
+/// during one sharing the next (group commit). Connections wait on the gate,
+/// not on storage.
 ///
 /// ## Failures
 /// A failed write fails its change only. A failed fsync (or a log that could not
 /// be cut back after a failed write) stops storage accepting changes: under
 /// `always`, the changes waiting for that fsync are answered with an error
-/// (`isLost`). Storage then rewrites everything into a new snapshot once a
+/// (lost at the gate). Storage then rewrites everything into a new snapshot once a
 /// second until that works, and accepts changes again. A failed batch write
 /// loses the changes of the batch (the store takes them back) and refuses
 /// changes until the server restarts (`DurabilityMachine.batchWriteFailed`).
@@ -57,8 +58,9 @@ protocol SnapshotSource: AnyObject, Sendable {
 ///
 /// ## Locking
 /// `state` guards the files and counters; the store's lock is taken before it,
-/// never after. Waiters' actions run after it is released.
-public final class Storage: Acknowledgements {
+/// never after. The gate's lock is taken under it (so the gate advances in the
+/// machine's order); the gate's waiters run after both are released.
+public final class Storage: Sendable {
     /// An open log file.
     final class LogFile: Sendable {
         let sequence: Int64
@@ -72,13 +74,8 @@ public final class Storage: Acknowledgements {
         }
     }
 
-    struct Waiter {
-        let revision: Int64
-        let action: @Sendable () -> Void
-    }
-
     /// Everything the lock guards. More than ten fields, because the file shell
-    /// keeps its files, its compaction and its waiters under one lock, so that an
+    /// keeps its files and its compaction under one lock, so that an
     /// append takes one lock; the acknowledging rules are one field, `durability`.
     struct State {
         var log: LogFile
@@ -100,7 +97,8 @@ public final class Storage: Acknowledgements {
         var buffered: [UInt8] = []
         /// The revision of the last buffered change.
         var bufferedRevision: Int64 = 0
-        var waiters: [Waiter] = []
+        /// The time of the last `changeTime` record in `buffered`: an equal one is left out.
+        var bufferedChangeTime: Int64?
         weak var source: (any SnapshotSource)?
     }
 
@@ -110,8 +108,9 @@ public final class Storage: Acknowledgements {
     public let epoch: String
     let directory: DataDirectory
     let state: Locked<State>
-    /// The machine's acknowledged revision, for readers that take no lock.
-    let acknowledged: AcknowledgedRevision
+    /// The revision gate the machine's acknowledgements advance (the store owns
+    /// it as its shared state's gate; storage creates it at the revision it read back).
+    let gate: RevisionGate
     let lockDescriptor: Int32
     let logger: Logger
     let wakeSyncer = DispatchSemaphore(value: 0)
@@ -176,7 +175,7 @@ public final class Storage: Acknowledgements {
                     stalledSyncNanoseconds: options.stalledSyncNanoseconds),
                 sessionLease: recovered.sessionLease, nextSequence: sequence + 1,
                 logBytesSinceSnapshot: recovered.logBytes + log.size))
-        acknowledged = AcknowledgedRevision(recovered.revision)
+        gate = RevisionGate(reached: recovered.revision)
         let thread = Thread { [self] in runSyncer() }
         thread.name = "observatory.storage.sync"
         thread.start()
@@ -193,13 +192,15 @@ public final class Storage: Acknowledgements {
     /// holds the store's lock, so records go in revision order). Returns once
     /// `write(2)` has taken them.
     ///
+    /// - Returns: the revision gate's waiters this woke, for the caller to run
+    ///   once it released the store's lock.
     /// - Throws: `StorageError` when storage is failed, or the write failed; then
     ///   nothing of the records stays in the log.
-    func append(_ records: [StorageRecord]) throws(StorageError) {
+    func append(_ records: [StorageRecord]) throws(StorageError) -> RevisionGate.Wakeup {
         assert(state.withLock { $0.buffered.isEmpty }, "the store writes what is buffered first")
         var bytes: [UInt8] = []
         for record in records { RecordFraming.append(record, to: &bytes) }
-        let (wake, compact) = try state.withLock { state throws(StorageError) -> ([Waiter], Bool) in
+        let (wake, compact) = try state.withLock { state throws(StorageError) -> (RevisionGate.Wakeup, Bool) in
             try write(bytes, into: &state)
             let revision = records.lazy.compactMap(\.revision).max()
             // The clock is read only when the machine needs it: while an fsync runs.
@@ -207,8 +208,8 @@ public final class Storage: Acknowledgements {
             let wake = carryOut(state.durability.appended(through: revision, at: now), &state)
             return (wake, revision != nil && claimCompactionIfDue(&state))
         }
-        run(wake)
         if compact { startCompaction() }
+        return wake
     }
 
     func write(_ bytes: [UInt8], into state: inout State, kind: WriteKind = .change) throws(StorageError) {
@@ -235,8 +236,11 @@ public final class Storage: Acknowledgements {
             try options.files.truncate(log.descriptor, to: size, path: log.path)
         } catch {
             if !state.durability.needsRecovery { logFailure(error) }
-            // No waiter to wake here: the ones waiting are woken once recovery acknowledges.
-            _ = carryOut(state.durability.logDamaged(error.message), &state)
+            // The writers of the changes lost here learn it off this lock, which the
+            // caller still holds (this runs only when a write failed and could not
+            // be cut back).
+            let wakeup = carryOut(state.durability.logDamaged(error.message), &state)
+            DispatchQueue.global().async { wakeup.run() }
         }
         logger.error("storage: \(error.message); the change was not made")
     }
@@ -257,56 +261,22 @@ public final class Storage: Acknowledgements {
 
     // MARK: Acknowledging
 
-    func isLost(_ revision: Int64) -> Bool {
-        state.withLock { $0.durability.isLost(revision) }
-    }
-
-    func lostChangeError() -> WireError {
-        state.withLock { $0.durability.lostChangeError }
-    }
-
-    func whenAcknowledged(_ revision: Int64, _ action: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state -> Bool in
-            // A lost revision's writer is answered with its error: its waiter runs
-            // now, also when it comes after the failure woke every waiter.
-            if acknowledged.value >= revision || state.isClosed || state.durability.isLost(revision) { return true }
-            state.waiters.append(Waiter(revision: revision, action: action))
-            return false
-        }
-        if now { action() }
-    }
-
     /// The revision up to which replies to writes and events may go out.
     var acknowledgedRevision: Int64 {
-        acknowledged.value
+        gate.reached
     }
 
-    /// Carries out what the durability machine decided (under the lock); returns
-    /// the waiters to run once it is released.
-    func carryOut(_ actions: DurabilityMachine.Actions, _ state: inout State) -> [Waiter] {
+    /// Carries out what the durability machine decided (under the lock): tells
+    /// the gate, and returns its waiters to run once the lock is released.
+    func carryOut(_ actions: DurabilityMachine.Actions, _ state: inout State) -> RevisionGate.Wakeup {
         if actions.wakeSyncer { wakeSyncer.signal() }
-        var ready: [Waiter] = []
-        if let revision = actions.acknowledge {
-            acknowledged.advance(to: revision)
-            ready = takeWaiters(&state) { $0.revision <= revision }
+        var wakeup = RevisionGate.Wakeup()
+        if let lost = actions.lose {
+            wakeup += gate.lose(lost, because: state.durability.lostChangeError)
         }
-        if actions.wakeAllWaiters { ready += takeWaiters(&state) { _ in true } }
-        return ready
-    }
-
-    private func takeWaiters(_ state: inout State, where isReady: (Waiter) -> Bool) -> [Waiter] {
-        guard !state.waiters.isEmpty else { return [] }
-        var ready: [Waiter] = []
-        state.waiters.removeAll { waiter in
-            guard isReady(waiter) else { return false }
-            ready.append(waiter)
-            return true
-        }
-        return ready
-    }
-
-    func run(_ waiters: [Waiter]) {
-        for waiter in waiters { waiter.action() }
+        if let revision = actions.acknowledge { wakeup += gate.advance(to: revision) }
+        if actions.closeGate { wakeup += gate.close() }
+        return wakeup
     }
 
     func logFailure(_ error: StorageError) {
@@ -357,7 +327,7 @@ public final class Storage: Acknowledgements {
             }
         }
         fsyncDurations.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
-        let wake = state.withLock { state -> [Waiter] in
+        let wake = state.withLock { state -> RevisionGate.Wakeup in
             if let failure {
                 if !state.durability.needsRecovery { logFailure(failure) }
                 return carryOut(state.durability.syncFailed(failure.message), &state)
@@ -365,7 +335,7 @@ public final class Storage: Acknowledgements {
             closeRetired(work.files.filter { $0 !== state.log }, state: &state)
             return carryOut(state.durability.synced(through: work.revision), &state)
         }
-        run(wake)
+        wake.run()
     }
 
     func closeRetired(_ files: [LogFile], state: inout State) {

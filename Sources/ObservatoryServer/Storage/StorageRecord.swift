@@ -31,12 +31,22 @@ enum StorageRecord: Equatable, Sendable {
     case sessionLease(Int64)
     /// The last record of a complete snapshot, with the number of entries before it.
     case snapshotEnd(entryCount: Int64)
+    /// The time (milliseconds since 1970 UTC) of the change records that follow,
+    /// up to the next such record: a change's `at`, kept for `history`. Written
+    /// before each change in a log and before each `history` record in a snapshot;
+    /// files written before it existed have none, and their changes read as `at` 0.
+    case changeTime(Int64)
+    /// A `batch`: the `set` and `delete` records of its changes, all at `revision`,
+    /// then its `appliedWrite`, if any, in one record, so that recovery reads
+    /// them all back or (when the record is torn) none.
+    case batch(revision: Int64, [StorageRecord])
 
     private enum Kind: UInt8 {
         case header = 1, set = 2, delete = 3, sessionLease = 4, snapshotEnd = 5
         case sessionBoundSet = 6, sessionEndedDelete = 7, appliedWrite = 8, history = 9
+        case changeTime = 10, batch = 11
         /// Added with expiring keys; a data directory without them has none.
-        case expiringSet = 10, expiredDelete = 11, expiry = 12
+        case expiringSet = 12, expiredDelete = 13, expiry = 14
     }
 
     /// The revision a change record took, or `nil` for the other records.
@@ -44,7 +54,8 @@ enum StorageRecord: Equatable, Sendable {
         switch self {
         case .set(let entry): entry.version
         case .delete(_, let version, _, _, _, _): version
-        case .header, .sessionLease, .snapshotEnd, .appliedWrite, .history, .expiry: nil
+        case .batch(let revision, _): revision
+        case .header, .sessionLease, .snapshotEnd, .appliedWrite, .history, .changeTime, .expiry: nil
         }
     }
 
@@ -90,6 +101,12 @@ enum StorageRecord: Equatable, Sendable {
                 buffer.append(2)
                 RecordEncoding.write(key, into: &buffer)
                 RecordEncoding.write(version, into: &buffer)
+            case .batch(let revision, let results):
+                // The key of the first result stands where the others have theirs.
+                buffer.append(3)
+                RecordEncoding.write(results.first?.key ?? "", into: &buffer)
+                RecordEncoding.write(revision, into: &buffer)
+                Self.write(results, into: &buffer)
             }
         case .history(let event):
             buffer.append(Kind.history.rawValue)
@@ -101,6 +118,12 @@ enum StorageRecord: Equatable, Sendable {
         case .snapshotEnd(let count):
             buffer.append(Kind.snapshotEnd.rawValue)
             RecordEncoding.write(count, into: &buffer)
+        case .changeTime(let at):
+            buffer.append(Kind.changeTime.rawValue)
+            RecordEncoding.write(at, into: &buffer)
+        case .batch(let revision, let records):
+            buffer.append(Kind.batch.rawValue)
+            Self.writeBatch(revision: revision, records, into: &buffer)
         }
     }
 
@@ -160,6 +183,7 @@ enum StorageRecord: Equatable, Sendable {
             switch replyKind {
             case 0, 1: reply = .set(key: key, version: version, changed: replyKind == 1)
             case 2: reply = .delete(key: key, version: version)
+            case 3: reply = .batch(revision: version, results: try Self.batchResults(&reader))
             default: throw RecordDecodingError("unknown applied-write kind \(replyKind)")
             }
             record = .appliedWrite(AppliedWrite(requestId: requestId, appliedAt: appliedAt, reply: reply))
@@ -169,6 +193,10 @@ enum StorageRecord: Equatable, Sendable {
             record = .sessionLease(try reader.integer())
         case .snapshotEnd:
             record = .snapshotEnd(entryCount: try reader.integer())
+        case .changeTime:
+            record = .changeTime(try reader.integer())
+        case .batch:
+            record = try decodeBatch(&reader, strings: &strings)
         }
         guard reader.isAtEnd else { throw RecordDecodingError("\(reader.remaining) unexpected bytes after the record") }
         return record

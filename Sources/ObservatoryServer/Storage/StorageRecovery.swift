@@ -76,6 +76,8 @@ struct StorageRecovery {
                     state.snapshotKeys.append(entry.key)
                 case .history(let event) where !ended:
                     state.remember(event)
+                case .changeTime(let at) where !ended:
+                    state.changeTime = at
                 case .appliedWrite(let write) where !ended:
                     state.appliedWrites.remember(write, now: now)
                 case .snapshotEnd(let count) where !ended && count == state.entries.count:
@@ -143,7 +145,16 @@ struct StorageRecovery {
             state.replayedChanges += 1
             report.revisions = (report.revisions?.lowerBound ?? revision)...revision
         }
-        switch item.record {
+        try replay(item.record, at: item.offset, file: file, to: &state)
+    }
+
+    /// Makes one record's change (or each change of a batch record) in `state`.
+    private func replay(
+        _ record: StorageRecord, at offset: Int, file: String, to state: inout RecoveredState
+    ) throws(StorageError) {
+        switch record {
+        case .batch(_, let records):
+            for record in records { try replay(record, at: offset, file: file, to: &state) }
         case .set(let entry):
             let previous = state.entries[entry.key]
             if previous == nil { state.createdKeys.append(entry.key) }
@@ -155,12 +166,12 @@ struct StorageRecovery {
                     session: entry.session, ephemeral: entry.ephemeral, ttl: entry.expiry?.seconds))
         case .expiry(let key, let expiry):
             guard state.entries[key] != nil else {
-                throw damaged(file, at: item.offset, "an expiry of \"\(key)\", which does not exist at that point")
+                throw damaged(file, at: offset, "an expiry of \"\(key)\", which does not exist at that point")
             }
             state.entries[key]?.expiry = expiry
         case .delete(let key, let version, let author, let session, let sessionEnded, let expired):
             guard let previous = state.entries[key] else {
-                throw damaged(file, at: item.offset, "a delete of \"\(key)\", which does not exist at that point")
+                throw damaged(file, at: offset, "a delete of \"\(key)\", which does not exist at that point")
             }
             state.entries[key] = nil
             state.logsDeletedKeys = true
@@ -172,8 +183,10 @@ struct StorageRecovery {
             state.appliedWrites.remember(write, now: now)
         case .sessionLease(let number):
             state.sessionLease = max(state.sessionLease, number)
+        case .changeTime(let at):
+            state.changeTime = at
         case .header, .snapshotEnd, .history:
-            throw damaged(file, at: item.offset, "a record that does not belong in a log")
+            throw damaged(file, at: offset, "a record that does not belong in a log")
         }
     }
 

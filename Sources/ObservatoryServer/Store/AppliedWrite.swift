@@ -16,6 +16,8 @@ struct AppliedWrite: Sendable, Equatable {
     enum Reply: Sendable, Equatable {
         case set(key: String, version: Int64, changed: Bool)
         case delete(key: String, version: Int64)
+        /// A batch: its revision and the result of each operation.
+        case batch(revision: Int64, results: [BatchResult])
     }
 
     /// The payload of the reply to a duplicate of this write.
@@ -24,6 +26,7 @@ struct AppliedWrite: Sendable, Equatable {
         case .set(let key, let version, let changed):
             .set(key: key, version: version, changed: changed, duplicate: true)
         case .delete(let key, let version): .delete(key: key, version: version, duplicate: true)
+        case .batch(let revision, let results): .batch(revision: revision, results: results, duplicate: true)
         }
     }
 }

@@ -54,11 +54,13 @@ struct ChangeHistory: Sendable {
         newest = max(newest, revision)
     }
 
-    /// Adds the next change, forgetting the oldest ones beyond the caps. A change
-    /// that does not follow `newest` (which the store never makes) starts the
-    /// history over after it, so no gap is ever passed off as complete.
+    /// Adds the next change, forgetting the oldest ones beyond the caps: one at
+    /// the revision after `newest`, or another of the batch at `newest`. A change
+    /// that does not follow (which the store never makes) starts the history over
+    /// after it, so no gap is ever passed off as complete.
     mutating func append(_ change: StoreChange) {
-        guard change.version == newest + 1 else {
+        let isSameBatch = change.version == newest && count > 0
+        guard change.version == newest + 1 || isSameBatch else {
             self = ChangeHistory(capacity: capacity, byteLimit: byteLimit, after: change.version - 1)
             return append(change)
         }
@@ -92,9 +94,16 @@ struct ChangeHistory: Sendable {
         return changes[low...].filter { Self.matches($0.key, target) }
     }
 
-    /// Every change held, oldest first (for snapshots).
+    /// Every change held after `floor`, oldest first (for snapshots): the rest
+    /// of a batch whose first changes were forgotten is left out, so a history
+    /// read back from a snapshot holds a batch whole or not at all.
     var all: [StoreChange] {
-        Array(changes[start...])
+        changes[start...].filter { $0.version > floor }
+    }
+
+    /// The held changes in place, oldest first: a slice, not a copy.
+    var heldChanges: ArraySlice<StoreChange> {
+        changes[start...]
     }
 
     private mutating func forgetBeyondCaps() {

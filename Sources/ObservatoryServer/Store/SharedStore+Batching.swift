@@ -64,12 +64,12 @@ extension SharedStore {
     /// Writes the changes buffered since the last turn and announces them (or,
     /// if the write fails, takes them back).
     func writeBatch() {
-        guarded.withLock { writeUnwritten(&$0) }
+        withStoreLock { writeUnwritten(&$0) }
     }
 
     /// Runs `body` on the state once every change in it is written.
     func withWrittenState<Result>(_ body: (Guarded) -> Result) -> Result {
-        guarded.withLock { guarded in
+        withStoreLock { guarded in
             writeUnwritten(&guarded)
             return body(guarded)
         }
@@ -78,7 +78,7 @@ extension SharedStore {
     func withFrozenState<Result>(
         _ body: (FrozenState) throws(StorageError) -> Result
     ) throws(StorageError) -> Result {
-        try guarded.withLock { guarded throws(StorageError) in
+        try withStoreLock { guarded throws(StorageError) in
             // A snapshot holds written changes only: one that is taken back must not be in it.
             writeUnwritten(&guarded)
             return try body(
@@ -113,7 +113,9 @@ extension SharedStore {
         guard let version = planned.change?.version else { return planned.payload }
         let isBuffered: Bool
         do {
-            isBuffered = try storage.buffer(planned.records, revision: version)
+            let outcome = try storage.buffer(planned.records, revision: version)
+            isBuffered = outcome.isBuffered
+            guarded.wakeup += outcome.wakeup
         } catch {
             throw Self.notMade(error)
         }
@@ -129,7 +131,8 @@ extension SharedStore {
     }
 
     /// Writes the buffered records of the unwritten changes, then announces the
-    /// changes; if the write fails, takes them back. Under the lock.
+    /// changes; if the write fails, takes them back. Under the lock; the revision
+    /// gate's waiters this wakes run once it is released (`withStoreLock`).
     func writeUnwritten(_ guarded: inout Guarded) {
         guard !guarded.unwritten.isEmpty, let storage else { return }
         let unwritten = guarded.unwritten
@@ -137,10 +140,10 @@ extension SharedStore {
         switch storage.writeBuffered() {
         case .written(let waiters):
             for change in unwritten { publish(change.change, from: change.author, in: &guarded) }
-            storage.run(waiters)
+            guarded.wakeup += waiters
         case .failed(_, let waiters):
             takeBack(unwritten, &guarded)
-            storage.run(waiters)
+            guarded.wakeup += waiters
         }
     }
 

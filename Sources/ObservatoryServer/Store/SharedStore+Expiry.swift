@@ -16,14 +16,14 @@ extension SharedStore {
     func expireDue(now: Int64 = KeyExpiry.wallMilliseconds(), limit: Int = 1_000) -> (
         expired: Int, failure: WireError?
     ) {
-        guarded.withLock { guarded in
+        withStoreLock { guarded in
             guard let next = guarded.data.nextExpiry, next <= now else { return (0, nil) }
             writeUnwritten(&guarded)
             let planned = guarded.data.planExpiry(now: now, limit: limit)
             guard !planned.isEmpty else { return (0, nil) }
             if let storage {
                 do throws(StorageError) {
-                    try storage.append(planned.flatMap(\.records))
+                    guarded.wakeup += try storage.append(planned.flatMap(\.records))
                 } catch {
                     for write in planned {
                         if let key = write.change?.key { guarded.data.reschedule(key) }

@@ -6,13 +6,16 @@ extension SharedStore {
     /// Replaces every entry with `entries` at `revision` and forgets the history
     /// (cluster mode's cache, after its watch lost continuity): resumes from before
     /// get a snapshot. Observers are not told; the caller closes their connections.
+    /// The revision gate advances to `revision`.
     func reset(to entries: [RawValueEntry], at revision: Int64) {
         let data = StoreState.replica(of: entries, at: revision)
-        guarded.withLock { guarded in
+        let wakeup = guarded.withLock { guarded in
             guarded.data = data
             guarded.history = ChangeHistory(
                 capacity: guarded.history.capacity, byteLimit: guarded.history.byteLimit, after: revision)
+            return gate.advance(to: revision)
         }
+        wakeup.run()
     }
 
     /// How many keys the store holds and how many of `keys` it does not hold yet,
@@ -26,10 +29,21 @@ extension SharedStore {
 
     /// Applies changes etcd committed, in revision order, and announces them; then
     /// takes `revision` as the last one (cluster mode's cache, fed by its watch).
-    func replicate(_ changes: [ClusterChange], through revision: Int64) {
-        guarded.withLock { guarded in
+    ///
+    /// The revision gate advances to `revision` before the changes are announced,
+    /// so that connections send their events without waiting; whoever waits for
+    /// one of these revisions (a write's reply) is woken once the lock is
+    /// released, when the cache holds every change.
+    ///
+    /// `times` gives each revision's `at` as its envelopes carry it; a change
+    /// without one (a key etcd deleted with its lease) takes this node's clock.
+    func replicate(_ changes: [ClusterChange], through revision: Int64, times: [Int64: Int64] = [:]) {
+        let wakeup = guarded.withLock { guarded in
+            let wakeup = gate.advance(to: revision)
             for replicated in changes {
-                guard let planned = guarded.data.planReplicated(replicated) else { continue }
+                guard let planned = guarded.data.planReplicated(replicated, at: times[replicated.version]) else {
+                    continue
+                }
                 let (change, _) = guarded.data.apply(planned)
                 if let change {
                     // The watch is continuous: revisions between changes of the prefix are not its.
@@ -39,6 +53,8 @@ extension SharedStore {
             }
             guarded.data.advanceRevision(to: revision)
             guarded.history.skip(through: revision)
+            return wakeup
         }
+        wakeup.run()
     }
 }

@@ -22,6 +22,18 @@ extension SharedStore: SharedState {
         }
     }
 
+    func history(_ query: HistoryQuery, maxBytes: Int, where isIncluded: (String) -> Bool) -> HistoryPage {
+        withWrittenState { guarded in
+            guarded.history.page(query, revision: guarded.data.revision, maxBytes: maxBytes, where: isIncluded)
+        }
+    }
+
+    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+        -> WriteReply
+    {
+        .ready(try batch(operations, requestId: requestId, by: author, batched: true))
+    }
+
     func close() {
         writeBatch()
         storage?.close()

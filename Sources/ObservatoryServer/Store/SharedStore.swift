@@ -21,7 +21,11 @@ import ObservatoryWire
 /// and registering an observation and taking its snapshot happen in one step: no
 /// change falls between snapshot and events. Handlers therefore run under this lock
 /// and must only queue bytes (they take their connection's output lock, never this
-/// one). Storage's own lock is taken after this one, never before.
+/// one). Storage's own lock is taken after this one, never before, and storage's
+/// `write(2)` of a change or a turn's batch runs under both, which is what keeps the
+/// log in revision order. The revision gate's waiters that a write wakes do not run
+/// under it: every path that writes takes the lock through `withStoreLock`, which
+/// runs them once the lock is released.
 public final class SharedStore: Sendable, SnapshotSource {
     struct KeyFeed {
         let messenger = Messenger<StoreChange>()
@@ -34,14 +38,19 @@ public final class SharedStore: Sendable, SnapshotSource {
         var keyFeeds: [StoreKey: KeyFeed] = [:]
         /// Changes applied in memory whose records wait in storage's buffer, oldest first.
         var unwritten: [UnwrittenChange] = []
+        /// The revision gate's waiters that storage woke under the lock; `withStoreLock`
+        /// runs them once it is released.
+        var wakeup = RevisionGate.Wakeup()
     }
 
     let guarded: Locked<Guarded>
     private let everyChange = Messenger<StoreChange>()
     /// Where changes are stored; `nil` keeps the store in memory only.
     public let storage: Storage?
-    /// How far replies to writes and events may go: storage's, or everything at once without it.
-    let acknowledgements: any Acknowledgements
+    /// The revision gate: how far replies to writes and events may go. Storage
+    /// advances it, or, in a cluster node's cache, the watch (`replicate`);
+    /// otherwise everything passes at once.
+    let gate: RevisionGate
     /// The name of this store's history (docs/protocol.md's epoch): kept with storage,
     /// new at every start without.
     public let epoch: String
@@ -65,7 +74,7 @@ public final class SharedStore: Sendable, SnapshotSource {
                     maxKeys: maxKeys, maxBytes: maxStoreBytes, appliedWrites: AppliedWrites(capacity: maxRequestIds)),
                 history: ChangeHistory(capacity: historyChanges, byteLimit: historyBytes, after: 0)))
         storage = nil
-        acknowledgements = ImmediateAcknowledgements()
+        gate = RevisionGate(reached: .max)
         epoch = RecoveredState.newEpoch()
     }
 
@@ -81,7 +90,7 @@ public final class SharedStore: Sendable, SnapshotSource {
                     appliedWrites: recovered.appliedWrites),
                 history: history))
         self.storage = storage
-        acknowledgements = storage
+        gate = storage.gate
         epoch = recovered.epoch
         storage.attach(self)
     }
@@ -95,7 +104,8 @@ public final class SharedStore: Sendable, SnapshotSource {
                 data: StoreState.replica(of: entries, at: revision),
                 history: ChangeHistory(capacity: historyChanges, after: revision)))
         storage = nil
-        acknowledgements = ImmediateAcknowledgements()
+        // Advanced by the watch (`replicate`): a node answers a write once it applied it.
+        gate = RevisionGate(reached: revision)
         self.epoch = epoch
     }
 
@@ -167,12 +177,12 @@ public final class SharedStore: Sendable, SnapshotSource {
     ///   returned too (the keys left are removed at the next start).
     @discardableResult
     public func endSession(_ session: String) -> (deleted: Int, failure: WireError?) {
-        guarded.withLock { guarded in
+        withStoreLock { guarded in
             writeUnwritten(&guarded)
             var deleted = 0
             for planned in guarded.data.planSessionEnd(session) {
                 do throws(WireError) {
-                    try persist(planned)
+                    try persist(planned, &guarded)
                 } catch {
                     // The keys deleted so far stay deleted; the others stay bound until the next start.
                     return (deleted, error)
@@ -207,12 +217,12 @@ public final class SharedStore: Sendable, SnapshotSource {
     func write(
         from author: Author, batched: Bool = false, _ plan: (StoreState) throws(WireError) -> PlannedWrite
     ) throws(WireError) -> ReplyPayload {
-        try guarded.withLock { guarded throws(WireError) in
+        try withStoreLock { guarded throws(WireError) in
             let planned = try planOnWrittenState(&guarded, batched: batched, plan)
             if batched, let storage, planned.change != nil {
                 return try buffer(planned, by: author, in: storage, &guarded)
             }
-            try persist(planned)
+            try persist(planned, &guarded)
             let (change, payload) = guarded.data.apply(consume planned)
             if let change {
                 publish(change, from: author, in: &guarded)
@@ -245,11 +255,11 @@ public final class SharedStore: Sendable, SnapshotSource {
     }
 
     /// Appends a planned write's records to the log before it is applied.
-    func persist(_ planned: PlannedWrite) throws(WireError) {
+    private func persist(_ planned: PlannedWrite, _ guarded: inout Guarded) throws(WireError) {
         guard let storage else { return }
         do throws(StorageError) {
             if planned.needsPersisting {
-                try storage.append(planned.records)
+                guarded.wakeup += try storage.append(planned.records)
             } else if let refusal = storage.refusal {
                 // A duplicate's answer may name a change that was taken back.
                 throw refusal
@@ -308,7 +318,7 @@ public final class SharedStore: Sendable, SnapshotSource {
     ) throws(Failure) -> Observation {
         // Registered and captured in one step under the lock (no change falls between
         // them); a prefix's snapshot is read from a copy after the lock is released.
-        let (captured, revision) = try guarded.withLock { guarded throws(Failure) in
+        let (captured, revision) = try withStoreLock { guarded throws(Failure) in
             writeUnwritten(&guarded)
             if try subscribe() {
                 switch target {

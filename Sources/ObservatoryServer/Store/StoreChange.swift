@@ -32,6 +32,10 @@ public final class StoreChange: Sendable, Equatable {
     public let key: String
     /// The revision this change took.
     public let version: Int64
+    /// When the change was made: milliseconds since 1970-01-01 UTC by the
+    /// server's clock (in cluster mode, the writing node's, carried in etcd);
+    /// 0 when unknown (a change stored by a version that kept no times).
+    public let at: Int64
     /// The encoded event, when this change was made by `encoded()` (or coalescing).
     private let encoding: Encoding?
     /// The bytes its values hold, when the store counted them while planning it
@@ -75,14 +79,17 @@ public final class StoreChange: Sendable, Equatable {
     }
 
     /// Creates the change for `event`, which must be an update or a delete, not yet encoded.
-    convenience init(_ event: RawEvent, key: String, version: Int64, heldBytes: Int? = nil) {
-        self.init(event, key: key, version: version, encoding: nil, heldBytes: heldBytes)
+    convenience init(_ event: RawEvent, key: String, version: Int64, at: Int64, heldBytes: Int? = nil) {
+        self.init(event, key: key, version: version, at: at, encoding: nil, heldBytes: heldBytes)
     }
 
-    private init(_ event: RawEvent, key: String, version: Int64, encoding: Encoding?, heldBytes: Int? = nil) {
+    private init(
+        _ event: RawEvent, key: String, version: Int64, at: Int64, encoding: Encoding?, heldBytes: Int? = nil
+    ) {
         self.event = event
         self.key = key
         self.version = version
+        self.at = at
         self.encoding = encoding
         self.heldBytes = heldBytes
     }
@@ -91,15 +98,16 @@ public final class StoreChange: Sendable, Equatable {
     /// itself when it already is.
     public func encoded() -> StoreChange {
         guard encoding == nil else { return self }
-        return StoreChange(event, key: key, version: version, encoding: Encoding(event), heldBytes: heldBytes)
+        return StoreChange(
+            event, key: key, version: version, at: at, encoding: Encoding(event), heldBytes: heldBytes)
     }
 
     /// The change an update or delete event describes (`nil` for `shutdown`):
-    /// how storage rebuilds the history of recent changes.
-    convenience init?(_ event: RawEvent) {
+    /// how storage rebuilds the history of recent changes, with the time it stored.
+    convenience init?(_ event: RawEvent, at: Int64) {
         switch event {
         case .update(let key, _, _, let version, _, _, _, _), .delete(let key, _, let version, _, _, _):
-            self.init(event, key: key, version: version)
+            self.init(event, key: key, version: version, at: at)
         case .shutdown:
             return nil
         }
@@ -107,25 +115,31 @@ public final class StoreChange: Sendable, Equatable {
 
     /// A created or changed key; `old` is `nil` for a creation; `ttl` is the
     /// seconds an expiring key has left. `heldBytes`: what its values hold, if the
-    /// caller counted it.
+    /// caller counted it; `at`: when it was made (now by default).
     static func update(
         key: String, old: EncodedJSON?, new: EncodedJSON, version: Int64, by author: Author,
-        sessionBound: Bool = false, ttl: Int64? = nil, heldBytes: Int? = nil
+        sessionBound: Bool = false, ttl: Int64? = nil, heldBytes: Int? = nil, at: Int64 = StoreChange.now()
     ) -> StoreChange {
         // The wire keeps its name for a session-bound key: `ephemeral`.
         let event = RawEvent.update(
             key: key, old: old, new: new, version: version, author: author.name, session: author.session,
             ephemeral: sessionBound, ttl: ttl)
-        return StoreChange(event, key: key, version: version, heldBytes: heldBytes)
+        return StoreChange(event, key: key, version: version, at: at, heldBytes: heldBytes)
     }
 
     /// A deleted key; `old` is its last value, `reason` says why when the server deleted it.
     static func delete(
-        key: String, old: EncodedJSON, version: Int64, by author: Author, reason: String? = nil, heldBytes: Int? = nil
+        key: String, old: EncodedJSON, version: Int64, by author: Author, reason: String? = nil,
+        heldBytes: Int? = nil, at: Int64 = StoreChange.now()
     ) -> StoreChange {
         let event = RawEvent.delete(
             key: key, old: old, version: version, author: author.name, session: author.session, reason: reason)
-        return StoreChange(event, key: key, version: version, heldBytes: heldBytes)
+        return StoreChange(event, key: key, version: version, at: at, heldBytes: heldBytes)
+    }
+
+    /// The server's clock in milliseconds since 1970-01-01 UTC: the `at` of a change made now.
+    static func now() -> Int64 {
+        AppliedWrites.wallMilliseconds()
     }
 
     /// This change followed by `later` (same key) as one change, for a slow consumer:
@@ -148,7 +162,7 @@ public final class StoreChange: Sendable, Equatable {
             event = .delete(
                 key: key, old: firstOld ?? lastOld, version: version, author: author, session: session, reason: reason)
             if firstOld == nil {
-                return StoreChange(event, key: key, version: version, encoding: later.encodingOrNew)
+                return StoreChange(event, key: key, version: version, at: later.at, encoding: later.encodingOrNew)
             }
         case .shutdown:
             return later
@@ -161,7 +175,7 @@ public final class StoreChange: Sendable, Equatable {
         frame.append(contentsOf: last.frame[last.oldMember.upperBound...])
         let start = last.oldMember.lowerBound
         return StoreChange(
-            event, key: later.key, version: later.version,
+            event, key: later.key, version: later.version, at: later.at,
             encoding: Encoding(frame: frame, oldMember: start..<(start + first.oldMember.count)))
     }
 
@@ -177,24 +191,26 @@ public final class StoreChange: Sendable, Equatable {
         lhs.event == rhs.event
     }
 
-    /// The records the storage log keeps for this change: the entry as it stands
-    /// after it, or the delete (none for `shutdown`, which is never a store change).
+    /// The records the storage log keeps for this change: its time, then the entry
+    /// as it stands after it, or the delete (none for `shutdown`, which is never a store change).
     /// An expiring key's record needs its expiry, which the event does not hold:
     /// `expiry` gives it.
     func storageRecords(expiry: KeyExpiry? = nil) -> [StorageRecord] {
         switch event {
         case .update(let key, _, let new, let version, let author, let session, let sessionBound, _):
             [
+                .changeTime(at),
                 .set(
                     RawValueEntry(
                         key: key, value: new, version: version, author: author, session: session,
-                        ephemeral: sessionBound, expiry: expiry))
+                        ephemeral: sessionBound, expiry: expiry)),
             ]
         case .delete(let key, _, let version, let author, let session, let reason):
             [
+                .changeTime(at),
                 .delete(
                     key: key, version: version, author: author, session: session,
-                    sessionEnded: reason == RawEvent.sessionEnded, expired: reason == RawEvent.expired)
+                    sessionEnded: reason == RawEvent.sessionEnded, expired: reason == RawEvent.expired),
             ]
         case .shutdown:
             []

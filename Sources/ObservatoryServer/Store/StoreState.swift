@@ -223,15 +223,18 @@ struct StoreState {
     /// that set the expiry, with reason `expired` (as `.expire`). A restart of a
     /// clock replaces only the entry's expiry, and announces nothing.
     ///
+    /// `at` is the change's time from etcd, when its envelope carries one (now otherwise).
+    ///
     /// - Returns: `nil` for the deletion of a key this state does not hold.
-    func planReplicated(_ replicated: ClusterChange) -> PlannedWrite? {
+    func planReplicated(_ replicated: ClusterChange, at: Int64? = nil) -> PlannedWrite? {
         let existing = entries[replicated.key]
+        let at = at ?? StoreChange.now()
         switch replicated {
         case .set(let entry):
             let change = StoreChange.update(
                 key: entry.key, old: existing?.value, new: entry.value, version: entry.version,
                 by: Author(name: entry.author, session: entry.session), sessionBound: entry.ephemeral,
-                ttl: entry.expiry?.seconds)
+                ttl: entry.expiry?.seconds, at: at)
             return PlannedWrite(
                 change: change, applied: nil, payload: .set(key: entry.key, version: entry.version, changed: true),
                 entry: entry, replaced: PlannedWrite.Replaced(existing),
@@ -245,16 +248,16 @@ struct StoreState {
                 entry: restarted, replaced: PlannedWrite.Replaced(existing),
                 byteChange: Footprint.of(entry: restarted) - Footprint.of(entry: existing))
         case .delete(let key, let version, let author):
-            return Self.planReplicatedDeletion(of: existing, key: key, at: version, by: author, expired: false)
+            return Self.planReplicatedDeletion(of: existing, key: key, version: version, by: author, at: at)
         case .expire(let key, let version):
-            return Self.planReplicatedDeletion(of: existing, key: key, at: version, by: nil, expired: true)
+            return Self.planReplicatedDeletion(of: existing, key: key, version: version, by: nil, expired: true, at: at)
         }
     }
 
     /// Plans a replicated deletion of `existing`: by `author`, or when none was
     /// recorded, as `planReplicated(_:)` says.
     private static func planReplicatedDeletion(
-        of existing: RawValueEntry?, key: String, at version: Int64, by author: Author?, expired: Bool
+        of existing: RawValueEntry?, key: String, version: Int64, by author: Author?, expired: Bool = false, at: Int64
     ) -> PlannedWrite? {
         guard let existing else { return nil }
         var by = author ?? Author(name: existing.author, session: existing.session)
@@ -262,7 +265,8 @@ struct StoreState {
         if let expiry = existing.expiry, author == nil, expired || !existing.ephemeral {
             (by, reason) = (Author(name: expiry.author, session: expiry.session), RawEvent.expired)
         }
-        let change = StoreChange.delete(key: key, old: existing.value, version: version, by: by, reason: reason)
+        let change = StoreChange.delete(
+            key: key, old: existing.value, version: version, by: by, reason: reason, at: at)
         return PlannedWrite(
             change: change, applied: nil, payload: .delete(key: key, version: version), entry: nil,
             replaced: PlannedWrite.Replaced(existing), byteChange: -Footprint.of(entry: existing))

@@ -57,6 +57,10 @@ extension HTTPConnectionMachine {
             submit("delete", [("key", .string(key))] + fields, keepAlive: keepAlive)
         case .listKeys:
             listKeys(head, target: target, keepAlive: keepAlive)
+        case .history:
+            history(head, target: target, keepAlive: keepAlive)
+        case .batch:
+            batch(head, body: body, target: target, keepAlive: keepAlive)
         case .events:
             startEvents(head, target: target)
         case .webSocket:
@@ -87,6 +91,25 @@ extension HTTPConnectionMachine {
             fields.append(("ttl", .integer(seconds)))
         }
         submit("set", [("key", .string(key))] + fields, value: value, keepAlive: keepAlive)
+    }
+
+    /// `POST /v1/batch`: the body's `ops` as a `batch`, with `requestId` from
+    /// `Idempotency-Key`; the session checks the operations as on the protocol.
+    private mutating func batch(_ head: HTTPRequestHead, body: [UInt8], target: HTTPTarget, keepAlive: Bool) {
+        guard let parsed = try? JSONValue.parse(body) else {
+            answerError(.badRequest, code: "bad_frame", message: Self.notJSONMessage(body), keepAlive: keepAlive)
+            return
+        }
+        guard let object = parsed.objectValue else {
+            answerError(
+                .badRequest, code: "bad_request", message: "the body must be an object such as {\"ops\":[...]}",
+                keepAlive: keepAlive)
+            return
+        }
+        guard authenticate(head, target, .batch) else { return }
+        var fields = object["ops"].map { [("ops", $0)] } ?? []
+        if let requestId = head.headers["Idempotency-Key"] { fields.append(("requestId", .string(requestId))) }
+        submit("batch", fields, keepAlive: keepAlive)
     }
 
     /// `ifVersion` from `If-Match` (a bare or quoted integer) and `requestId`
@@ -123,6 +146,36 @@ extension HTTPConnectionMachine {
         }
         guard authenticate(head, target, .listKeys) else { return }
         submit("list", fields, keepAlive: keepAlive)
+    }
+
+    /// `GET /v1/history?key=K` (or `prefix=P`) with `author`, `session`, `from`,
+    /// `to`, `limit` and `newestFirst=true` as the `history` op's fields; the
+    /// session checks them, as it does a request on this protocol.
+    private mutating func history(_ head: HTTPRequestHead, target: HTTPTarget, keepAlive: Bool) {
+        var fields: [(String, JSONValue)] = []
+        for (query, field) in [("key", "key"), ("prefix", "prefix"), ("author", "author"), ("session", "session")] {
+            if let value = target.queryValue(for: query) { fields.append((field, .string(value))) }
+        }
+        for (query, field) in [("from", "fromRevision"), ("to", "toRevision"), ("limit", "limit")] {
+            guard let text = target.queryValue(for: query) else { continue }
+            guard let number = Int64(text) else {
+                answerError(
+                    .badRequest, code: "bad_request", message: "\(query) must be an integer", keepAlive: keepAlive)
+                return
+            }
+            fields.append((field, .integer(number)))
+        }
+        if let newestFirst = target.queryValue(for: "newestFirst") {
+            guard newestFirst == "true" || newestFirst == "false" else {
+                answerError(
+                    .badRequest, code: "bad_request", message: "newestFirst must be true or false",
+                    keepAlive: keepAlive)
+                return
+            }
+            fields.append(("newestFirst", .bool(newestFirst == "true")))
+        }
+        guard authenticate(head, target, .history) else { return }
+        submit("history", fields, keepAlive: keepAlive)
     }
 
     private mutating func startEvents(_ head: HTTPRequestHead, target: HTTPTarget) {

@@ -1,7 +1,8 @@
 /// The live view the daemon serves at `GET /`: one self-contained page (its
 /// only other request is `/observatory.js`, from the same daemon) that shows
 /// the keys under a prefix with value, version, author and when the page saw
-/// them change, updated live over the WebSocket at `/ws`.
+/// them change, updated live over the WebSocket at `/ws`. Clicking a key shows
+/// its recent history (value, author, time), read from `/v1/history`.
 ///
 /// Kept as a string in the binary rather than a resource file, so the daemon
 /// is one file to copy (the Docker image copies only the binaries).
@@ -74,6 +75,14 @@ enum LivePage {
           .session-bound { font-size: 11px; border: 1px solid var(--line); border-radius: 4px; padding: 0 4px; }
           #empty { display: none; color: var(--muted); text-align: center; padding: 48px 12px; }
           #empty code { font-family: var(--mono); background: var(--surface); padding: 2px 6px; border-radius: 4px; }
+          .entry { cursor: pointer; }
+          #history { border: 1px solid var(--line); border-radius: 10px; background: var(--surface); color: var(--text);
+                     max-width: min(680px, 92vw); width: 100%; padding: 14px 18px; }
+          #history::backdrop { background: rgb(0 0 0 / 35%); }
+          #history h2 { font: 600 15px var(--mono); margin: 0 0 10px; overflow-wrap: anywhere; }
+          #history ol { list-style: none; margin: 0; padding: 0; max-height: 60vh; overflow: auto; }
+          #history li { border-top: 1px solid var(--line); padding: 6px 0; }
+          #history li pre { max-height: 120px; margin: 4px 0 0; }
           footer { color: var(--muted); font-size: 12px; text-align: center; padding: 8px 0 20px; }
           @media (max-width: 560px) {
             header { padding: 10px 12px; }
@@ -99,6 +108,10 @@ enum LivePage {
           <section id="keys" aria-live="polite"></section>
           <div id="empty"></div>
         </main>
+        <dialog id="history" aria-label="history of a key">
+          <h2></h2><div class="meta"></div><ol></ol>
+          <form method="dialog"><button>Close</button></form>
+        </dialog>
         <footer>Live view of observatoryd &middot; values update as they change</footer>
         <script type="module">
         import { connect } from "/observatory.js";
@@ -275,6 +288,44 @@ enum LivePage {
           });
           observatory.observe({ prefix }, handle);
         }
+
+        /** Shows the recent held changes of `key`, newest first: value, author and time. */
+        async function showHistory(key) {
+          const dialog = document.getElementById("history");
+          dialog.querySelector("h2").textContent = key;
+          const status = dialog.querySelector(".meta");
+          const list = dialog.querySelector("ol");
+          status.textContent = "loading…";
+          list.replaceChildren();
+          if (!dialog.open) dialog.showModal();
+          const address = `/v1/history?key=${encodeURIComponent(key)}&limit=20&newestFirst=true`;
+          try {
+            const response = await fetch(address, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+            const reply = await response.json();
+            if (!response.ok) throw new Error(reply.error?.message ?? response.statusText);
+            status.textContent = reply.changes.length === 0 ? "the server holds no changes of this key"
+              : `the last ${reply.changes.length} changes the server holds` + (reply.more ? " (older ones too)" : "");
+            for (const change of reply.changes) {
+              const item = document.createElement("li");
+              item.innerHTML = '<div class="meta"><span class="author"></span><span></span><span>&middot;</span><time></time></div><pre></pre>';
+              const spans = item.querySelectorAll(".meta span");
+              spans[0].textContent = change.author;
+              spans[1].textContent = `v${change.version}`;
+              const time = item.querySelector("time");
+              time.dateTime = new Date(change.at).toISOString();
+              time.textContent = new Date(change.at).toLocaleString();
+              item.querySelector("pre").textContent = change.event === "delete" ? deletion(change) : pretty(change.new);
+              list.append(item);
+            }
+          } catch (error) {
+            status.textContent = `no history: ${error.message}`;
+          }
+        }
+
+        elements.keys.addEventListener("click", (event) => {
+          const card = event.target.closest(".entry");
+          if (card) showHistory(card.dataset.key);
+        });
 
         elements.form.addEventListener("submit", (event) => {
           event.preventDefault();

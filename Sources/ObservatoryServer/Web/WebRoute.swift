@@ -30,6 +30,10 @@ enum WebRoute: Equatable {
     case deleteKey(String)
     /// `GET /v1/keys`: a page of the keys under a prefix.
     case listKeys
+    /// `GET /v1/history`: the held changes of a key or prefix.
+    case history
+    /// `POST /v1/batch`: a batch of sets, deletes and checks.
+    case batch
     /// A known path with a method it does not serve: 405 with `Allow`.
     case methodNotAllowed(allow: String)
     /// No such path: 404.
@@ -37,6 +41,11 @@ enum WebRoute: Equatable {
 
     /// The path that carries keys; a key follows it after one more `/`.
     static let keysPath = "/v1/keys"
+    /// The path of `history`.
+    static let historyPath = "/v1/history"
+
+    /// The path of batches.
+    static let batchPath = "/v1/batch"
 
     /// The route of `method` on `target`; throws when a key is not valid percent-encoding.
     init(method: String, target: HTTPTarget) throws(HTTPError) {
@@ -51,6 +60,10 @@ enum WebRoute: Equatable {
             }
             return
         }
+        if path == Self.batchPath {
+            self = method == "POST" ? .batch : .methodNotAllowed(allow: "POST")
+            return
+        }
         let route: WebRoute? =
             switch path {
             case "/": .livePage
@@ -60,6 +73,7 @@ enum WebRoute: Equatable {
             case "/ws": .webSocket
             case "/events": .events
             case Self.keysPath: .listKeys
+            case Self.historyPath: .history
             default: nil
             }
         guard let route else {

@@ -13,20 +13,37 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
     /// For ``ErrorCode/slowConsumer``: every event up to this revision was sent
     /// before the close, so an `observe` with `fromRevision` set to it misses nothing.
     public var revision: Int64?
+    /// For the failure of a `batch`: the position in its `ops` of the operation that failed.
+    public var index: Int?
 
     /// Creates an error from its parts.
-    public init(code: ErrorCode, message: String, currentVersion: Int64? = nil, revision: Int64? = nil) {
+    public init(
+        code: ErrorCode, message: String, currentVersion: Int64? = nil, revision: Int64? = nil, index: Int? = nil
+    ) {
         self.code = code
         self.message = message
         self.currentVersion = currentVersion
         self.revision = revision
+        self.index = index
+    }
+
+    /// The same error, as the failure of the operation at `index` of a batch.
+    public func at(index: Int) -> WireError {
+        var error = self
+        error.index = index
+        return error
     }
 
     /// `code: message`, for logs.
     public var description: String {
-        if let currentVersion { return "\(code): \(message) (current version \(currentVersion))" }
-        if let revision { return "\(code): \(message) (resume after revision \(revision))" }
-        return "\(code): \(message)"
+        var text = "\(code): \(message)"
+        if let currentVersion {
+            text += " (current version \(currentVersion))"
+        } else if let revision {
+            text += " (resume after revision \(revision))"
+        }
+        if let index { text += " (batch operation \(index))" }
+        return text
     }
 }
 

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Cuts a byte stream into frames: lines ending in LF, as docs/protocol.md defines them.
 ///
 /// Feed it bytes as they arrive, in any chunking, then take frames until it has none:
@@ -16,102 +10,47 @@
 /// }
 /// ```
 ///
-/// - A CR right before the LF is removed; empty lines are skipped.
-/// - A line longer than `maxFrameBytes` (CR and LF not counted), or an unfinished
-///   line that already is, throws `frame_too_large` as soon as it is seen. The
-///   splitter then drops its buffer and keeps throwing, because the stream has
-///   lost its framing (the server closes the connection).
-/// - Memory: if ``next()`` is drained after each `append(_:)`, the splitter holds
-///   at most one frame's limit plus one append's worth of bytes. After a large
-///   frame its buffer shrinks back, so an idle connection that once sent a
-///   megabyte does not keep a megabyte; ``releaseBuffer()`` frees it at close.
-/// - Time is linear in the bytes fed, however they are chunked: bytes already
-///   searched for LF are never searched again, and consumed bytes are removed
-///   only once they make up half the buffer, so each byte moves O(1) times.
+/// The protocol's name for `LineSplitter` (ObservatoryJSON), whose rules it keeps
+/// (a CR before the LF is removed, empty lines are skipped, memory and time stay
+/// bounded), with the protocol's error: a line longer than `maxFrameBytes`
+/// throws `frame_too_large` as soon as it is seen, and on every later call, since
+/// the stream has lost its framing (the server closes the connection).
 public struct FrameSplitter: Sendable {
     /// The default frame limit: 1 MiB.
     public static let defaultMaxFrameBytes = 1 << 20
 
-    /// The longest frame accepted, in bytes, without CR and LF.
-    public let maxFrameBytes: Int
-
-    /// Received bytes; those before `frameStart` are consumed.
-    private var buffer: [UInt8] = []
-    /// Where the next frame starts in `buffer`.
-    private var frameStart = 0
-    /// `buffer[frameStart..<searchedUpTo]` is known to hold no LF.
-    private var searchedUpTo = 0
-    /// Set once a frame was too large; every later ``next()`` throws it.
-    private var failure: WireError?
-    /// How many bytes have been searched for LF in total; tests check that it never
-    /// exceeds the bytes fed, which is what keeps splitting linear.
-    private(set) var searchedByteCount = 0
-
-    private static let lineFeed = UInt8(ascii: "\n")
-    private static let carriageReturn = UInt8(ascii: "\r")
+    private var lines: LineSplitter
 
     /// Creates a splitter that accepts frames of up to `maxFrameBytes` bytes.
     public init(maxFrameBytes: Int = defaultMaxFrameBytes) {
-        self.maxFrameBytes = maxFrameBytes
+        lines = LineSplitter(maxLineBytes: maxFrameBytes)
     }
+
+    /// The longest frame accepted, in bytes, without CR and LF.
+    public var maxFrameBytes: Int { lines.maxLineBytes }
 
     /// The number of bytes held that do not belong to a frame returned yet.
-    public var bufferedByteCount: Int {
-        buffer.count - frameStart
-    }
+    public var bufferedByteCount: Int { lines.bufferedByteCount }
 
     /// The bytes of memory the buffer holds (its capacity), for memory accounting.
-    public var retainedByteCount: Int {
-        buffer.capacity
-    }
+    public var retainedByteCount: Int { lines.retainedByteCount }
 
-    /// The most buffer capacity kept once the bytes held fit in less: a buffer
-    /// grown for a large frame is given back afterwards.
-    static let retainedCapacity = 64 << 10
-
-    /// The most buffer capacity kept while no bytes are held: enough for the
-    /// pipelined requests of one read, so a busy connection does not allocate anew
-    /// per read, and small enough that idle connections hold little.
-    static let idleCapacity = 16 << 10
+    /// How many bytes have been searched for LF in total (linear splitting, for tests).
+    var searchedByteCount: Int { lines.searchedByteCount }
 
     /// Drops every byte held and frees the buffer (the connection is closing).
     public mutating func releaseBuffer() {
-        buffer = []
-        frameStart = 0
-        searchedUpTo = 0
+        lines.releaseBuffer()
     }
 
     /// Adds received bytes. Bytes appended after a failure are dropped.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
-        guard failure == nil else { return }
-        reserve(adding: bytes.underestimatedCount)
-        buffer.append(contentsOf: bytes)
+        lines.append(bytes)
     }
 
     /// Adds received bytes straight from a read buffer.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        guard failure == nil else { return }
-        reserve(adding: bytes.count)
-        buffer.append(contentsOf: bytes)
-    }
-
-    /// Grows a buffer that outgrows `retainedCapacity` straight to room for a
-    /// whole frame at the limit, instead of doubling through every size on the
-    /// way: one allocation, large enough that the allocator maps it on its own and
-    /// unmaps it when it is freed, where the doubling would leave a trail of freed
-    /// blocks in the heap that the process keeps (see `SystemMemory` in the server).
-    ///
-    /// Below that size it doubles, but not past `retainedCapacity`: a buffer holding
-    /// at most that many bytes is no larger, which the server's input budget counts on
-    /// when it lets a connection read up to that size and no further.
-    private mutating func reserve(adding count: Int) {
-        let needed = buffer.count + count
-        guard needed > buffer.capacity else { return }
-        if needed > Self.retainedCapacity {
-            buffer.reserveCapacity(max(needed * 2, maxFrameBytes + Self.retainedCapacity))
-        } else {
-            buffer.reserveCapacity(min(max(needed, buffer.capacity * 2), Self.retainedCapacity))
-        }
+        lines.append(bytes)
     }
 
     /// The next complete, non-empty frame without its line ending, or `nil` when
@@ -120,8 +59,11 @@ public struct FrameSplitter: Sendable {
     /// - Throws: `frame_too_large` (``WireError``) when a line, finished or not, is
     ///   longer than ``maxFrameBytes``; then on every later call.
     public mutating func next() throws(WireError) -> [UInt8]? {
-        guard let frame = try nextFrame() else { return nil }
-        return withBytes(of: frame) { Array($0) }
+        do {
+            return try lines.next()
+        } catch {
+            throw WireError.frameTooLarge(limit: error.limit)
+        }
     }
 
     /// Where the next complete, non-empty frame is in the buffer, without its line
@@ -134,30 +76,11 @@ public struct FrameSplitter: Sendable {
     ///
     /// - Throws: as ``next()``.
     public mutating func nextFrame() throws(WireError) -> Range<Int>? {
-        if let failure { throw failure }
-        while let lineFeedIndex = firstLineFeed(from: searchedUpTo) {
-            searchedByteCount += lineFeedIndex + 1 - searchedUpTo
-            let start = frameStart
-            var end = lineFeedIndex
-            if end > start, buffer[end - 1] == Self.carriageReturn {
-                end -= 1
-            }
-            frameStart = lineFeedIndex + 1
-            searchedUpTo = frameStart
-            guard end - start <= maxFrameBytes else {
-                throw fail()
-            }
-            if end > start {
-                return start..<end
-            }
+        do {
+            return try lines.nextLine()
+        } catch {
+            throw WireError.frameTooLarge(limit: error.limit)
         }
-        searchedByteCount += buffer.count - searchedUpTo
-        searchedUpTo = buffer.count
-        guard unfinishedLineFits() else {
-            throw fail()
-        }
-        compact()
-        return nil
     }
 
     /// Calls `body` with the bytes of a frame that ``nextFrame()`` returned; they
@@ -165,55 +88,6 @@ public struct FrameSplitter: Sendable {
     public func withBytes<Result>(
         of frame: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
     ) rethrows -> Result {
-        try buffer.withUnsafeBufferPointer { bytes in try body(UnsafeBufferPointer(rebasing: bytes[frame])) }
-    }
-
-    /// The index of the first LF at or after `start`, found with `memchr`, which
-    /// scans a word at a time where a loop over the bytes takes one.
-    private func firstLineFeed(from start: Int) -> Int? {
-        buffer.withUnsafeBufferPointer { bytes in
-            guard start < bytes.count, let base = bytes.baseAddress,
-                let found = memchr(base + start, Int32(Self.lineFeed), bytes.count - start)
-            else { return nil }
-            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-        }
-    }
-
-    /// Whether the bytes after the last LF could still become a frame within the
-    /// limit (a final CR may be part of the line ending).
-    private func unfinishedLineFits() -> Bool {
-        let length = buffer.count - frameStart
-        if length <= maxFrameBytes { return true }
-        return length == maxFrameBytes + 1 && buffer.last == Self.carriageReturn
-    }
-
-    /// Removes consumed bytes once they are at least half the buffer, so that each
-    /// byte is moved a bounded number of times.
-    private mutating func compact() {
-        guard frameStart > 0, frameStart * 2 >= buffer.count else { return }
-        let remaining = buffer.count - frameStart
-        if remaining == 0 && buffer.capacity > Self.idleCapacity {
-            // Nothing left: an idle connection keeps no large buffer, since
-            // thousands of idle connections would hold it all uncounted.
-            buffer = []
-        } else if buffer.capacity > Self.retainedCapacity && remaining <= Self.retainedCapacity / 2 {
-            // Shrink after a large frame: copy what is left into a small buffer.
-            buffer = Array(buffer[frameStart...])
-        } else if remaining == 0 {
-            buffer.removeAll(keepingCapacity: true)
-        } else {
-            buffer.removeSubrange(..<frameStart)
-        }
-        searchedUpTo -= frameStart
-        frameStart = 0
-    }
-
-    private mutating func fail() -> WireError {
-        let error = WireError.frameTooLarge(limit: maxFrameBytes)
-        failure = error
-        buffer = []
-        frameStart = 0
-        searchedUpTo = 0
-        return error
+        try lines.withBytes(of: frame, body)
     }
 }

@@ -63,7 +63,8 @@ public enum ServerMessage: Sendable, Equatable {
             code: ErrorCode(rawValue: try fields.requiredString("code")),
             message: try fields.optionalString("message") ?? "",
             currentVersion: try fields.optionalInteger("version", minimum: 0),
-            revision: try fields.optionalInteger("revision", minimum: 0)
+            revision: try fields.optionalInteger("revision", minimum: 0),
+            index: try fields.optionalInteger("index", minimum: 0).map { Int(clamping: $0) }
         )
     }
 }

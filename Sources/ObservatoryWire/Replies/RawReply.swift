@@ -17,6 +17,9 @@ public enum RawReply: Sendable, Equatable {
     /// `{"ok":true,"id":…,"values":[…],"revision":…}`, with `resumed` as in
     /// ``ReplyPayload/observe(values:revision:resumed:)`` (no `values` when resumed).
     case observe(id: RequestID?, values: [RawValueEntry], revision: Int64, resumed: Bool? = nil)
+    /// `{"ok":true,"id":…,"changes":[…],"more":…,"revision":…,"horizon":…}`, as
+    /// ``ReplyPayload/history(changes:more:revision:horizon:)`` with each event's values as sent.
+    case history(id: RequestID?, changes: [HistoryChange<EncodedJSON>], more: Bool, revision: Int64, horizon: Int64)
 
     /// The reply as one compact JSON object, without the LF.
     public func encoded() -> [UInt8] {
@@ -42,6 +45,11 @@ public enum RawReply: Sendable, Equatable {
             JSONWriter.writeObserveFields(values: values, revision: revision, resumed: resumed, into: &buffer) {
                 entry, buffer in entry.encodeFields(into: &buffer)
             }
+        case .history(let id, let changes, let more, let revision, let horizon):
+            JSONWriter.writeLiteral("{\"ok\":true,\"id\":", into: &buffer)
+            RequestID.write(id, into: &buffer)
+            JSONWriter.writeHistoryFields(
+                changes: changes, more: more, revision: revision, horizon: horizon, into: &buffer)
         }
         buffer.append(UInt8(ascii: "}"))
     }

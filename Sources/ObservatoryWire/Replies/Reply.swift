@@ -10,7 +10,7 @@
 public enum Reply: Sendable, Equatable {
     /// `{"ok":true,"id":…,…fields}`.
     case success(id: RequestID?, ReplyPayload)
-    /// `{"ok":false,"id":…,"error":{"code":…,"message":…[,"version":…][,"revision":…]}}`.
+    /// `{"ok":false,"id":…,"error":{"code":…,"message":…[,"version":…][,"revision":…][,"index":…]}}`.
     case failure(id: RequestID?, WireError)
 
     /// The echoed request id (`nil` is sent as `null`).
@@ -51,6 +51,10 @@ public enum Reply: Sendable, Equatable {
             if let revision = error.revision {
                 JSONWriter.writeLiteral(",\"revision\":", into: &buffer)
                 JSONWriter.write(revision, into: &buffer)
+            }
+            if let index = error.index {
+                JSONWriter.writeLiteral(",\"index\":", into: &buffer)
+                JSONWriter.write(Int64(index), into: &buffer)
             }
             buffer.append(UInt8(ascii: "}"))
         }

@@ -22,6 +22,14 @@ public enum ReplyPayload: Sendable, Equatable {
     case list(keys: [KeyVersion], more: Bool)
     /// `revision` (the last revision) and `epoch`.
     case ping(revision: Int64, epoch: String)
+    /// `changes`: the held changes asked for, each its event plus `at`; `more`:
+    /// whether further matching changes lie in the range beyond them; `revision`:
+    /// the last revision; `horizon`: every change above it is held, none at or below it.
+    case history(changes: [HistoryChange<JSONValue>], more: Bool, revision: Int64, horizon: Int64)
+    /// `revision` (the batch's, or the current one when nothing changed) and
+    /// `results`, one per operation in order; `duplicate` when a batch with the
+    /// same `requestId` was applied before and these are the fields of its reply.
+    case batch(revision: Int64, results: [BatchResult], duplicate: Bool = false)
 
     /// Appends the payload's fields, each preceded by a comma (they follow `"ok"` and `"id"`).
     func encodeFields(into buffer: inout [UInt8]) {
@@ -62,6 +70,19 @@ public enum ReplyPayload: Sendable, Equatable {
             Self.writeRevisionAndEpoch(revision, epoch, into: &buffer)
         case .unobserve:
             break
+        case .history(let changes, let more, let revision, let horizon):
+            JSONWriter.writeHistoryFields(
+                changes: changes, more: more, revision: revision, horizon: horizon, into: &buffer)
+        case .batch(let revision, let results, let duplicate):
+            JSONWriter.writeLiteral(",\"revision\":", into: &buffer)
+            JSONWriter.write(revision, into: &buffer)
+            JSONWriter.writeLiteral(",\"results\":[", into: &buffer)
+            for (index, result) in results.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                result.encode(into: &buffer)
+            }
+            buffer.append(UInt8(ascii: "]"))
+            if duplicate { JSONWriter.writeLiteral(",\"duplicate\":true", into: &buffer) }
         }
     }
 
@@ -120,6 +141,17 @@ public enum ReplyPayload: Sendable, Equatable {
             return .ping(
                 revision: try fields.optionalInteger("revision", minimum: 0) ?? 0,
                 epoch: try fields.optionalString("epoch") ?? "")
+        case .history:
+            return .history(
+                changes: try elements(of: "changes", in: fields, HistoryChange.decode),
+                more: try fields.requiredBool("more"),
+                revision: try fields.requiredInteger("revision", minimum: 0),
+                horizon: try fields.requiredInteger("horizon", minimum: 0))
+        case .batch:
+            return .batch(
+                revision: try fields.requiredInteger("revision", minimum: 0),
+                results: try elements(of: "results", in: fields, BatchResult.decode),
+                duplicate: try fields.optionalBool("duplicate") ?? false)
         }
     }
 

@@ -24,6 +24,12 @@ public enum Operation: Sendable, Equatable {
     case list(prefix: String, after: String?, limit: Int64?)
     /// An empty round trip.
     case ping
+    /// The held changes of a key or prefix, filtered and paged as the query says.
+    case history(HistoryQuery)
+    /// Apply `operations` (1–128 sets, deletes and checks, each key at most once)
+    /// all or nothing, every change at one revision; `requestId` makes the whole
+    /// batch safe to send again, as for `set`.
+    case batch(operations: [BatchOperation], requestId: String? = nil)
 
     /// The op name of this operation.
     public var kind: OperationKind {
@@ -36,6 +42,8 @@ public enum Operation: Sendable, Equatable {
         case .unobserve: return .unobserve
         case .list: return .list
         case .ping: return .ping
+        case .history: return .history
+        case .batch: return .batch
         }
     }
 }
@@ -85,6 +93,13 @@ extension Operation {
             return .list(prefix: prefix, after: after, limit: try fields.optionalInteger(.limit, minimum: 1))
         case .ping:
             return .ping
+        case .history:
+            return .history(try HistoryQuery.decode(from: fields, target: try target(from: fields)))
+        case .batch:
+            return .batch(
+                operations: try BatchOperation.decodeAll(
+                    try fields.requiredArray(.ops), limits: limits, frameByteCount: frameByteCount),
+                requestId: try requestId(from: fields))
         }
     }
 
@@ -256,6 +271,17 @@ extension Operation {
             if let limit { Self.writeField("limit", .integer(limit), into: &buffer) }
         case .ping:
             break
+        case .history(let query):
+            Self.writeTarget(query.target, into: &buffer)
+            query.encodeFields(into: &buffer) { name, value, buffer in Self.writeField(name, value, into: &buffer) }
+        case .batch(let operations, let requestId):
+            JSONWriter.writeLiteral(",\"ops\":[", into: &buffer)
+            for (index, operation) in operations.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                operation.encode(into: &buffer)
+            }
+            buffer.append(UInt8(ascii: "]"))
+            if let requestId { Self.writeField("requestId", .string(requestId), into: &buffer) }
         }
     }
 

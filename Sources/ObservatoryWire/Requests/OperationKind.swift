@@ -19,6 +19,10 @@ public enum OperationKind: String, Sendable, Hashable, CaseIterable {
     case list
     /// `"ping"`: an empty round trip.
     case ping
+    /// `"history"`: the held changes of a key or prefix, with their authors and times.
+    case history
+    /// `"batch"`: several sets, deletes and checks applied all or nothing at one revision.
+    case batch
 
     /// The kind named `name`, as `init(rawValue:)` finds it, in a few
     /// instructions: the length and first byte pick the one candidate, and one
@@ -43,8 +47,10 @@ public enum OperationKind: String, Sendable, Hashable, CaseIterable {
         case (3, UInt8(ascii: "g")): candidate = .get
         case (4, UInt8(ascii: "p")): candidate = .ping
         case (4, UInt8(ascii: "l")): candidate = .list
-        case (5, _): candidate = .hello
+        case (5, UInt8(ascii: "h")): candidate = .hello
+        case (5, UInt8(ascii: "b")): candidate = .batch
         case (6, _): candidate = .delete
+        case (7, UInt8(ascii: "h")): candidate = .history
         case (7, _): candidate = .observe
         case (9, _): candidate = .unobserve
         default: return nil

@@ -1,7 +1,9 @@
 /// A field that some request of docs/protocol.md carries, known by the byte pattern of its name.
 enum RequestField: Int, CaseIterable {
     case id, op, key, value, prefix, after, limit, ifVersion, ephemeral, requestId
-    case name, token, protocolVersion, fromRevision, epoch, slow, ttl
+    case name, token, protocolVersion, fromRevision, epoch, slow
+    case author, session, toRevision, newestFirst
+    case ops, ttl
 
     /// The field's name in a request.
     var name: String {
@@ -22,6 +24,11 @@ enum RequestField: Int, CaseIterable {
         case .fromRevision: return "fromRevision"
         case .epoch: return "epoch"
         case .slow: return "slow"
+        case .author: return "author"
+        case .session: return "session"
+        case .toRevision: return "toRevision"
+        case .newestFirst: return "newestFirst"
+        case .ops: return "ops"
         case .ttl: return "ttl"
         }
     }

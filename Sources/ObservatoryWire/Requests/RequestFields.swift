@@ -22,7 +22,7 @@ struct RequestFields {
     /// Each ``RequestField``'s slot, by raw value: where its value is, packed in
     /// a plain integer (see ``Slot``), so that passing the fields around copies
     /// bytes and no reference counts.
-    private var slots = InlineArray<17, UInt64>(repeating: Slot.packedAbsent)
+    private var slots = InlineArray<22, UInt64>(repeating: Slot.packedAbsent)
     /// The values of the fields kept as trees, in the order they were first sent.
     private var trees: [JSONValue] = []
     /// The frame the ranges point into; empty for fields read from an object.
@@ -65,7 +65,7 @@ struct RequestFields {
     }
 
     /// How many fields there are slots for; every ``RequestField`` needs one.
-    static let capacity = InlineArray<17, UInt64>.count
+    static let capacity = InlineArray<22, UInt64>.count
 
     /// The bytes of a field sent as a string without escapes, all ASCII; nil for
     /// any other field. They live as long as the frame.

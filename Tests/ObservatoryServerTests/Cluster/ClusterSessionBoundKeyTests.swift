@@ -1,11 +1,12 @@
 import Foundation
+import ObservatoryEtcd
 import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
 
 @testable import ObservatoryServer
 
-/// Session-bound keys in cluster mode live on a lease of their session.
+/// Session-bound keys in cluster mode live on their node's lease and go with their session.
 @Suite(.requiresEtcd, .serialized)
 struct ClusterSessionBoundKeyTests {
     @Test func aSessionBoundKeyGoesWhenItsSessionEndsAndEveryNodeSaysWhose() async throws {
@@ -66,6 +67,24 @@ struct ClusterSessionBoundKeyTests {
                     (try? probe.request(#"{"op":"get","key":"marker"}"#))?["ok"] == false
                 })
             #expect(try probe.request(#"{"op":"get","key":"lock.a"}"#)["ok"] == true)
+        }
+    }
+
+    @Test func aSessionBoundKeyWrittenAfterTheNodesLeaseWasLostGoesOnANewLease() async throws {
+        try await EtcdCluster.withCluster(members: 1) { etcd in
+            let cluster = try ClusterNodes(1, on: etcd, sessionTTLSeconds: 3)
+            let state = try #require(cluster[0].server.clusterState)
+            // The node's tag is its lease's id.
+            let lost = Int64(bitPattern: try #require(UInt64(state.nodeTag, radix: 36)))
+            let etcdClient = try EtcdClient(urls: etcd.endpoints)
+            try etcdClient.revokeLease(lost)
+            let alice = try cluster.client(0, name: "alice")
+            // The node finds its lease gone at a renewal (every second), then grants a new one.
+            let set = #"{"op":"set","key":"presence.alice","value":"here","ephemeral":true}"#
+            #expect(await eventually(timeout: .seconds(20)) { (try? alice.request(set))?["ok"] == true })
+            let stored = try #require(try etcdClient.get(state.layout.valueKey("presence.alice")))
+            #expect(stored.lease != 0)
+            #expect(stored.lease != lost)
         }
     }
 

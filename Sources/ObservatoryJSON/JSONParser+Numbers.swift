@@ -1,0 +1,122 @@
+// Numbers: their grammar, and their value or only their range, for every ``JSONValueMaker``.
+extension JSONParser {
+    /// Where a number's parts are, once ``scanNumber()`` has checked its grammar.
+    package struct NumberText {
+        /// The offset of its first byte (a minus or a digit).
+        let start: Int
+        /// Its digits before any fraction or exponent.
+        let integerDigits: Range<Int>
+        let isNegative: Bool
+        /// Whether it has neither a fraction nor an exponent.
+        let isInteger: Bool
+        /// Whether it has an exponent (only then can its digits say less than its size).
+        let hasExponent: Bool
+    }
+
+    /// Scans `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?` and moves past it.
+    @inline(__always)
+    package mutating func scanNumber() throws(JSONParseError) -> NumberText {
+        let start = position
+        let isNegative = bytes[position] == UInt8(ascii: "-")
+        if isNegative { position += 1 }
+        guard position < bytes.count, isDigit(bytes[position]) else {
+            throw errorAtCurrentByte("expected a digit in a number")
+        }
+        if bytes[position] == UInt8(ascii: "0"), position + 1 < bytes.count, isDigit(bytes[position + 1]) {
+            throw error(.invalidNumber, "leading zeros are not allowed")
+        }
+        let integerDigits = skipDigits()
+        var isInteger = true
+        var hasExponent = false
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            isInteger = false
+            guard skipDigits().count > 0 else { throw errorAtCurrentByte("expected a digit after \".\"") }
+        }
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            isInteger = false
+            hasExponent = true
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard skipDigits().count > 0 else { throw errorAtCurrentByte("expected a digit in the exponent") }
+        }
+        return NumberText(
+            start: start, integerDigits: integerDigits, isNegative: isNegative, isInteger: isInteger,
+            hasExponent: hasExponent)
+    }
+
+    /// The value of the number just scanned: integers in Int64 range stay exact;
+    /// everything else becomes a finite Double.
+    @inline(__always)
+    package func numberValue(of number: NumberText) throws(JSONParseError) -> JSONValue {
+        if number.isInteger, let integer = exactInteger(digits: number.integerDigits, isNegative: number.isNegative) {
+            return .integer(integer)
+        }
+        return .double(try doubleValue(from: number.start))
+    }
+
+    /// Throws what ``numberValue(of:)`` throws for the number just scanned,
+    /// converting it only when its size is in doubt.
+    @inline(__always)
+    package func checkRange(of number: NumberText) throws(JSONParseError) {
+        // Without an exponent, a number of at most 308 integer digits is below
+        // 10^308, so it is a finite double: no text to convert, nothing allocated.
+        // Longer ones, and any with an exponent, take the parser's own path.
+        if !number.hasExponent, number.integerDigits.count <= Self.digitsOfAlwaysFiniteNumbers {
+            return
+        }
+        _ = try numberValue(of: number)
+    }
+
+    /// Integer digits that, without an exponent, always make a finite double.
+    private static let digitsOfAlwaysFiniteNumbers = 308
+
+    private mutating func skipDigits() -> Range<Int> {
+        let start = position
+        while position < bytes.count, isDigit(bytes[position]) {
+            position += 1
+        }
+        return start..<position
+    }
+
+    /// The Int64 spelled by `digits`, or nil when it is out of range.
+    private func exactInteger(digits: Range<Int>, isNegative: Bool) -> Int64? {
+        // Up to 18 digits always fit: no overflow checks needed.
+        if digits.count <= 18 {
+            var value: Int64 = 0
+            for index in digits {
+                value = value &* 10 &+ Int64(bytes[index] &- UInt8(ascii: "0"))
+            }
+            return isNegative ? -value : value
+        }
+        // Accumulate negatively: Int64.min has no positive counterpart.
+        var value: Int64 = 0
+        for index in digits {
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = shifted.subtractingReportingOverflow(Int64(bytes[index] &- UInt8(ascii: "0")))
+            if overflowA || overflowB { return nil }
+            value = next
+        }
+        if isNegative { return value }
+        let (positive, overflow) = Int64(0).subtractingReportingOverflow(value)
+        return overflow ? nil : positive
+    }
+
+    /// The number from `start` to ``position`` as a finite Double.
+    private func doubleValue(from start: Int) throws(JSONParseError) -> Double {
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        guard let double = Double(text) else {
+            throw JSONParseError(
+                kind: .invalidNumber, offset: start, detail: "cannot read \(abbreviated(text)) as a number")
+        }
+        guard double.isFinite else {
+            throw JSONParseError(
+                kind: .numberOutOfRange, offset: start,
+                detail: "\(abbreviated(text)) is beyond the range of a 64-bit floating-point number (about ±1.8e308)"
+            )
+        }
+        return double
+    }
+}

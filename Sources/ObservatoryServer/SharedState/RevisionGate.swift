@@ -1,0 +1,94 @@
+import Observatory
+import ObservatoryWire
+import Synchronization
+
+/// The revision gate: the one place that knows how far revisions have passed
+/// (written or synced per the fsync policy, or applied by a cluster node's
+/// watch), which were lost, and who waits for one. The shared state owns it;
+/// storage or the cluster's watch advances it; connections wait on it before
+/// they send a reply or an event, and a cluster node's write replies and its
+/// catch-up wait on it too.
+///
+/// Its rules are `RevisionGateMachine`. Every input returns a `Wakeup`, the
+/// waiters to wake, which the caller runs once it holds no lock: a caller that
+/// holds its own lock (storage, whose lock orders the advances) keeps the
+/// `Wakeup` and runs it after releasing that lock.
+///
+/// ## Locking
+/// One `Locked` box guards the machine: the passed revision, the lost revisions
+/// and the waiters. It is held only to read or change them: nothing blocks
+/// under it and no waiter runs under it. It is a leaf: nothing else is locked
+/// while it is held (storage takes it under its own lock, never the reverse).
+/// The passed revision is also kept in an atomic, so that connections read it
+/// per event with a load and no lock.
+final class RevisionGate: Sendable {
+    /// Waiters to wake, returned by every input and run by the caller outside any lock.
+    struct Wakeup: Sendable {
+        fileprivate var actions: [@Sendable () -> Void] = []
+
+        /// Nothing to wake.
+        init() {}
+
+        fileprivate init(_ waiters: [RevisionGateMachine.Waiter]) {
+            actions = waiters.map(\.action)
+        }
+
+        /// Adds the waiters of `other`, after these.
+        static func += (wakeup: inout Wakeup, other: Wakeup) {
+            wakeup.actions += other.actions
+        }
+
+        /// Runs the waiters, in order; call it holding no lock.
+        func run() {
+            for action in actions { action() }
+        }
+    }
+
+    private let machine: Locked<RevisionGateMachine>
+    private let passed: Atomic<Int64>
+
+    /// A gate that everything up to `revision` has passed; `.max` lets
+    /// everything through (state kept in memory only).
+    init(reached revision: Int64) {
+        machine = Locked(RevisionGateMachine(reached: revision))
+        passed = Atomic(revision)
+    }
+
+    /// The revision up to which replies to writes and events may go out.
+    var reached: Int64 {
+        passed.load(ordering: .acquiring)
+    }
+
+    /// Runs `action` once `revision` passed or is lost, or the gate closed: at
+    /// once, on this thread, if it already has; else on the thread that advances
+    /// the gate, after that thread released its locks.
+    func wait(for revision: Int64, _ action: @escaping @Sendable () -> Void) {
+        Wakeup(machine.withLock { $0.wait(for: revision, action) }).run()
+    }
+
+    /// Everything up to `revision` passed. Returns the waiters to wake.
+    func advance(to revision: Int64) -> Wakeup {
+        Wakeup(
+            machine.withLock { machine in
+                let waiters = machine.advance(to: revision)
+                // Under the lock, so that the atomic moves in the machine's order.
+                passed.store(machine.reached, ordering: .releasing)
+                return waiters
+            })
+    }
+
+    /// `revisions` will never pass; their writers receive `error`. Returns the waiters to wake.
+    func lose(_ revisions: ClosedRange<Int64>, because error: WireError) -> Wakeup {
+        Wakeup(machine.withLock { $0.lose(revisions, because: error) })
+    }
+
+    /// Nothing will pass any more (the state closed). Returns every waiter to wake.
+    func close() -> Wakeup {
+        Wakeup(machine.withLock { $0.close() })
+    }
+
+    /// The error the writer of the change at `revision` receives, if it is lost.
+    func loss(of revision: Int64) -> WireError? {
+        machine.withLock { $0.loss(of: revision) }
+    }
+}

@@ -1,0 +1,116 @@
+import ObservatoryWire
+
+// The rules of a `batch` (docs/protocol.md, "Batches"): every operation is
+// checked against the state before any is applied, and all its changes take one revision.
+extension StoreState {
+    /// Plans `operations` as one batch by `author`: each operation is planned
+    /// against the state as it is now (a batch names each key at most once, so
+    /// none sees another's change), and every change takes the next revision.
+    /// A `set` with `ttl` makes its key expire `ttl` seconds after `now`; on an
+    /// expiring key with an equal value it only restarts the clock (a planned
+    /// write without a change, `PlannedWrite.restartsExpiry`).
+    ///
+    /// - Throws: the error of the first operation that fails (`conflict`,
+    ///   `not_found`, `limit_exceeded`), with its `index`; nothing is planned then.
+    func planBatch(
+        _ operations: [BatchOperation], requestId: String?, by author: Author, now: Int64
+    ) throws(WireError) -> PlannedBatch {
+        if let requestId, let applied = appliedWrites.lookup(requestId, now: now) {
+            return PlannedBatch(answer: applied.duplicatePayload)
+        }
+        var writes: [PlannedWrite] = []
+        var results: [BatchResult] = []
+        results.reserveCapacity(operations.count)
+        var growth = BatchGrowth()
+        for (index, operation) in operations.enumerated() {
+            do throws(WireError) {
+                let (planned, result) = try plan(operation, by: author, now: now)
+                if let planned {
+                    try growth.add(planned, to: self)
+                    writes.append(planned)
+                }
+                results.append(result)
+            } catch {
+                throw error.at(index: index)
+            }
+        }
+        let revision = writes.contains { $0.change != nil } ? self.revision + 1 : self.revision
+        let applied = requestId.map {
+            AppliedWrite(requestId: $0, appliedAt: now, reply: .batch(revision: revision, results: results))
+        }
+        return PlannedBatch(writes: writes, applied: applied, payload: .batch(revision: revision, results: results))
+    }
+
+    /// Makes a planned batch: each change in the order of its operations, then
+    /// remembers its `requestId`.
+    ///
+    /// - Returns: the changes to announce, in that order, and the reply's fields.
+    mutating func apply(_ batch: consuming PlannedBatch) -> (changes: [StoreChange], payload: ReplyPayload) {
+        if let applied = batch.applied {
+            apply(
+                PlannedWrite(
+                    change: nil, applied: applied, payload: batch.payload, entry: nil, replaced: .nothing, byteChange: 0
+                ))
+        }
+        var changes: [StoreChange] = []
+        changes.reserveCapacity(batch.writes.count)
+        for planned in batch.writes {
+            if let change = apply(planned).change { changes.append(change) }
+        }
+        return (changes, batch.payload)
+    }
+
+    /// One operation's planned change or restarted clock (nil when it changes
+    /// nothing) and its result.
+    private func plan(_ operation: BatchOperation, by author: Author, now: Int64) throws(WireError) -> (
+        PlannedWrite?, BatchResult
+    ) {
+        switch operation {
+        case .set(let key, let value, let ifVersion, let sessionBound, let ttl):
+            let planned = try planSet(
+                key, to: EncodedJSON(value), ifVersion: ifVersion, sessionBound: sessionBound, ttl: ttl, by: author,
+                now: now)
+            guard planned.change != nil else {
+                let result = BatchResult(key: key, version: entry(key)?.version ?? 0, changed: false)
+                return (planned.restartsExpiry ? planned : nil, result)
+            }
+            return (planned, BatchResult(key: key, version: revision + 1, changed: true))
+        case .delete(let key, let ifVersion):
+            let planned = try planDelete(key, ifVersion: ifVersion, by: author)
+            return (planned, BatchResult(key: key, version: revision + 1))
+        case .check(let key, let ifVersion):
+            let current = entry(key)?.version ?? 0
+            guard current == ifVersion else {
+                throw WireError.conflict(key: key, expected: ifVersion, current: current)
+            }
+            return (nil, BatchResult(key: key, version: current))
+        }
+    }
+}
+
+/// What the changes of a batch planned so far add to the store, so that the
+/// key and byte limits hold for the batch as a whole, not for each change alone.
+private struct BatchGrowth {
+    private var createdKeys = 0
+    private var bytes = 0
+
+    /// Adds a planned change; throws `limit_exceeded` when it takes the batch past a limit.
+    mutating func add(_ planned: PlannedWrite, to state: StoreState) throws(WireError) {
+        if case .nothing = planned.replaced, planned.entry != nil {
+            createdKeys += 1
+            if state.entries.count + createdKeys > state.maxKeys {
+                throw WireError(
+                    code: .limitExceeded,
+                    message: "the batch would take the store past its maximum of \(state.maxKeys) keys; "
+                        + "delete keys or raise limits.maxKeys")
+            }
+        }
+        bytes += planned.byteChange
+        if planned.byteChange > 0, state.bytes + bytes > state.maxBytes {
+            throw WireError(
+                code: .limitExceeded,
+                message: "the batch would take the store past its maximum of \(state.maxBytes) bytes; "
+                    + "delete keys, store smaller values or raise limits.maxStoreBytes")
+        }
+    }
+}
