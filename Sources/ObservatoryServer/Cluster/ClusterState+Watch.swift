@@ -97,7 +97,9 @@ extension ClusterState {
             guard let last = events.last?.revision else { return }
             let changes = ClusterEventMapper.changes(from: events, layout: layout)
             trackRestartedRevisions(changes)
-            cache.replicate(changes, through: last, times: ClusterEventMapper.times(from: events, layout: layout))
+            let expired = cache.replicate(
+                changes, through: last, times: ClusterEventMapper.times(from: events, layout: layout))
+            if expired > 0 { expiredSeen.withLock { $0 += expired } }
         case .progress(let revision):
             cache.replicate([], through: revision)
         case .created:

@@ -52,6 +52,8 @@ final class ClusterState: SharedState {
     let expiryLeases = ClusterExpiryLeases()
     /// etcd's `mod_revision` of the keys whose clock a put restarted (their version is older).
     let restartedRevisions = Locked<[String: Int64]>([:])
+    /// The expired deletes the watch announced and `expireDue` has not counted yet.
+    let expiredSeen = Locked(0)
     /// A tag unique among the nodes of the cluster, for session ids.
     let nodeTag: String
     let client: EtcdClient
@@ -174,8 +176,15 @@ final class ClusterState: SharedState {
 
     /// Deletes nothing: etcd deletes expiring keys with their leases, and a
     /// node deletes its sessions' expiring keys at their time (`ClusterState+Expiry.swift`).
+    /// Returns the expired deletes this node's watch announced since the last
+    /// call, which the expiry timer counts.
     func expireDue(now: Int64, limit: Int) -> (expired: Int, failure: WireError?) {
-        (0, nil)
+        (
+            expiredSeen.withLock { seen in
+                defer { seen = 0 }
+                return seen
+            }, nil
+        )
     }
 
     /// Deletes the session's session-bound keys after its writes in flight, and

@@ -25,6 +25,13 @@ struct ClusterExpiryNodeTests {
             #expect(expired["reason"] == "expired")
             #expect(expired["author"] == "alice")
             #expect(expired["session"] == created["session"])
+            // Each node counts the expired deletes its watch announced.
+            for node in 0..<2 {
+                try waitUntil("node \(node) counts the expiry", timeout: .seconds(5)) {
+                    String(decoding: cluster[node].server.metricsPage(), as: UTF8.self).contains(
+                        "\nobservatory_expired_total 1\n")
+                }
+            }
         }
     }
 
