@@ -1,14 +1,15 @@
 /// Which etcd lease an expiring key goes on, as a plain value (docs/cluster.md,
-/// "Expiring keys"): keys whose deadlines fall in the same second share one
+/// "Expiring keys"): keys whose deadlines fall within about a second share one
 /// lease, so a node holds about one lease per second in which keys expire, not
 /// one per key.
 ///
-/// A lease granted at `now` for `ttlSeconds(until:now:)` seconds ends at or
-/// after the deadline it was granted for and less than a second after it
-/// (etcd counts leases in whole seconds). A later key may share it when the
-/// lease ends at or after that key's deadline and less than a second after:
-/// it is then deleted no earlier than its time and, with etcd's own delay in
-/// expiring leases, within the 2 s the protocol allows a cluster.
+/// A key may go on a lease that ends at or after its deadline and at most
+/// `sharingWindow` after it. A new lease is granted for the most whole seconds
+/// that end within that window (etcd counts leases in whole seconds), so that
+/// it ends about a second after the deadline it was granted for: the keys of
+/// the following second, whose deadlines come later, share it. A key is then
+/// deleted no earlier than its time and, with etcd's own delay in ending
+/// leases (it looks every half second), within the 2 s the protocol allows a cluster.
 ///
 /// Leases are remembered by the second they end in; one that has ended is forgotten.
 struct ExpiryLeaseBuckets {
@@ -18,26 +19,33 @@ struct ExpiryLeaseBuckets {
         let end: Int64
     }
 
-    /// How late after a key's deadline its shared lease may end, in milliseconds.
-    static let sharingWindow: Int64 = 1_000
+    /// How late after a key's deadline its lease may end, in milliseconds.
+    static let sharingWindow: Int64 = 1_200
 
     private var bySecond: [Int64: Bucket] = [:]
+    /// The count of leases remembered at which those that ended are next looked for.
+    private var pruneAt = 64
 
     /// The number of leases remembered.
     var count: Int { bySecond.count }
 
     /// The time to live, in whole seconds (at least 1), of a lease granted at
-    /// `now` for a key expiring at `deadline` (both milliseconds since 1970).
+    /// `now` for a key expiring at `deadline` (both milliseconds since 1970):
+    /// the most that end within `sharingWindow` after the deadline, and never
+    /// fewer than reach it.
     static func ttlSeconds(until deadline: Int64, now: Int64) -> Int64 {
-        max(1, (deadline - now + 999) / 1_000)
+        let reaching = (deadline - now + 999).floorDivided(by: 1_000)
+        let withinWindow = (deadline + sharingWindow - now).floorDivided(by: 1_000)
+        return max(1, reaching, withinWindow)
     }
 
-    /// A remembered lease that ends at or after `deadline` and less than
+    /// A remembered lease that ends at or after `deadline` and at most
     /// `sharingWindow` after it, if any.
     func lease(for deadline: Int64) -> Int64? {
-        let second = deadline.floorDivided(by: 1_000)
-        for candidate in [second, second + 1] {
-            if let bucket = bySecond[candidate], bucket.end >= deadline, bucket.end < deadline + Self.sharingWindow {
+        let first = deadline.floorDivided(by: 1_000)
+        let last = (deadline + Self.sharingWindow).floorDivided(by: 1_000)
+        for second in first...last {
+            if let bucket = bySecond[second], bucket.end >= deadline, bucket.end <= deadline + Self.sharingWindow {
                 return bucket.lease
             }
         }
@@ -45,10 +53,15 @@ struct ExpiryLeaseBuckets {
     }
 
     /// Remembers `lease`, granted at `grantedAt` for `ttlSeconds` seconds, in
-    /// place of another ending in the same second; forgets those ended by `grantedAt`.
+    /// place of another ending in the same second; forgets those ended by
+    /// `grantedAt` whenever the count has doubled since it last did (so that a
+    /// grant costs a constant time on average).
     mutating func remember(_ lease: Int64, grantedAt: Int64, ttlSeconds: Int64) {
         let end = grantedAt + ttlSeconds * 1_000
-        bySecond = bySecond.filter { $0.value.end > grantedAt }
+        if bySecond.count >= pruneAt {
+            bySecond = bySecond.filter { $0.value.end > grantedAt }
+            pruneAt = max(64, 2 * bySecond.count)
+        }
         bySecond[end.floorDivided(by: 1_000)] = Bucket(lease: lease, end: end)
     }
 }

@@ -14,39 +14,53 @@ import Testing
 
     // MARK: Lease buckets
 
-    @Test func aLeaseLastsTheWholeSecondsUntilTheDeadlineRoundedUpAndAtLeastOne() {
-        #expect(ExpiryLeaseBuckets.ttlSeconds(until: 10_000, now: 0) == 10)
+    @Test func aLeaseLastsTheMostWholeSecondsEndingWithin1200MillisecondsAfterTheDeadline() {
+        #expect(ExpiryLeaseBuckets.ttlSeconds(until: 10_000, now: 0) == 11)
         #expect(ExpiryLeaseBuckets.ttlSeconds(until: 10_001, now: 0) == 11)
-        #expect(ExpiryLeaseBuckets.ttlSeconds(until: 10_000, now: 9_999) == 1)
+        #expect(ExpiryLeaseBuckets.ttlSeconds(until: 10_000, now: 8_700) == 2)
+        #expect(ExpiryLeaseBuckets.ttlSeconds(until: 10_000, now: 8_900) == 2, "never ending before the deadline")
         #expect(ExpiryLeaseBuckets.ttlSeconds(until: 10_000, now: 10_500) == 1)
     }
 
-    @Test func keysExpiringWithinASecondBeforeALeaseEndsShareIt() {
+    @Test func keysExpiringUpTo1200MillisecondsBeforeALeaseEndsShareIt() {
         var buckets = ExpiryLeaseBuckets()
         // Granted at 1.3 s for 5 s: it ends at 6.3 s.
         buckets.remember(7, grantedAt: 1_300, ttlSeconds: 5)
         #expect(buckets.lease(for: 6_300) == 7)
         #expect(buckets.lease(for: 5_400) == 7)
-        #expect(buckets.lease(for: 5_301) == 7)
+        #expect(buckets.lease(for: 5_100) == 7)
         #expect(buckets.count == 1)
     }
 
-    @Test func aKeyNeverSharesALeaseThatEndsBeforeItsDeadlineOrASecondOrMoreAfter() {
+    @Test func aKeyNeverSharesALeaseThatEndsBeforeItsDeadlineOrMoreThan1200MillisecondsAfter() {
         var buckets = ExpiryLeaseBuckets()
         buckets.remember(7, grantedAt: 1_300, ttlSeconds: 5)
         #expect(buckets.lease(for: 6_301) == nil, "it would be deleted early")
-        #expect(buckets.lease(for: 5_300) == nil, "it would be deleted a second late or more")
+        #expect(buckets.lease(for: 5_099) == nil, "it would be deleted too late")
         #expect(buckets.lease(for: 60_000) == nil)
     }
 
-    @Test func leasesThatEndedAreForgotten() {
+    @Test func keysSetOneAfterAnotherForASecondShareTheLeaseOfTheFirst() {
         var buckets = ExpiryLeaseBuckets()
-        buckets.remember(7, grantedAt: 1_000, ttlSeconds: 2)
-        buckets.remember(8, grantedAt: 1_000, ttlSeconds: 9)
-        buckets.remember(9, grantedAt: 3_500, ttlSeconds: 1)
-        #expect(buckets.count == 2)
-        #expect(buckets.lease(for: 2_500) == nil)
-        #expect(buckets.lease(for: 9_800) == 8)
+        var granted = 0
+        for now in stride(from: Int64(10_000), to: 11_000, by: 10) {
+            let deadline = now + 30_000
+            if buckets.lease(for: deadline) == nil {
+                granted += 1
+                let ttl = ExpiryLeaseBuckets.ttlSeconds(until: deadline, now: now)
+                buckets.remember(Int64(granted), grantedAt: now, ttlSeconds: ttl)
+            }
+        }
+        #expect(granted == 1)
+    }
+
+    @Test func leasesThatEndedAreForgottenAsMoreAreGranted() {
+        var buckets = ExpiryLeaseBuckets()
+        for second in 0..<64 { buckets.remember(Int64(second), grantedAt: 0, ttlSeconds: Int64(second + 1)) }
+        #expect(buckets.count == 64)
+        buckets.remember(100, grantedAt: 32_500, ttlSeconds: 30)
+        #expect(buckets.count == 32, "the 31 that ended by 32.5 s went, one came")
+        #expect(buckets.lease(for: 33_000) == 32)
     }
 
     // MARK: Envelope
