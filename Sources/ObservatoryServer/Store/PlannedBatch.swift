@@ -7,7 +7,9 @@ import ObservatoryWire
 /// Storage holds it as one record (`records`), so that recovery reads back all
 /// of its changes or none.
 struct PlannedBatch {
-    /// The changes, in the order of the batch's operations; empty when it changes nothing.
+    /// The changes, in the order of the batch's operations, and the writes that only
+    /// restart an expiring key's clock (an equal value set with `ttl`); empty when it
+    /// changes nothing.
     let writes: [PlannedWrite]
     /// The batch to remember under its `requestId`, if it carried one and is not a duplicate.
     let applied: AppliedWrite?
@@ -27,7 +29,7 @@ struct PlannedBatch {
 
     /// The revision its changes take, if it makes any.
     var revision: Int64? {
-        writes.first?.change?.version
+        writes.lazy.compactMap(\.change).first?.version
     }
 
     /// Whether storage has anything to hold for it.
@@ -44,7 +46,10 @@ struct PlannedBatch {
     /// holds nothing but its changes and its `requestId`.
     var records: [StorageRecord] {
         let remembered = applied.map { [StorageRecord.appliedWrite($0)] } ?? []
-        guard let revision else { return remembered }
+        guard let revision else {
+            // Restarted clocks alone take no revision: their expiry records, as single writes have them.
+            return writes.flatMap(\.records) + remembered
+        }
         let time = writes.lazy.compactMap(\.change).first.map { [StorageRecord.changeTime($0.at)] } ?? []
         let inner = writes.flatMap { write in
             write.records.filter {

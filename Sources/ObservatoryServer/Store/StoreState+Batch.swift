@@ -21,7 +21,7 @@ extension StoreState {
         var growth = BatchGrowth()
         for (index, operation) in operations.enumerated() {
             do throws(WireError) {
-                let (planned, result) = try plan(operation, by: author)
+                let (planned, result) = try plan(operation, by: author, now: now)
                 if let planned {
                     try growth.add(planned, to: self)
                     writes.append(planned)
@@ -31,7 +31,7 @@ extension StoreState {
                 throw error.at(index: index)
             }
         }
-        let revision = writes.isEmpty ? self.revision : self.revision + 1
+        let revision = writes.contains { $0.change != nil } ? self.revision + 1 : self.revision
         let applied = requestId.map {
             AppliedWrite(requestId: $0, appliedAt: now, reply: .batch(revision: revision, results: results))
         }
@@ -58,14 +58,20 @@ extension StoreState {
     }
 
     /// One operation's planned change (nil when it changes nothing) and its result.
-    private func plan(_ operation: BatchOperation, by author: Author) throws(WireError) -> (PlannedWrite?, BatchResult)
-    {
+    ///
+    /// A `set` with `ttl` of an equal value changes nothing but restarts the key's
+    /// clock: its planned write is kept (it takes no revision), with `changed:false`.
+    private func plan(_ operation: BatchOperation, by author: Author, now: Int64) throws(WireError) -> (
+        PlannedWrite?, BatchResult
+    ) {
         switch operation {
-        case .set(let key, let value, let ifVersion, let sessionBound, _):
+        case .set(let key, let value, let ifVersion, let sessionBound, let ttl):
             let planned = try planSet(
-                key, to: EncodedJSON(value), ifVersion: ifVersion, sessionBound: sessionBound, by: author)
+                key, to: EncodedJSON(value), ifVersion: ifVersion, sessionBound: sessionBound, ttl: ttl, by: author,
+                now: now)
             guard planned.change != nil else {
-                return (nil, BatchResult(key: key, version: entry(key)?.version ?? 0, changed: false))
+                let result = BatchResult(key: key, version: entry(key)?.version ?? 0, changed: false)
+                return (planned.restartsExpiry ? planned : nil, result)
             }
             return (planned, BatchResult(key: key, version: revision + 1, changed: true))
         case .delete(let key, let ifVersion):
