@@ -1,5 +1,6 @@
 /// What the parser hands an object's members to, one at a time, so that an
 /// object can be read into something other than a ``JSONObject``.
+@usableFromInline
 package protocol JSONMemberCollector {
     /// What a member's name becomes before its value is parsed.
     associatedtype Name
@@ -15,6 +16,7 @@ package protocol JSONMemberCollector {
 }
 
 extension JSONMemberCollector {
+    @inlinable
     package static func readName(from parser: inout JSONParser) throws(JSONParseError) -> Name {
         try parser.withStringContent(name)
     }

@@ -36,6 +36,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     }
 
     /// Wraps members already known to have unique keys (the parser's and builder's output).
+    @usableFromInline
     package init(uniqueMembers: [Member]) {
         members = uniqueMembers
     }

@@ -4,15 +4,24 @@
 /// Small objects are checked for duplicates by scanning; past
 /// ``linearSearchLimit`` members an index is built, so a hostile frame with many
 /// keys cannot make parsing quadratic.
+@usableFromInline
 package struct JSONObjectBuilder {
     /// Up to this many members a scan is cheaper than hashing.
+    @usableFromInline
     package static let linearSearchLimit = 16
     /// Members reserved at the first insertion.
+    @usableFromInline
     package static let initialCapacity = 4
 
-    private var members: [JSONObject.Member] = []
-    private var positions: [String: Int]? = nil
+    @usableFromInline
+    package var members: [JSONObject.Member] = []
+    @usableFromInline
+    package var positions: [String: Int]? = nil
 
+    @inlinable
+    package init() {}
+
+    @inlinable
     package mutating func insert(key: String, value: JSONValue) {
         if let position = position(of: key) {
             members[position].value = value
@@ -34,23 +43,27 @@ package struct JSONObjectBuilder {
         }
     }
 
-    private func position(of key: String) -> Int? {
+    @inlinable
+    package func position(of key: String) -> Int? {
         if let positions {
             return positions[key]
         }
         return members.firstIndex { $0.key == key }
     }
 
+    @inlinable
     package var object: JSONObject {
         JSONObject(uniqueMembers: members)
     }
 }
 
 extension JSONObjectBuilder: JSONMemberCollector {
+    @inlinable
     package static func name(_ bytes: UTF8Span) -> String {
         String(copying: bytes)
     }
 
+    @inlinable
     package mutating func readValue(named name: String, from parser: inout JSONParser) throws(JSONParseError) {
         insert(key: name, value: try parser.parseValue(JSONTreeMaker.self))
     }

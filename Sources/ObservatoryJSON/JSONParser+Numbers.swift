@@ -1,20 +1,31 @@
 // Numbers: their grammar, and their value or only their range, for every ``JSONValueMaker``.
 extension JSONParser {
     /// Where a number's parts are, once ``scanNumber()`` has checked its grammar.
+    @usableFromInline
     package struct NumberText {
         /// The offset of its first byte (a minus or a digit).
-        let start: Int
+        @usableFromInline package let start: Int
         /// Its digits before any fraction or exponent.
-        let integerDigits: Range<Int>
-        let isNegative: Bool
+        @usableFromInline package let integerDigits: Range<Int>
+        @usableFromInline package let isNegative: Bool
         /// Whether it has neither a fraction nor an exponent.
-        let isInteger: Bool
+        @usableFromInline package let isInteger: Bool
         /// Whether it has an exponent (only then can its digits say less than its size).
-        let hasExponent: Bool
+        @usableFromInline package let hasExponent: Bool
+
+        @inlinable
+        package init(start: Int, integerDigits: Range<Int>, isNegative: Bool, isInteger: Bool, hasExponent: Bool) {
+            self.start = start
+            self.integerDigits = integerDigits
+            self.isNegative = isNegative
+            self.isInteger = isInteger
+            self.hasExponent = hasExponent
+        }
     }
 
     /// Scans `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?` and moves past it.
     @inline(__always)
+    @inlinable
     package mutating func scanNumber() throws(JSONParseError) -> NumberText {
         let start = position
         let isNegative = bytes[position] == UInt8(ascii: "-")
@@ -50,6 +61,7 @@ extension JSONParser {
     /// The value of the number just scanned: integers in Int64 range stay exact;
     /// everything else becomes a finite Double.
     @inline(__always)
+    @inlinable
     package func numberValue(of number: NumberText) throws(JSONParseError) -> JSONValue {
         if number.isInteger, let integer = exactInteger(digits: number.integerDigits, isNegative: number.isNegative) {
             return .integer(integer)
@@ -60,6 +72,7 @@ extension JSONParser {
     /// Throws what ``numberValue(of:)`` throws for the number just scanned,
     /// converting it only when its size is in doubt.
     @inline(__always)
+    @inlinable
     package func checkRange(of number: NumberText) throws(JSONParseError) {
         // Without an exponent, a number of at most 308 integer digits is below
         // 10^308, so it is a finite double: no text to convert, nothing allocated.
@@ -71,9 +84,11 @@ extension JSONParser {
     }
 
     /// Integer digits that, without an exponent, always make a finite double.
-    private static let digitsOfAlwaysFiniteNumbers = 308
+    @usableFromInline
+    package static let digitsOfAlwaysFiniteNumbers = 308
 
-    private mutating func skipDigits() -> Range<Int> {
+    @inlinable
+    package mutating func skipDigits() -> Range<Int> {
         let start = position
         while position < bytes.count, isDigit(bytes[position]) {
             position += 1
@@ -82,7 +97,8 @@ extension JSONParser {
     }
 
     /// The Int64 spelled by `digits`, or nil when it is out of range.
-    private func exactInteger(digits: Range<Int>, isNegative: Bool) -> Int64? {
+    @inlinable
+    package func exactInteger(digits: Range<Int>, isNegative: Bool) -> Int64? {
         // Up to 18 digits always fit: no overflow checks needed.
         if digits.count <= 18 {
             var value: Int64 = 0
@@ -105,7 +121,8 @@ extension JSONParser {
     }
 
     /// The number from `start` to ``position`` as a finite Double.
-    private func doubleValue(from start: Int) throws(JSONParseError) -> Double {
+    @inlinable
+    package func doubleValue(from start: Int) throws(JSONParseError) -> Double {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         guard let double = Double(text) else {
             throw JSONParseError(

@@ -2,6 +2,7 @@
 // every ``JSONValueMaker``, member names included.
 extension JSONParser {
     /// Where a string's content is once ``scanString()`` has found its end.
+    @usableFromInline
     package enum StringContent {
         /// In the input, with no escapes; `isASCII` when no byte is above 0x7F
         /// (only then is it known to be UTF-8 without checking).
@@ -14,6 +15,7 @@ extension JSONParser {
     /// unescaped and checked to be UTF-8. The content is the input's own bytes when
     /// the string has no escapes (unescaped runs are never copied), else the
     /// decoded ``scratch``; either way it lives only during the call.
+    @inlinable
     package mutating func withStringContent<Result>(_ body: (UTF8Span) -> Result) throws(JSONParseError) -> Result {
         let start = position + 1
         switch try scanString() {
@@ -31,6 +33,7 @@ extension JSONParser {
     /// Checks a string starting at its opening quote as ``withStringContent(_:)``
     /// does, with the same errors, and moves past it. An ASCII string without
     /// escapes, the usual kind, needs nothing after its closing quote is found.
+    @inlinable
     package mutating func skipString() throws(JSONParseError) {
         let start = position + 1
         switch try scanString() {
@@ -48,6 +51,7 @@ extension JSONParser {
     /// Finds the end of the string starting at ``position`` (its opening quote)
     /// and moves past it, decoding it into ``scratch`` if it has escapes. UTF-8 is
     /// not checked here: the caller does, after every other error, as before.
+    @inlinable
     package mutating func scanString() throws(JSONParseError) -> StringContent {
         let start = position + 1
         var index = start
@@ -83,7 +87,8 @@ extension JSONParser {
     /// within the last seven bytes, `index` itself). It tests eight bytes at a
     /// time, since most string bytes are plain, and lands on the special byte
     /// itself, so a short string costs one test rather than one per byte.
-    private func endOfPlainASCII(from index: Int) -> Int {
+    @inlinable
+    package func endOfPlainASCII(from index: Int) -> Int {
         guard let base = bytes.baseAddress else { return index }
         var index = index
         while bytes.count - index >= 8 {
@@ -101,7 +106,8 @@ extension JSONParser {
     /// bits) that is a quote, a backslash, below 0x20 or above 0x7F. Exact up to
     /// and including the lowest such byte; bytes above it may be marked wrongly,
     /// which does not matter, since the scan stops at the lowest.
-    private static func specialBytes(in word: UInt64) -> UInt64 {
+    @inlinable
+    package static func specialBytes(in word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         // A byte below the limit (limit ≤ 0x80) borrows when the limit is
@@ -118,7 +124,8 @@ extension JSONParser {
     }
 
     /// Continues a string from its first backslash to its closing quote, decoding into ``scratch``.
-    private mutating func parseEscapedString() throws(JSONParseError) {
+    @inlinable
+    package mutating func parseEscapedString() throws(JSONParseError) {
         while position < bytes.count {
             let byte = bytes[position]
             switch byte {
@@ -138,7 +145,8 @@ extension JSONParser {
     }
 
     /// Decodes one escape at ``position`` (a backslash) into ``scratch``.
-    private mutating func parseEscape() throws(JSONParseError) {
+    @inlinable
+    package mutating func parseEscape() throws(JSONParseError) {
         guard position + 1 < bytes.count else {
             throw error(.unexpectedEnd, "unterminated escape")
         }
@@ -161,7 +169,8 @@ extension JSONParser {
     }
 
     /// Decodes the hex digits after `\u`, joining a surrogate pair into one scalar.
-    private mutating func parseUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
+    @inlinable
+    package mutating func parseUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
         let escapeStart = position - 2
         let first = try parseHexQuad()
         switch first {
@@ -192,7 +201,8 @@ extension JSONParser {
         }
     }
 
-    private mutating func parseHexQuad() throws(JSONParseError) -> UInt16 {
+    @inlinable
+    package mutating func parseHexQuad() throws(JSONParseError) -> UInt16 {
         guard bytes.count - position >= 4 else {
             throw error(.unexpectedEnd, "\\u needs four hex digits")
         }
@@ -207,12 +217,14 @@ extension JSONParser {
         return value
     }
 
-    private mutating func appendUTF8(of scalar: Unicode.Scalar) {
+    @inlinable
+    package mutating func appendUTF8(of scalar: Unicode.Scalar) {
         UTF8.encode(scalar) { unit in scratch.append(unit) }
     }
 
     /// Hands `body` the content once it is checked to be UTF-8.
-    private func withValidated<Result>(
+    @inlinable
+    package func withValidated<Result>(
         _ content: UnsafeBufferPointer<UInt8>, offset: Int, _ body: (UTF8Span) -> Result
     ) throws(JSONParseError) -> Result {
         let span: UTF8Span
@@ -224,7 +236,8 @@ extension JSONParser {
         return body(span)
     }
 
-    private func hexDigitValue(_ byte: UInt8) -> UInt8? {
+    @inlinable
+    package func hexDigitValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10

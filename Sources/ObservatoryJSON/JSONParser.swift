@@ -11,21 +11,29 @@
 /// and rejects exactly what parsing does, with the same errors at the same
 /// offsets. Strings are in `JSONParser+Strings.swift`, numbers in
 /// `JSONParser+Numbers.swift`.
+@usableFromInline
 package struct JSONParser: ~Copyable {
+    @usableFromInline
     package let bytes: UnsafeBufferPointer<UInt8>
-    private let maxDepth: Int
+    @usableFromInline
+    package let maxDepth: Int
     /// The offset of the next byte to read.
+    @usableFromInline
     package var position = 0
-    private var depth = 0
+    @usableFromInline
+    package var depth = 0
     /// Reused for strings that contain escapes, so each such string allocates once.
+    @usableFromInline
     package var scratch: [UInt8] = []
 
+    @inlinable
     package init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
     }
 
     /// Parses exactly one value, with optional whitespace around it.
+    @inlinable
     package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
         try read(bytes, maxDepth: maxDepth, as: JSONTreeMaker.self).value
     }
@@ -35,6 +43,7 @@ package struct JSONParser: ~Copyable {
     ///
     /// - Returns: Where the value is in `bytes`, without the whitespace around it.
     /// - Throws: The error ``parse(_:maxDepth:)`` throws for the same bytes.
+    @inlinable
     package static func validate(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> Range<
         Int
     > {
@@ -42,7 +51,8 @@ package struct JSONParser: ~Copyable {
     }
 
     /// Reads exactly one value into what `Maker` makes of it.
-    private static func read<Maker: JSONValueMaker>(
+    @inlinable
+    package static func read<Maker: JSONValueMaker>(
         _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, as maker: Maker.Type
     ) throws(JSONParseError) -> (value: Maker.Value, range: Range<Int>) {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
@@ -58,6 +68,7 @@ package struct JSONParser: ~Copyable {
     /// top-level object is never built: its members go to `collector` instead.
     ///
     /// - Returns: nil when the value was an object, else the value.
+    @inlinable
     package static func parseMembers<Collector: JSONMemberCollector>(
         of bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, into collector: inout Collector
     ) throws(JSONParseError) -> JSONValue? {
@@ -74,7 +85,8 @@ package struct JSONParser: ~Copyable {
     }
 
     /// Whitespace may follow the value; anything else is an error.
-    private mutating func expectEnd() throws(JSONParseError) {
+    @inlinable
+    package mutating func expectEnd() throws(JSONParseError) {
         skipWhitespace()
         guard position == bytes.count else {
             throw error(.trailingBytes, "found \(describeByte(at: position)) after a complete value")
@@ -84,6 +96,7 @@ package struct JSONParser: ~Copyable {
     // MARK: Values
 
     /// Reads the value at ``position`` into what `Maker` makes of it.
+    @inlinable
     package mutating func parseValue<Maker: JSONValueMaker>(_ maker: Maker.Type) throws(JSONParseError) -> Maker.Value {
         guard position < bytes.count else {
             throw error(.unexpectedEnd, "expected a value")
@@ -115,11 +128,13 @@ package struct JSONParser: ~Copyable {
     }
 
     /// Checks the value at ``position`` and moves past it, building nothing.
+    @inlinable
     package mutating func skipValue() throws(JSONParseError) {
         try parseValue(JSONValidationMaker.self)
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    @inlinable
+    package mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
         guard bytes.count - position >= count, bytes[position..<position + count].elementsEqual(expected) else {
@@ -128,7 +143,8 @@ package struct JSONParser: ~Copyable {
         position += count
     }
 
-    private mutating func enterContainer() throws(JSONParseError) {
+    @inlinable
+    package mutating func enterContainer() throws(JSONParseError) {
         depth += 1
         guard depth <= maxDepth else {
             throw error(.nestingTooDeep, "arrays and objects may nest at most \(maxDepth) deep")
@@ -137,7 +153,8 @@ package struct JSONParser: ~Copyable {
         skipWhitespace()
     }
 
-    private mutating func parseArray<Maker: JSONValueMaker>(_ maker: Maker.Type) throws(JSONParseError)
+    @inlinable
+    package mutating func parseArray<Maker: JSONValueMaker>(_ maker: Maker.Type) throws(JSONParseError)
         -> Maker.Value
     {
         try enterContainer()
@@ -158,7 +175,8 @@ package struct JSONParser: ~Copyable {
     }
 
     /// Parses an object at its opening brace into `collector`, member by member.
-    private mutating func parseMembers<Collector: JSONMemberCollector>(
+    @inlinable
+    package mutating func parseMembers<Collector: JSONMemberCollector>(
         into collector: inout Collector
     ) throws(JSONParseError) {
         try enterContainer()
@@ -187,13 +205,15 @@ package struct JSONParser: ~Copyable {
     // MARK: Helpers
 
     @inline(__always)
+    @inlinable
     package mutating func skipWhitespace() {
         // Compact JSON, what clients send, has no whitespace: one test and out.
         guard position < bytes.count, bytes[position] <= UInt8(ascii: " ") else { return }
         skipWhitespaceRun()
     }
 
-    private mutating func skipWhitespaceRun() {
+    @inlinable
+    package mutating func skipWhitespaceRun() {
         while position < bytes.count {
             switch bytes[position] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
@@ -204,7 +224,8 @@ package struct JSONParser: ~Copyable {
         }
     }
 
-    private mutating func consumeIfPresent(_ byte: UInt8) throws(JSONParseError) -> Bool {
+    @inlinable
+    package mutating func consumeIfPresent(_ byte: UInt8) throws(JSONParseError) -> Bool {
         guard position < bytes.count else {
             throw error(.unexpectedEnd, "unterminated array or object")
         }
@@ -213,22 +234,26 @@ package struct JSONParser: ~Copyable {
         return true
     }
 
-    private mutating func expect(_ byte: UInt8, _ message: String) throws(JSONParseError) {
+    @inlinable
+    package mutating func expect(_ byte: UInt8, _ message: String) throws(JSONParseError) {
         guard position < bytes.count, bytes[position] == byte else {
             throw errorAtCurrentByte(message)
         }
         position += 1
     }
 
+    @inlinable
     package func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
+    @inlinable
     package func error(_ kind: JSONParseError.Kind, _ detail: String) -> JSONParseError {
         JSONParseError(kind: kind, offset: position, detail: detail)
     }
 
     /// An unexpected-end error at the end of input, else an unexpected-byte error naming the byte.
+    @inlinable
     package func errorAtCurrentByte(_ message: String) -> JSONParseError {
         guard position < bytes.count else {
             return error(.unexpectedEnd, message)
@@ -236,6 +261,7 @@ package struct JSONParser: ~Copyable {
         return error(.unexpectedByte, "\(message), found \(describeByte(at: position))")
     }
 
+    @inlinable
     package func describeByte(at index: Int) -> String {
         guard index < bytes.count else { return "the end of input" }
         let byte = bytes[index]
@@ -245,12 +271,14 @@ package struct JSONParser: ~Copyable {
         return "byte 0x\(hex(byte))"
     }
 
+    @inlinable
     package func hex(_ value: some FixedWidthInteger) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         let width = MemoryLayout.size(ofValue: value) * 2
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
+    @inlinable
     package func abbreviated(_ text: String) -> String {
         text.utf8.count <= 40 ? text : "\(text.prefix(20))… (\(text.utf8.count) characters)"
     }

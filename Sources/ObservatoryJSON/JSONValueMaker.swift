@@ -4,6 +4,7 @@
 /// The parser checks every byte itself and calls the maker only with what it has
 /// checked; a maker cannot accept or reject anything, so every maker sees the same
 /// errors for the same bytes.
+@usableFromInline
 package protocol JSONValueMaker {
     /// What a value becomes.
     associatedtype Value

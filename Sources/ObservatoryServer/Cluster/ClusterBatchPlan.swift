@@ -31,6 +31,9 @@ struct ClusterBatchPlan {
     let outcome: Outcome
     /// The keys the batch creates (each needs room in the key budget).
     let creates: [String]
+    /// Whether the batch takes a revision of its own: it changes a key or
+    /// records its `requestId` (restarting clocks alone does not, as in local mode).
+    private let takesRevision: Bool
 
     /// Plans `operations` by `author` against `current` (by key; a key missing
     /// there is believed absent; last put at `currentRevisions[key]`, else at
@@ -108,10 +111,11 @@ struct ClusterBatchPlan {
         }
         transaction = EtcdTransaction(compares: compares, success: success, failure: failed)
         self.creates = creates
+        takesRevision = failure == nil && (changes.contains(true) || requestId != nil)
     }
 
     /// The reply once etcd committed the transaction at `revision`; a batch that
-    /// writes nothing answers `current` as its revision.
+    /// writes nothing, or only restarts clocks, answers `current` as its revision.
     func reply(committedAt revision: Int64, current: Int64) -> Result<ReplyPayload, WireError> {
         switch outcome {
         case .failure(let error):
@@ -119,7 +123,7 @@ struct ClusterBatchPlan {
         case .results(let results, let changes):
             var filled = results
             for index in filled.indices where changes[index] { filled[index].version = revision }
-            return .success(.batch(revision: writes ? revision : current, results: filled))
+            return .success(.batch(revision: takesRevision ? revision : current, results: filled))
         }
     }
 

@@ -28,7 +28,7 @@ extension StorageRecord {
                 guard record.revision == revision else {
                     throw RecordDecodingError("a change of batch \(revision) at another revision")
                 }
-            case .appliedWrite:
+            case .appliedWrite, .expiry:
                 break
             default:
                 throw RecordDecodingError("a record that does not belong in a batch")

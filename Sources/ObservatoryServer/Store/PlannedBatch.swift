@@ -7,8 +7,9 @@ import ObservatoryWire
 /// Storage holds it as one record (`records`), so that recovery reads back all
 /// of its changes or none.
 struct PlannedBatch {
-    /// The changes and restarted clocks of expiring keys, in the order of the
-    /// batch's operations; empty when it changes nothing.
+    /// The changes, in the order of the batch's operations, and the writes that only
+    /// restart an expiring key's clock (an equal value set with `ttl`); empty when it
+    /// changes nothing.
     let writes: [PlannedWrite]
     /// The batch to remember under its `requestId`, if it carried one and is not a duplicate.
     let applied: AppliedWrite?
@@ -42,19 +43,15 @@ struct PlannedBatch {
     ///
     /// The batch's changes are planned within the same moment; the time record
     /// stands before the batch record and dates all of them, so a batch record
-    /// holds nothing but its changes and its `requestId`. Restarted clocks
-    /// follow as records of their own (they change no key, take no revision).
+    /// holds nothing but its changes and its `requestId`.
     var records: [StorageRecord] {
         let remembered = applied.map { [StorageRecord.appliedWrite($0)] } ?? []
-        let restarts = writes.filter(\.restartsExpiry).flatMap { write in
-            write.records.filter {
-                if case .expiry = $0 { return true }
-                return false
-            }
+        guard let revision else {
+            // Restarted clocks alone take no revision: their expiry records, as single writes have them.
+            return writes.flatMap(\.records) + remembered
         }
-        guard let revision else { return restarts + remembered }
         let time = writes.lazy.compactMap(\.change).first.map { [StorageRecord.changeTime($0.at)] } ?? []
-        let inner = writes.filter { $0.change != nil }.flatMap { write in
+        let inner = writes.flatMap { write in
             write.records.filter {
                 switch $0 {
                 case .changeTime, .appliedWrite: false
@@ -62,6 +59,6 @@ struct PlannedBatch {
                 }
             }
         }
-        return time + [.batch(revision: revision, inner + remembered)] + restarts
+        return time + [.batch(revision: revision, inner + remembered)]
     }
 }

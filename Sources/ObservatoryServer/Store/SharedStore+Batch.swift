@@ -24,12 +24,12 @@ extension SharedStore {
     func batch(_ operations: [BatchOperation], requestId: String?, by author: Author, batched: Bool)
         throws(WireError) -> ReplyPayload
     {
-        // The clock is read when something needs it: a `requestId`, or a `ttl` (an expiring key's deadline).
-        let hasTTL = operations.contains {
-            if case .set(_, _, _, _, _?) = $0 { return true }
+        let expires = operations.contains {
+            if case .set(_, _, _, _, .some) = $0 { return true }
             return false
         }
-        let now = Self.wallMilliseconds(requestId, ttl: hasTTL ? 1 : nil)
+        // The clock is read when a requestId is remembered or a key's expiry is set.
+        let now = expires ? AppliedWrites.wallMilliseconds() : Self.wallMilliseconds(requestId)
         return try withStoreLock { guarded throws(WireError) in
             let planned = try planBatchOnWrittenState(&guarded, batched: batched) { data throws(WireError) in
                 try data.planBatch(operations, requestId: requestId, by: author, now: now)
@@ -54,7 +54,7 @@ extension SharedStore {
             }
             guard isBuffered else { return announce(planned, by: author, in: &guarded) }
             // One per change, as `apply` returns them (a restarted clock makes none).
-            let previous = planned.writes.compactMap { write in write.change.map { guarded.data.entry($0.key) } }
+            let previous = planned.writes.compactMap { $0.change.map { guarded.data.entry($0.key) } }
             let (changes, payload) = guarded.data.apply(planned)
             for (change, previous) in zip(changes, previous) {
                 guarded.unwritten.append(UnwrittenChange(change: change, author: author, previous: previous))

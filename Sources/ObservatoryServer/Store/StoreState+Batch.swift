@@ -6,9 +6,6 @@ extension StoreState {
     /// Plans `operations` as one batch by `author`: each operation is planned
     /// against the state as it is now (a batch names each key at most once, so
     /// none sees another's change), and every change takes the next revision.
-    /// A `set` with `ttl` makes its key expire `ttl` seconds after `now`; on an
-    /// expiring key with an equal value it only restarts the clock (a planned
-    /// write without a change, `PlannedWrite.restartsExpiry`).
     ///
     /// - Throws: the error of the first operation that fails (`conflict`,
     ///   `not_found`, `limit_exceeded`), with its `index`; nothing is planned then.
@@ -60,8 +57,10 @@ extension StoreState {
         return (changes, batch.payload)
     }
 
-    /// One operation's planned change or restarted clock (nil when it changes
-    /// nothing) and its result.
+    /// One operation's planned change (nil when it changes nothing) and its result.
+    ///
+    /// A `set` with `ttl` of an equal value changes nothing but restarts the key's
+    /// clock: its planned write is kept (it takes no revision), with `changed:false`.
     private func plan(_ operation: BatchOperation, by author: Author, now: Int64) throws(WireError) -> (
         PlannedWrite?, BatchResult
     ) {

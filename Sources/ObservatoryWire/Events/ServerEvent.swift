@@ -5,10 +5,10 @@
 /// An event has `"event"` and never `"ok"`, which is how clients tell it from a reply.
 ///
 /// Generic over how values are held, so that both kinds of events are one type
-/// with one encoding: ``Event`` carries ``JSONValue``s, ``RawEvent`` carries
-/// ``EncodedJSON`` (what a server that keeps values as bytes sends to observers).
+/// with one encoding: ``Event`` carries `JSONValue`s, ``RawEvent`` carries
+/// `EncodedJSON` (what a server that keeps values as bytes sends to observers).
 /// The bytes of a ``RawEvent`` are those of the equivalent ``Event`` when every
-/// value's bytes are canonical (``EncodedJSON/isCanonical``); otherwise each value
+/// value's bytes are canonical (`EncodedJSON/isCanonical`); otherwise each value
 /// is written as it was sent, where ``Event`` would write its compact encoding
 /// (`1.0` stays `1.0`, which docs/protocol.md allows: a value is "returned as it was sent").
 public enum ServerEvent<Value: JSONWritable>: Sendable, Equatable {
@@ -68,11 +68,11 @@ public enum ServerEvent<Value: JSONWritable>: Sendable, Equatable {
     }
 }
 
-/// An event whose values are ``JSONValue``s: what clients decode and what the
+/// An event whose values are `JSONValue`s: what clients decode and what the
 /// server sends to observers.
 public typealias Event = ServerEvent<JSONValue>
 
-/// An event whose values are ``EncodedJSON``, copied as they were sent.
+/// An event whose values are `EncodedJSON`, copied as they were sent.
 public typealias RawEvent = ServerEvent<EncodedJSON>
 
 extension ServerEvent {

@@ -4,7 +4,7 @@
 /// On the wire it is the event object with one more member,
 /// `{"event":"update",…,"session":"s3","at":1764301234567}`.
 /// Generic over how values are held, as ``ServerEvent`` is: a server writes
-/// ``EncodedJSON`` values as they were sent, a client reads ``JSONValue``s.
+/// `EncodedJSON` values as they were sent, a client reads `JSONValue`s.
 public struct HistoryChange<Value: JSONWritable>: Sendable, Equatable {
     /// The change's event (an update or a delete).
     public var event: ServerEvent<Value>

@@ -3,7 +3,7 @@
 ///
 /// Internal: shared by request decoding (errors are `bad_request`, fields from
 /// ``RequestFields``) and by server-message decoding on the client (errors are
-/// `bad_frame`, prefixed with what was being read, fields from a ``JSONObject``).
+/// `bad_frame`, prefixed with what was being read, fields from a `JSONObject`).
 /// An explicit `null` counts as absent for optional fields.
 struct FieldReader<Source: FieldSource> {
     typealias Field = Source.Field

@@ -1,6 +1,6 @@
 // The parts of replies and events that carry values, written once for both
-// kinds of values (``JSONWritable``), so that a message with an ``EncodedJSON``
-// is byte for byte the message with the equivalent ``JSONValue`` whenever the
+// kinds of values (`JSONWritable`), so that a message with an `EncodedJSON`
+// is byte for byte the message with the equivalent `JSONValue` whenever the
 // value's bytes are canonical.
 extension JSONWriter {
     /// Appends `"key":…,"value":…,"version":…,"author":…,"session":…` and

@@ -1,9 +1,9 @@
-/// The success replies that carry values, with the values as ``EncodedJSON``:
+/// The success replies that carry values, with the values as `EncodedJSON`:
 /// a `get` and an `observe` snapshot. Every other reply carries no value and is a ``Reply``.
 ///
 /// The bytes are those of the equivalent ``Reply`` (``ReplyPayload/get(_:)``,
 /// ``ReplyPayload/observe(values:revision:resumed:)``) when every value's bytes are
-/// canonical (``EncodedJSON/isCanonical``); otherwise each value is written as it
+/// canonical (`EncodedJSON/isCanonical`); otherwise each value is written as it
 /// was sent, where ``Reply`` would write its compact encoding (`1.0` stays `1.0`,
 /// `"\u00e9"` stays escaped, spaces inside it stay).
 ///

@@ -1,4 +1,4 @@
-/// A key with its value as ``EncodedJSON`` and the identity of its last change:
+/// A key with its value as `EncodedJSON` and the identity of its last change:
 /// what a server that keeps values as bytes answers a `get` with, and lists in
 /// an `observe` snapshot (see ``RawReply``).
 ///

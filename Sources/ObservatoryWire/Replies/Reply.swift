@@ -30,7 +30,7 @@ public enum Reply: Sendable, Equatable {
         writeLine() ?? FrameBuilder.line { encode(into: &$0) }
     }
 
-    /// Appends the reply as in ``encoded()``; bytes are written directly, without a ``JSONValue`` tree.
+    /// Appends the reply as in ``encoded()``; bytes are written directly, without a `JSONValue` tree.
     public func encode(into buffer: inout [UInt8]) {
         switch self {
         case .success(let id, let payload):

@@ -107,7 +107,7 @@ extension Operation {
     /// first: `key`, `value` (with `readValue`), `ifVersion`, `ephemeral`,
     /// `requestId`, `ttl`, and last the value's size (with `checkSize`).
     ///
-    /// Shared by ``Request`` (a ``JSONValue``) and ``RawRequest`` (an ``EncodedJSON``).
+    /// Shared by ``Request`` (a `JSONValue`) and ``RawRequest`` (an `EncodedJSON`).
     static func decodeSet<Value>(
         from fields: FieldReader<RequestFields>, readValue: () throws(WireError) -> Value,
         checkSize: (Value) throws(WireError) -> Void

@@ -1,5 +1,5 @@
 /// What a request asks for, as ``RawRequest`` decodes it: a `set` with its value
-/// as the bytes that were sent (``EncodedJSON``), or any other op as an ``Operation``.
+/// as the bytes that were sent (`EncodedJSON`), or any other op as an ``Operation``.
 ///
 /// Only `set` carries a value in a request, so only `set` differs from ``Operation``;
 /// a server that keeps values as bytes handles `set` here and hands every other

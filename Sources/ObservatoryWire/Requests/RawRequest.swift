@@ -3,7 +3,7 @@
 ///
 /// ``decode(frame:limits:)`` accepts and rejects exactly the frames that
 /// ``Request/decode(frame:limits:)`` does, with the same replies; only a `set`'s
-/// value comes back as ``EncodedJSON`` (checked, never built into a ``JSONValue``).
+/// value comes back as `EncodedJSON` (checked, never built into a `JSONValue`).
 ///
 /// ```swift
 /// switch RawRequest.decode(frame: line, limits: limits) {
@@ -38,12 +38,12 @@ public struct RawRequest: Sendable, Equatable {
     /// validated and copied as its bytes instead of being parsed into a tree.
     ///
     /// `value_too_large` follows the same rule: the limit applies to the value's
-    /// compact encoding (what ``JSONValue/encode(into:)`` writes), not to the bytes
+    /// compact encoding (what `JSONValue/encode(into:)` writes), not to the bytes
     /// as sent. Frames of at most `limits.maxValueBytes / 8` bytes cannot hold a
     /// value over the limit and are not measured; larger ones are measured by
     /// decoding the value, as the tree decoder does. So a stored value can take
     /// more bytes than `maxValueBytes` (spaces inside it, escapes such as
-    /// `\u0041`), at most the frame's size: count ``EncodedJSON/count`` for memory.
+    /// `\u0041`), at most the frame's size: count `EncodedJSON/count` for memory.
     public static func decode(frame: some Collection<UInt8>, limits: RequestLimits = .default) -> Result<
         RawRequest, RequestRejection
     > {

@@ -1,6 +1,6 @@
 /// The fields of one request, read in a single pass over its frame.
 ///
-/// Decoding a request looks up a handful of fields. Building a ``JSONObject``
+/// Decoding a request looks up a handful of fields. Building a `JSONObject`
 /// first, then finding each field by comparing names, cost a `set` about 1,500
 /// instructions (callgrind); here each member's name is matched once, as bytes,
 /// while the frame is parsed, and its value lands in the field's slot. Members that no
@@ -11,7 +11,7 @@
 /// The fields a `set` carries build no value while the frame is read: a string
 /// without escapes (`op`, `key`, a string `id`) and a number, `true`, `false`
 /// or `null` are checked and kept as the range of their bytes (an integer such
-/// as `id` as its number), and made into a ``JSONValue`` only when asked for; the `value`
+/// as `id` as its number), and made into a `JSONValue` only when asked for; the `value`
 /// (when ``valueBytes`` is wanted) is kept as its range. Only other values are
 /// built as trees, into an array allocated when the first one comes; so a usual
 /// `set` allocates nothing here (callgrind: see docs/benchmarks.md).
