@@ -3,14 +3,8 @@ import ObservatoryServer
 import ObservatoryTestSupport
 import Testing
 
-/// docs/protocol.md: a `set` in a `batch` takes `ttl` as a single `set` does.
-///
-/// Like ``ExpiryConformanceTests``, against a local daemon only while cluster
-/// nodes do not serve `ttl`.
-@Suite(
-    .enabled(
-        if: ProcessInfo.processInfo.environment["OBSERVATORY_CONFORMANCE_ETCD"]?.isEmpty ?? true,
-        "expiring keys are not served in cluster mode yet"))
+/// docs/protocol.md: a `set` in a `batch` takes `ttl` as a single `set` does;
+/// against a local daemon and against a cluster node, like ``ExpiryConformanceTests``.
 struct BatchExpiryConformanceTests {
     @Test func aSetWithTTLInABatchExpiresInTheNameOfItsBatch() throws {
         try withServer { server in

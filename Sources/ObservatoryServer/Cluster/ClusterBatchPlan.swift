@@ -11,6 +11,12 @@ import ObservatoryWire
 /// failure branch reads every key (and the `requestId`'s record), and the batch
 /// is planned again against what etcd returned: the first failing operation is
 /// always found against a state etcd vouched for.
+///
+/// A `set` with `ttl` is planned as a single one (`ClusterWritePlan`): its key
+/// goes on the lease of the second it expires in (`expiryLeases`), and an equal
+/// value with `ttl` restarts the clock with a put that keeps the key's version;
+/// a key whose clock was restarted is compared on its `mod_revision`
+/// (`currentRevisions`).
 struct ClusterBatchPlan {
     /// What the reply is when the compares held.
     enum Outcome {
@@ -25,13 +31,19 @@ struct ClusterBatchPlan {
     let outcome: Outcome
     /// The keys the batch creates (each needs room in the key budget).
     let creates: [String]
+    /// Whether the batch takes a revision of its own: it changes a key or
+    /// records its `requestId` (restarting clocks alone does not, as in local mode).
+    private let takesRevision: Bool
 
     /// Plans `operations` by `author` against `current` (by key; a key missing
-    /// there is believed absent); session-bound sets attach to `lease`, a
-    /// `requestId`'s record to `requestLease`.
+    /// there is believed absent; last put at `currentRevisions[key]`, else at
+    /// its version); session-bound sets attach to `lease`, expiring ones to
+    /// `expiryLeases[key]`, a `requestId`'s record to `requestLease`; expiries
+    /// run from `now` (milliseconds since 1970).
     init(
         operations: [BatchOperation], requestId: String?, author: Author, current: [String: RawValueEntry],
-        layout: ClusterKeyLayout, lease: Int64, requestLease: Int64
+        currentRevisions: [String: Int64] = [:], layout: ClusterKeyLayout, lease: Int64, requestLease: Int64,
+        expiryLeases: [String: Int64] = [:], now: Int64 = 0
     ) {
         var compares: [EtcdCompare] = []
         var success: [EtcdOperation] = []
@@ -43,7 +55,8 @@ struct ClusterBatchPlan {
             let key = operation.key
             let entry = current[key]
             let valueKey = layout.valueKey(key)
-            compares.append(entry.map { .unchanged(valueKey, since: $0.version) } ?? .absent(valueKey))
+            compares.append(
+                entry.map { .unchanged(valueKey, since: currentRevisions[key] ?? $0.version) } ?? .absent(valueKey))
             guard failure == nil else { continue }
             let write: Write
             switch operation {
@@ -55,18 +68,21 @@ struct ClusterBatchPlan {
                 results.append(BatchResult(key: key, version: version))
                 changes.append(false)
                 continue
-            case .set(_, let value, let ifVersion, let sessionBound, _):
+            case .set(_, let value, let ifVersion, let sessionBound, let ttl):
                 write = .set(
                     key: key, value: EncodedJSON(value), ifVersion: ifVersion, sessionBound: sessionBound,
-                    requestId: nil)
+                    requestId: nil, ttl: ttl)
             case .delete(_, let ifVersion):
                 write = .delete(key: key, ifVersion: ifVersion, requestId: nil)
             }
-            let plan = ClusterWritePlan(write: write, author: author, current: entry, layout: layout, lease: lease)
+            let plan = ClusterWritePlan(
+                write: write, author: author, current: entry, layout: layout, lease: lease,
+                expiryLease: expiryLeases[key] ?? 0, now: now)
             switch plan.outcome {
             case .failure(let error):
                 failure = error.at(index: index)
             case .answer(let payload):
+                if plan.restartsExpiry { success += plan.transaction.success }
                 results.append(BatchResult(key: key, version: payload.writtenVersion, changed: false))
                 changes.append(false)
             case .change:
@@ -95,10 +111,11 @@ struct ClusterBatchPlan {
         }
         transaction = EtcdTransaction(compares: compares, success: success, failure: failed)
         self.creates = creates
+        takesRevision = failure == nil && (changes.contains(true) || requestId != nil)
     }
 
     /// The reply once etcd committed the transaction at `revision`; a batch that
-    /// writes nothing answers `current` as its revision.
+    /// writes nothing, or only restarts clocks, answers `current` as its revision.
     func reply(committedAt revision: Int64, current: Int64) -> Result<ReplyPayload, WireError> {
         switch outcome {
         case .failure(let error):
@@ -106,7 +123,7 @@ struct ClusterBatchPlan {
         case .results(let results, let changes):
             var filled = results
             for index in filled.indices where changes[index] { filled[index].version = revision }
-            return .success(.batch(revision: writes ? revision : current, results: filled))
+            return .success(.batch(revision: takesRevision ? revision : current, results: filled))
         }
     }
 
@@ -116,15 +133,20 @@ struct ClusterBatchPlan {
         !transaction.success.isEmpty
     }
 
-    /// What each key holds according to a failed transaction's reads, to plan again with.
-    static func current(from result: EtcdTransactionResult, keys: [String]) -> [String: RawValueEntry] {
+    /// What each key holds according to a failed transaction's reads, and its
+    /// `mod_revision`, to plan again with.
+    static func current(from result: EtcdTransactionResult, keys: [String]) -> (
+        entries: [String: RawValueEntry], revisions: [String: Int64]
+    ) {
         var current: [String: RawValueEntry] = [:]
+        var revisions: [String: Int64] = [:]
         for (index, key) in keys.enumerated() where index < result.responses.count {
             let single = EtcdTransactionResult(
                 header: result.header, succeeded: false, responses: [result.responses[index]])
-            current[key] = ClusterWritePlan.current(from: single, key: key)
+            let read = ClusterWritePlan.current(from: single, key: key)
+            (current[key], revisions[key]) = (read?.entry, read?.revision)
         }
-        return current
+        return (current, revisions)
     }
 
     /// The reply to a batch already applied under the same `requestId`, read in

@@ -8,24 +8,30 @@ enum ClusterChange: Equatable, Sendable {
     /// `key` was deleted at `version` by `author`; `nil` when no author was
     /// recorded, as when etcd deleted a session-bound key with its lease.
     case delete(key: String, version: Int64, author: Author?)
+    /// `key` expired and was deleted at `version`, in the name of the write
+    /// that set its expiry (a node deleted it at its time: its marker says so).
+    case expire(key: String, version: Int64)
+    /// `key`'s clock was restarted at etcd revision `revision`: it expires at
+    /// `expiry` from now on, and keeps its value, author and version (no change).
+    case restart(key: String, revision: Int64, expiry: KeyExpiry)
 
     /// The key that changed.
     var key: String {
         switch self {
         case .set(let entry): entry.key
-        case .delete(let key, _, _): key
+        case .delete(let key, _, _), .expire(let key, _), .restart(let key, _, _): key
         }
     }
 
-    /// The revision the change took.
+    /// The revision the change took (a restart: the revision of its put).
     var version: Int64 {
         switch self {
         case .set(let entry): entry.version
-        case .delete(_, let version, _): version
+        case .delete(_, let version, _), .expire(_, let version), .restart(_, let version, _): version
         }
     }
 
-    /// Equal changes: same kind, key, version, entry or author (by name and session).
+    /// Equal changes: same kind, key, version, entry, expiry or author (by name and session).
     static func == (lhs: ClusterChange, rhs: ClusterChange) -> Bool {
         switch (lhs, rhs) {
         case (.set(let left), .set(let right)):
@@ -36,6 +42,10 @@ enum ClusterChange: Equatable, Sendable {
         ):
             return leftKey == rightKey && leftVersion == rightVersion
                 && leftAuthor?.name == rightAuthor?.name && leftAuthor?.session == rightAuthor?.session
+        case (.expire(let leftKey, let leftVersion), .expire(let rightKey, let rightVersion)):
+            return leftKey == rightKey && leftVersion == rightVersion
+        case (.restart(let leftKey, let left, let leftExpiry), .restart(let rightKey, let right, let rightExpiry)):
+            return leftKey == rightKey && left == right && leftExpiry == rightExpiry
         default:
             return false
         }

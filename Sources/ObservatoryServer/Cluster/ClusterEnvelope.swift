@@ -8,6 +8,14 @@ import ObservatoryWire
 /// `mod_revision`, so it is not stored. `"at"` is the writing node's clock
 /// (milliseconds since 1970 UTC) when it made the change, so that every node
 /// reports the same time for it in `history`; envelopes written without it read as `nil`.
+///
+/// An expiring key's envelope also holds its expiry: `"ttl"`, `"deadline"`
+/// (milliseconds since 1970) and `"expiryAuthor"`/`"expirySession"`, the write
+/// that set it, who the expired delete is in the name of. A put that only
+/// restarts the clock of an unchanged value carries `"version"`, the key's
+/// version before it: the key keeps it, and nodes announce no change
+/// (`ClusterChange.restart`). A deletion marker of an expired key carries
+/// `"expired":true`.
 struct ClusterEnvelope: Equatable, Sendable {
     /// The value, as it was sent; `nil` in a deletion marker.
     var value: EncodedJSON?
@@ -15,13 +23,20 @@ struct ClusterEnvelope: Equatable, Sendable {
     var author: Author
     /// Whether the key is bound to `author`'s session.
     var sessionBound = false
+    /// When the key expires, if it does.
+    var expiry: KeyExpiry?
+    /// The key's version, kept by a put that only restarts its clock; `nil` otherwise.
+    var version: Int64?
+    /// Whether a deletion marker deletes an expired key.
+    var expired = false
     /// When the change was made, by the writing node's clock; not compared by `==`.
     var at: Int64?
 
-    /// Equal envelopes: same value, binding, author name and session.
+    /// Equal envelopes: same value, binding, author name and session, expiry and markers.
     static func == (lhs: ClusterEnvelope, rhs: ClusterEnvelope) -> Bool {
         lhs.value == rhs.value && lhs.sessionBound == rhs.sessionBound && lhs.author.name == rhs.author.name
-            && lhs.author.session == rhs.author.session
+            && lhs.author.session == rhs.author.session && lhs.expiry == rhs.expiry && lhs.version == rhs.version
+            && lhs.expired == rhs.expired
     }
 
     /// The bytes stored in etcd: the value's bytes copied, the rest written as
@@ -40,6 +55,15 @@ struct ClusterEnvelope: Equatable, Sendable {
         bytes.append(contentsOf: #","session":"#.utf8)
         JSONValue.string(author.session).encode(into: &bytes)
         if sessionBound { bytes.append(contentsOf: #","sessionBound":true"#.utf8) }
+        if let expiry {
+            bytes.append(
+                contentsOf: ",\"ttl\":\(expiry.seconds),\"deadline\":\(expiry.deadline),\"expiryAuthor\":".utf8)
+            JSONValue.string(expiry.author).encode(into: &bytes)
+            bytes.append(contentsOf: #","expirySession":"#.utf8)
+            JSONValue.string(expiry.session).encode(into: &bytes)
+        }
+        if let version { bytes.append(contentsOf: ",\"version\":\(version)".utf8) }
+        if expired { bytes.append(contentsOf: #","expired":true"#.utf8) }
         if let at {
             bytes.append(contentsOf: #","at":"#.utf8)
             JSONValue.integer(at).encode(into: &bytes)
@@ -63,16 +87,28 @@ struct ClusterEnvelope: Equatable, Sendable {
         guard case .string(let name)? = fields["author"]?.decoded(),
             case .string(let session)? = fields["session"]?.decoded()
         else { return nil }
+        var expiry: KeyExpiry?
+        if case .integer(let seconds)? = fields["ttl"]?.decoded(),
+            case .integer(let deadline)? = fields["deadline"]?.decoded(),
+            case .string(let expiryAuthor)? = fields["expiryAuthor"]?.decoded(),
+            case .string(let expirySession)? = fields["expirySession"]?.decoded()
+        {
+            expiry = KeyExpiry(seconds: seconds, deadline: deadline, author: expiryAuthor, session: expirySession)
+        }
+        var version: Int64?
+        if case .integer(let kept)? = fields["version"]?.decoded() { version = kept }
         return ClusterEnvelope(
             value: value, author: Author(name: name, session: session),
-            sessionBound: fields["sessionBound"]?.decoded() == .bool(true), at: fields["at"]?.decoded().integerValue)
+            sessionBound: fields["sessionBound"]?.decoded() == .bool(true), expiry: expiry, version: version,
+            expired: fields["expired"]?.decoded() == .bool(true), at: fields["at"]?.decoded().integerValue)
     }
 
-    /// The entry of `key` this envelope holds at `version`; `nil` for a deletion marker.
-    func entry(key: String, version: Int64) -> RawValueEntry? {
+    /// The entry of `key` this envelope holds, stored at `modRevision`: its
+    /// version is that, or the one a restart of its clock kept; `nil` for a deletion marker.
+    func entry(key: String, version modRevision: Int64) -> RawValueEntry? {
         guard let value else { return nil }
         return RawValueEntry(
-            key: key, value: value, version: version, author: author.name, session: author.session,
-            ephemeral: sessionBound)
+            key: key, value: value, version: version ?? modRevision, author: author.name, session: author.session,
+            ephemeral: sessionBound, expiry: expiry)
     }
 }

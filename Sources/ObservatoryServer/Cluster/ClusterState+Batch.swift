@@ -24,10 +24,22 @@ extension ClusterState {
         do throws(EtcdError) {
             let lease = isSessionBound ? try sessionKeys.lease() : 0
             let requestLease = requestId != nil ? try requestLeases.current(client) : 0
+            let now = KeyExpiry.wallMilliseconds()
+            var expiring = (leases: [String: Int64](), sessionBound: [String: Int64]())
+            for case .set(let key, _, _, let sessionBound, let ttl?) in operations {
+                let deadline = now + ttl * 1_000
+                if sessionBound {
+                    expiring.sessionBound[key] = deadline
+                } else {
+                    expiring.leases[key] = try expiryLeases.lease(for: deadline, client)
+                }
+            }
+            let leases = (session: lease, request: requestLease, expiry: expiring.leases)
             let (revision, reply, reserved) = try decideBatch(
-                operations, requestId: requestId, by: author, lease: lease, requestLease: requestLease)
-            if isSessionBound, case .success(.batch(_, let results, false)) = reply {
-                holdSessionBoundKeys(of: operations, results, by: author.session)
+                operations, requestId: requestId, by: author, leases: leases, now: now)
+            if case .success(.batch(let committed, let results, false)) = reply {
+                if isSessionBound { holdSessionBoundKeys(of: operations, results, at: committed, by: author.session) }
+                for (key, deadline) in expiring.sessionBound { expireSessionBound(key, at: deadline) }
             }
             answerWhenApplied(revision, reply, pending) { [keyBudget] in
                 for key in reserved { keyBudget.release(key) }
@@ -37,11 +49,14 @@ extension ClusterState {
         }
     }
 
-    /// Notes the session-bound keys the batch changed, so that they go when the session ends.
-    private func holdSessionBoundKeys(of operations: [BatchOperation], _ results: [BatchResult], by session: String) {
+    /// Notes the session-bound keys the batch put at `revision` (changed, or
+    /// with `ttl`: an expiring key's restarted clock), so that they go when the session ends.
+    private func holdSessionBoundKeys(
+        of operations: [BatchOperation], _ results: [BatchResult], at revision: Int64, by session: String
+    ) {
         for (operation, result) in zip(operations, results) {
-            if case .set(let key, _, _, true, _) = operation, result.changed == true {
-                sessionKeys.hold(key, at: result.version, by: session)
+            if case .set(let key, _, _, true, let ttl) = operation, result.changed == true || ttl != nil {
+                sessionKeys.hold(key, at: revision, by: session)
             }
         }
     }
@@ -50,15 +65,21 @@ extension ClusterState {
     /// returns the revision the cache must reach before the reply goes out, the
     /// reply, and the keys whose room in the key budget it holds until then.
     private func decideBatch(
-        _ operations: [BatchOperation], requestId: String?, by author: Author, lease: Int64, requestLease: Int64
+        _ operations: [BatchOperation], requestId: String?, by author: Author,
+        leases: (session: Int64, request: Int64, expiry: [String: Int64]), now: Int64
     ) throws(EtcdError) -> (Int64, Result<ReplyPayload, WireError>, [String]) {
         let keys = operations.map(\.key)
         var current: [String: RawValueEntry] = [:]
         for key in keys { current[key] = cache.get(key) }
+        var revisions: [String: Int64] = [:]
+        restartedRevisions.withLock { known in
+            for key in keys { revisions[key] = known[key] }
+        }
         for _ in 0..<Self.maximumAttempts {
             let plan = ClusterBatchPlan(
-                operations: operations, requestId: requestId, author: author, current: current, layout: layout,
-                lease: lease, requestLease: requestLease)
+                operations: operations, requestId: requestId, author: author, current: current,
+                currentRevisions: revisions, layout: layout, lease: leases.session, requestLease: leases.request,
+                expiryLeases: leases.expiry, now: now)
             var reserved: [String] = []
             for key in plan.creates {
                 let hasRoom = try keyBudget.reserve(key, in: cache) { () throws(EtcdError) in
@@ -84,7 +105,7 @@ extension ClusterState {
                 if let duplicate = ClusterBatchPlan.duplicateReply(from: result, keyCount: keys.count) {
                     return (duplicate.writtenVersion, .success(duplicate), [])
                 }
-                current = ClusterBatchPlan.current(from: result, keys: keys)
+                (current, revisions) = ClusterBatchPlan.current(from: result, keys: keys)
                 continue
             }
             let committed = result.header.revision

@@ -95,9 +95,11 @@ extension ClusterState {
         switch update {
         case .events(let events):
             guard let last = events.last?.revision else { return }
-            cache.replicate(
-                ClusterEventMapper.changes(from: events, layout: layout), through: last,
-                times: ClusterEventMapper.times(from: events, layout: layout))
+            let changes = ClusterEventMapper.changes(from: events, layout: layout)
+            trackRestartedRevisions(changes)
+            let expired = cache.replicate(
+                changes, through: last, times: ClusterEventMapper.times(from: events, layout: layout))
+            if expired > 0 { expiredSeen.withLock { $0 += expired } }
         case .progress(let revision):
             cache.replicate([], through: revision)
         case .created:

@@ -48,6 +48,12 @@ final class ClusterState: SharedState {
     /// The cache's revision gate, which its watch advances: a write's reply waits
     /// for its revision to pass it, so the writer's next request sees the write.
     var gate: RevisionGate { cache.gate }
+    /// The leases of expiring keys, one per second they expire in.
+    let expiryLeases = ClusterExpiryLeases()
+    /// etcd's `mod_revision` of the keys whose clock a put restarted (their version is older).
+    let restartedRevisions = Locked<[String: Int64]>([:])
+    /// The expired deletes the watch announced and `expireDue` has not counted yet.
+    let expiredSeen = Locked(0)
     /// A tag unique among the nodes of the cluster, for session ids.
     let nodeTag: String
     let client: EtcdClient
@@ -123,12 +129,6 @@ final class ClusterState: SharedState {
     }
 
     func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply {
-        if case .set(_, _, _, _, _, _?) = write {
-            throw WireError(
-                code: .badRequest,
-                message: "\"ttl\" (expiring keys) is not served in cluster mode by this version; "
-                    + "set the key without it and delete it when it is done")
-        }
         let pending = PendingReply()
         queue(of: author.session).async { [self] in
             perform(write, by: author, answering: pending)
@@ -174,9 +174,17 @@ final class ClusterState: SharedState {
         cache.stopObservingPrefixes(by: observer)
     }
 
-    /// Deletes nothing: expiring keys are not served in cluster mode (`apply` refuses `ttl`).
+    /// Deletes nothing: etcd deletes expiring keys with their leases, and a
+    /// node deletes its sessions' expiring keys at their time (`ClusterState+Expiry.swift`).
+    /// Returns the expired deletes this node's watch announced since the last
+    /// call, which the expiry timer counts.
     func expireDue(now: Int64, limit: Int) -> (expired: Int, failure: WireError?) {
-        (0, nil)
+        (
+            expiredSeen.withLock { seen in
+                defer { seen = 0 }
+                return seen
+            }, nil
+        )
     }
 
     /// Deletes the session's session-bound keys after its writes in flight, and
@@ -250,20 +258,25 @@ final class ClusterState: SharedState {
     /// Runs one write's transaction in its key's turn on this node and answers
     /// it once the cache has applied its revision. On the session's queue.
     private func perform(_ write: Write, by author: Author, answering pending: PendingReply) {
-        let key: String
-        let sessionBound: Bool
-        let hasRequestId: Bool
+        let (key, sessionBound, hasRequestId, ttl): (String, Bool, Bool, Int64?)
         switch write {
-        case .set(let name, _, _, let bound, let requestId, _):
-            (key, sessionBound, hasRequestId) = (name, bound, requestId != nil)
-        case .delete(let name, _, let requestId): (key, sessionBound, hasRequestId) = (name, false, requestId != nil)
+        case .set(let name, _, _, let bound, let requestId, let seconds):
+            (key, sessionBound, hasRequestId, ttl) = (name, bound, requestId != nil, seconds)
+        case .delete(let name, _, let requestId):
+            (key, sessionBound, hasRequestId, ttl) = (name, false, requestId != nil, nil)
         }
         do throws(EtcdError) {
+            let now = KeyExpiry.wallMilliseconds()
             let lease = sessionBound ? try sessionKeys.lease() : 0
             let requestLease = hasRequestId ? try requestLeases.current(client) : 0
+            let deadline = ttl.map { now + $0 * 1_000 }
+            let expiryLease = try deadline.map { deadline throws(EtcdError) in
+                sessionBound ? 0 : try expiryLeases.lease(for: deadline, client)
+            }
+            let leases = (session: lease, request: requestLease, expiry: expiryLease ?? 0)
             let decided = keyTurns.run(StoreKey(key)) {
                 Result { () throws(EtcdError) in
-                    try decide(write, key: key, by: author, lease: lease, requestLease: requestLease)
+                    try decide(write, key: key, by: author, leases: leases, now: now)
                 }
             }
             let decision = try decided.get()
@@ -271,6 +284,7 @@ final class ClusterState: SharedState {
             answerWhenApplied(decision.revision, decision.reply, pending) { [keyBudget] in
                 if decision.isCreate { keyBudget.release(key) }
             }
+            if sessionBound, let deadline, case .success = decision.reply { expireSessionBound(key, at: deadline) }
         } catch {
             pending.fulfill(.failure(Self.unavailable(error)))
         }
@@ -282,20 +296,22 @@ final class ClusterState: SharedState {
         let revision: Int64
         let reply: Result<ReplyPayload, WireError>
         var isCreate = false
-        /// Whether the write changed the key (at `revision`).
+        /// Whether the write put the key at `revision`: changed it, or restarted its clock.
         var isChange = false
     }
 
     /// Runs `write`'s transaction, planned again while the key changed under it
     /// (another node's write). A create must first find room in `keyBudget`.
     private func decide(
-        _ write: Write, key: String, by author: Author, lease: Int64, requestLease: Int64
+        _ write: Write, key: String, by author: Author, leases: (session: Int64, request: Int64, expiry: Int64),
+        now: Int64
     ) throws(EtcdError) -> Decision {
         var current = cache.get(key)
+        var currentRevision = restartedRevisions.withLock { $0[key] }
         for _ in 0..<Self.maximumAttempts {
             let plan = ClusterWritePlan(
-                write: write, author: author, current: current, layout: layout, lease: lease,
-                requestLease: requestLease)
+                write: write, author: author, current: current, currentRevision: currentRevision, layout: layout,
+                lease: leases.session, requestLease: leases.request, expiryLease: leases.expiry, now: now)
             // Only a set changes a missing key: it creates it.
             let isCreate = current == nil && plan.outcome == .change
             if isCreate {
@@ -317,15 +333,18 @@ final class ClusterState: SharedState {
                 if let duplicate = ClusterWritePlan.duplicateReply(from: result) {
                     return Decision(revision: duplicate.writtenVersion, reply: .success(duplicate))
                 }
-                current = ClusterWritePlan.current(from: result, key: key)
+                let read = ClusterWritePlan.current(from: result, key: key)
+                (current, currentRevision) = (read?.entry, read?.revision)
                 continue
             }
             if isCreate { keyBudget.committed(key, at: result.header.revision) }
             // Also an answer without a change waits: `current` may come from etcd, ahead of the cache.
-            let revision = plan.outcome == .change ? result.header.revision : current?.version ?? 0
+            // A restart of an expiring key's clock waits for its put like a change.
+            let revision =
+                plan.outcome == .change || plan.restartsExpiry ? result.header.revision : current?.version ?? 0
             return Decision(
                 revision: revision, reply: plan.reply(committedAt: result.header.revision), isCreate: isCreate,
-                isChange: plan.outcome == .change)
+                isChange: plan.outcome == .change || plan.restartsExpiry)
         }
         return Decision(
             revision: 0,

@@ -15,6 +15,13 @@ import ObservatoryWire
 ///   lease when session-bound, and removes the key's deletion marker.
 /// - A delete writes the deletion marker with its author and deletes the value,
 ///   in one revision.
+/// - A set with `ttl` stores the expiry in the envelope and attaches the value
+///   to `expiryLease` (one lease per expiry second, `ClusterExpiryLeases`), or
+///   to the session's lease when session-bound (its node deletes it at its
+///   time). An equal value set with `ttl` on an expiring key is put again with
+///   its version kept (`restartsExpiry`): the reply says `changed:false`.
+/// - The compare is on `currentRevision`, etcd's `mod_revision` of the key,
+///   which a restart of its clock moves on while its version stays.
 struct ClusterWritePlan {
     /// What the reply is when the compare held.
     enum Outcome: Equatable {
@@ -30,17 +37,22 @@ struct ClusterWritePlan {
     let transaction: EtcdTransaction
     /// The reply when the transaction succeeds.
     let outcome: Outcome
+    /// Whether the write changes nothing but restarts an expiring key's clock:
+    /// its reply waits for the cache to apply the put like a change's.
+    let restartsExpiry: Bool
     private let write: Write
 
     /// Plans `write` by `author` against `current` (`nil`: the key is believed
-    /// absent), under `layout`; a session-bound set attaches its value to `lease`.
+    /// absent, last put at `currentRevision`, `current.version` when not given),
+    /// under `layout`; a session-bound set attaches its value to `lease`, an
+    /// expiring one to `expiryLease`; an expiry runs from `now` (milliseconds since 1970).
     ///
     /// A write with a `requestId` also compares that no record of it exists, and
     /// writes one (on `requestLease`) when it is applied; the failure branch then
     /// reads the record too (`duplicateReply(from:)`).
     init(
-        write: Write, author: Author, current: RawValueEntry?, layout: ClusterKeyLayout, lease: Int64 = 0,
-        requestLease: Int64 = 0
+        write: Write, author: Author, current: RawValueEntry?, currentRevision: Int64? = nil,
+        layout: ClusterKeyLayout, lease: Int64 = 0, requestLease: Int64 = 0, expiryLease: Int64 = 0, now: Int64 = 0
     ) {
         self.write = write
         let key: String
@@ -50,9 +62,12 @@ struct ClusterWritePlan {
         }
         let valueKey = layout.valueKey(key)
         var compares: [EtcdCompare] = [
-            current.map { .unchanged(valueKey, since: $0.version) } ?? .absent(valueKey)
+            current.map { .unchanged(valueKey, since: currentRevision ?? $0.version) } ?? .absent(valueKey)
         ]
-        var (operations, outcome) = Self.plan(write, author: author, current: current, layout: layout, lease: lease)
+        let leases = (session: lease, expiry: expiryLease)
+        var (operations, outcome) = Self.plan(
+            write, author: author, current: current, layout: layout, leases: leases, now: now)
+        restartsExpiry = !operations.isEmpty && outcome != .change
         var failure: [EtcdOperation] = [.range(.key(valueKey))]
         if let requestId {
             let requestKey = layout.requestKey(requestId)
@@ -100,35 +115,46 @@ struct ClusterWritePlan {
         }
     }
 
-    /// What the key holds according to a failed transaction's read, to plan again with.
-    static func current(from result: EtcdTransactionResult, key: String) -> RawValueEntry? {
+    /// What the key holds according to a failed transaction's read, and its
+    /// `mod_revision`, to plan again with.
+    static func current(from result: EtcdTransactionResult, key: String) -> (entry: RawValueEntry, revision: Int64)? {
         guard case .range(let range)? = result.responses.first, let stored = range.keyValues.first else { return nil }
         // A value that is not an envelope is taken as a value nobody known wrote.
         let envelope =
             ClusterEnvelope.decode(stored.value)
             ?? ClusterEnvelope(value: .null, author: Author(name: "etcd", session: ""))
-        return envelope.entry(key: key, version: stored.modRevision)
+        let entry =
+            envelope.entry(key: key, version: stored.modRevision)
             ?? RawValueEntry(key: key, value: .null, version: stored.modRevision, author: "etcd", session: "")
+        return (entry, stored.modRevision)
     }
 
     private static func plan(
-        _ write: Write, author: Author, current: RawValueEntry?, layout: ClusterKeyLayout, lease: Int64
+        _ write: Write, author: Author, current: RawValueEntry?, layout: ClusterKeyLayout,
+        leases: (session: Int64, expiry: Int64), now: Int64
     ) -> ([EtcdOperation], Outcome) {
         let currentVersion = current?.version ?? 0
         switch write {
-        case .set(let key, let value, let ifVersion, let sessionBound, _, _):
+        case .set(let key, let value, let ifVersion, let sessionBound, _, let ttl):
             if let ifVersion, ifVersion != currentVersion {
                 return ([], .failure(.conflict(key: key, expected: ifVersion, current: currentVersion)))
             }
+            let expiry = ttl.map { KeyExpiry(seconds: $0, after: now, by: author) }
+            let lease = sessionBound ? leases.session : expiry == nil ? 0 : leases.expiry
             if let current, current.value == value, current.ephemeral == sessionBound,
-                !sessionBound || current.session == author.session
+                (current.expiry == nil) == (expiry == nil), !sessionBound || current.session == author.session
             {
-                return ([], .answer(.set(key: key, version: current.version, changed: false)))
+                let answer = Outcome.answer(.set(key: key, version: current.version, changed: false))
+                guard expiry != nil else { return ([], answer) }
+                // The same value again, from now on expiring at the new time, in the same version.
+                let restarted = ClusterEnvelope(
+                    value: value, author: Author(name: current.author, session: current.session),
+                    sessionBound: sessionBound, expiry: expiry, version: current.version)
+                return ([.put(key: layout.valueKey(key), value: restarted.encoded(), lease: lease)], answer)
             }
             let envelope = ClusterEnvelope(
-                value: value, author: author, sessionBound: sessionBound, at: StoreChange.now())
-            let put = EtcdOperation.put(
-                key: layout.valueKey(key), value: envelope.encoded(), lease: sessionBound ? lease : 0)
+                value: value, author: author, sessionBound: sessionBound, expiry: expiry, at: StoreChange.now())
+            let put = EtcdOperation.put(key: layout.valueKey(key), value: envelope.encoded(), lease: lease)
             return ([put, .deleteRange(.key(layout.deletionKey(key)))], .change)
         case .delete(let key, let ifVersion, _):
             guard current != nil else {

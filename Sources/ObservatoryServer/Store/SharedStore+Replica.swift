@@ -37,7 +37,11 @@ extension SharedStore {
     ///
     /// `times` gives each revision's `at` as its envelopes carry it; a change
     /// without one (a key etcd deleted with its lease) takes this node's clock.
-    func replicate(_ changes: [ClusterChange], through revision: Int64, times: [Int64: Int64] = [:]) {
+    ///
+    /// - Returns: how many of the changes were expired deletes (for `observatory_expired_total`).
+    @discardableResult
+    func replicate(_ changes: [ClusterChange], through revision: Int64, times: [Int64: Int64] = [:]) -> Int {
+        var expired = 0
         let wakeup = guarded.withLock { guarded in
             let wakeup = gate.advance(to: revision)
             for replicated in changes {
@@ -46,6 +50,9 @@ extension SharedStore {
                 }
                 let (change, _) = guarded.data.apply(planned)
                 if let change {
+                    if case .delete(_, _, _, _, _, let reason) = change.event, reason == RawEvent.expired {
+                        expired += 1
+                    }
                     // The watch is continuous: revisions between changes of the prefix are not its.
                     guarded.history.skip(through: change.version - 1)
                     publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
@@ -56,5 +63,6 @@ extension SharedStore {
             return wakeup
         }
         wakeup.run()
+        return expired
     }
 }

@@ -218,7 +218,10 @@ struct StoreState {
 
     /// Plans a change etcd has already decided (cluster mode's cache): no rule is
     /// checked, the old value comes from this state. A deletion without an
-    /// author is the owner's; when the key was session-bound, its session ended.
+    /// author is the owner's; when the key was session-bound, its session ended;
+    /// else, when it was expiring, its lease expired: in the name of the write
+    /// that set the expiry, with reason `expired` (as `.expire`). A restart of a
+    /// clock replaces only the entry's expiry, and announces nothing.
     ///
     /// `at` is the change's time from etcd, when its envelope carries one (now otherwise).
     ///
@@ -236,16 +239,37 @@ struct StoreState {
                 change: change, applied: nil, payload: .set(key: entry.key, version: entry.version, changed: true),
                 entry: entry, replaced: PlannedWrite.Replaced(existing),
                 byteChange: Footprint.of(entry: entry) - (existing.map(Footprint.of(entry:)) ?? 0))
-        case .delete(let key, let version, let author):
+        case .restart(_, _, let expiry):
             guard let existing else { return nil }
-            let owner = Author(name: existing.author, session: existing.session)
-            let reason = author == nil && existing.ephemeral ? RawEvent.sessionEnded : nil
-            let change = StoreChange.delete(
-                key: key, old: existing.value, version: version, by: author ?? owner, reason: reason, at: at)
+            var restarted = existing
+            restarted.expiry = expiry
             return PlannedWrite(
-                change: change, applied: nil, payload: .delete(key: key, version: version), entry: nil,
-                replaced: PlannedWrite.Replaced(existing), byteChange: -Footprint.of(entry: existing))
+                change: nil, applied: nil, payload: .set(key: existing.key, version: existing.version, changed: false),
+                entry: restarted, replaced: PlannedWrite.Replaced(existing),
+                byteChange: Footprint.of(entry: restarted) - Footprint.of(entry: existing))
+        case .delete(let key, let version, let author):
+            return Self.planReplicatedDeletion(of: existing, key: key, version: version, by: author, at: at)
+        case .expire(let key, let version):
+            return Self.planReplicatedDeletion(of: existing, key: key, version: version, by: nil, expired: true, at: at)
         }
+    }
+
+    /// Plans a replicated deletion of `existing`: by `author`, or when none was
+    /// recorded, as `planReplicated(_:)` says.
+    private static func planReplicatedDeletion(
+        of existing: RawValueEntry?, key: String, version: Int64, by author: Author?, expired: Bool = false, at: Int64
+    ) -> PlannedWrite? {
+        guard let existing else { return nil }
+        var by = author ?? Author(name: existing.author, session: existing.session)
+        var reason = author == nil && existing.ephemeral ? RawEvent.sessionEnded : nil
+        if let expiry = existing.expiry, author == nil, expired || !existing.ephemeral {
+            (by, reason) = (Author(name: expiry.author, session: expiry.session), RawEvent.expired)
+        }
+        let change = StoreChange.delete(
+            key: key, old: existing.value, version: version, by: by, reason: reason, at: at)
+        return PlannedWrite(
+            change: change, applied: nil, payload: .delete(key: key, version: version), entry: nil,
+            replaced: PlannedWrite.Replaced(existing), byteChange: -Footprint.of(entry: existing))
     }
 
     /// The state of a cluster node's cache holding `entries`, read from etcd at

@@ -101,7 +101,7 @@ import Testing
                 .range(EtcdRangeResult(header: EtcdResponseHeader(), keyValues: [stored], count: 1)),
                 .range(EtcdRangeResult(header: EtcdResponseHeader(), keyValues: [], count: 0)),
             ])
-        let current = ClusterBatchPlan.current(from: result, keys: ["a", "b"])
+        let current = ClusterBatchPlan.current(from: result, keys: ["a", "b"]).entries
         #expect(current["a"]?.version == 7 && current["a"]?.value == 5 && current["b"] == nil)
         let again = plan([.set(key: "b", value: 1), .set(key: "a", value: 6, ifVersion: 4)], current: current)
         #expect(throws: WireError.conflict(key: "a", expected: 4, current: 7).at(index: 1)) {

@@ -37,6 +37,24 @@ import Testing
         #expect(second.store.get("restarted") != nil)
     }
 
+    @Test func aBatchsExpiriesAndRestartedClocksSurviveARestart() throws {
+        let first = try open(.always)
+        try first.store.set("restarted", to: 2, ttl: 5, by: alice)
+        _ = try first.store.batch(
+            [.set(key: "new", value: 1, ttl: 60), .set(key: "restarted", value: 2, ttl: 3_600)], requestId: nil,
+            by: bob)
+        let restarted = try #require(first.store.get("restarted")?.expiry)
+        #expect(restarted.author == "bob" && restarted.seconds == 3_600)
+        let revision = first.store.revision
+        try storage(of: first).close()
+
+        let second = try open(.always)
+        #expect(second.store.revision == revision)
+        #expect(second.store.get("new")?.expiry?.seconds == 60)
+        #expect(second.store.get("restarted")?.expiry == restarted)
+        #expect(second.store.get("restarted")?.version == 1, "a restarted clock keeps the version")
+    }
+
     @Test func anExpiredDeleteIsKeptAsExpiredAcrossARestart() throws {
         let first = try open(.always)
         try first.store.set("k", to: 1, ttl: 1, by: alice)
