@@ -31,7 +31,8 @@ extension SharedStore {
         // The clock is read when a requestId is remembered or a key's expiry is set.
         let now = expires ? AppliedWrites.wallMilliseconds() : Self.wallMilliseconds(requestId)
         return try withStoreLock { guarded throws(WireError) in
-            let planned = try planBatchOnWrittenState(&guarded, batched: batched) { data throws(WireError) in
+            let planned = try planOnWrittenState(&guarded, batched: batched, makesChange: { $0.revision != nil }) {
+                data throws(WireError) in
                 try data.planBatch(operations, requestId: requestId, by: author, now: now)
             }
             guard let storage else { return announce(planned, by: author, in: &guarded) }
@@ -70,23 +71,5 @@ extension SharedStore {
         let (changes, payload) = guarded.data.apply(planned)
         for change in changes { publish(change, from: author, in: &guarded) }
         return payload
-    }
-
-    /// Plans a batch so that its answer names written changes only, as
-    /// `planOnWrittenState` does for a single write: one that is not batched, or
-    /// that changes nothing or fails while changes are unwritten, is planned
-    /// (again) once they are written.
-    private func planBatchOnWrittenState(
-        _ guarded: inout Guarded, batched: Bool, _ plan: (StoreState) throws(WireError) -> PlannedBatch
-    ) throws(WireError) -> PlannedBatch {
-        if !batched { writeUnwritten(&guarded) }
-        do {
-            let planned = try plan(guarded.data)
-            if planned.revision != nil || guarded.unwritten.isEmpty { return planned }
-        } catch {
-            if guarded.unwritten.isEmpty { throw error }
-        }
-        writeUnwritten(&guarded)
-        return try plan(guarded.data)
     }
 }

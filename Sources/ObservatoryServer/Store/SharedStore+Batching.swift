@@ -88,16 +88,17 @@ extension SharedStore {
         }
     }
 
-    /// Plans a write so that its answer names written changes only: a write that
-    /// is not batched, or whose plan makes no change or fails while changes are
-    /// unwritten, is planned (again) once they are written.
-    func planOnWrittenState(
-        _ guarded: inout Guarded, batched: Bool, _ plan: (StoreState) throws(WireError) -> PlannedWrite
-    ) throws(WireError) -> PlannedWrite {
+    /// Plans a write (or a batch) so that its answer names written changes only: a
+    /// write that is not batched, or whose plan makes no change (`makesChange`) or
+    /// fails while changes are unwritten, is planned (again) once they are written.
+    func planOnWrittenState<Plan>(
+        _ guarded: inout Guarded, batched: Bool, makesChange: (Plan) -> Bool,
+        _ plan: (StoreState) throws(WireError) -> Plan
+    ) throws(WireError) -> Plan {
         if !batched { writeUnwritten(&guarded) }
         do {
             let planned = try plan(guarded.data)
-            if planned.change != nil || guarded.unwritten.isEmpty { return planned }
+            if makesChange(planned) || guarded.unwritten.isEmpty { return planned }
         } catch {
             if guarded.unwritten.isEmpty { throw error }
         }

@@ -218,7 +218,7 @@ public final class SharedStore: Sendable, SnapshotSource {
         from author: Author, batched: Bool = false, _ plan: (StoreState) throws(WireError) -> PlannedWrite
     ) throws(WireError) -> ReplyPayload {
         try withStoreLock { guarded throws(WireError) in
-            let planned = try planOnWrittenState(&guarded, batched: batched, plan)
+            let planned = try planOnWrittenState(&guarded, batched: batched, makesChange: { $0.change != nil }, plan)
             if batched, let storage, planned.change != nil {
                 return try buffer(planned, by: author, in: storage, &guarded)
             }
