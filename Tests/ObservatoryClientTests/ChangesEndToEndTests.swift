@@ -6,50 +6,40 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ChangesEndToEndTests {
     @Test func prefixStreamDeliversChangesInOrderWithTheirPeer() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let alice = try await server.client("alice")
-        let bob = try await server.client("bob")
-        defer {
-            alice.close()
-            bob.close()
+        try await TestServer.withClients { alice, bob in
+            let changes = try await bob.changes(of: .prefix("sky."))
+            try await alice.set("sky.color", "red")
+            try await alice.set("ground.color", "brown")
+            try await alice.set("sky.color", "blue")
+            try await alice.delete("sky.color")
+            var received: [RemoteChange] = []
+            for await change in changes {
+                received.append(change)
+                if received.count == 3 { break }
+            }
+            #expect(received.map(\.key) == ["sky.color", "sky.color", "sky.color"])
+            #expect(received.map(\.old) == [nil, "red", "blue"])
+            #expect(received.map(\.new) == ["red", "blue", nil])
+            #expect(received.map(\.version) == received.map(\.version).sorted())
+            let allFromOneAlicePeer = received.allSatisfy {
+                $0.author.name == "alice" && $0.author === received[0].author
+            }
+            #expect(allFromOneAlicePeer)
         }
-        let changes = try await bob.changes(of: .prefix("sky."))
-        try await alice.set("sky.color", "red")
-        try await alice.set("ground.color", "brown")
-        try await alice.set("sky.color", "blue")
-        try await alice.delete("sky.color")
-        var received: [RemoteChange] = []
-        for await change in changes {
-            received.append(change)
-            if received.count == 3 { break }
-        }
-        #expect(received.map(\.key) == ["sky.color", "sky.color", "sky.color"])
-        #expect(received.map(\.old) == [nil, "red", "blue"])
-        #expect(received.map(\.new) == ["red", "blue", nil])
-        #expect(received.map(\.version) == received.map(\.version).sorted())
-        let allFromOneAlicePeer = received.allSatisfy { $0.author.name == "alice" && $0.author === received[0].author }
-        #expect(allFromOneAlicePeer)
     }
 
     @Test func aKeyCanBeWatchedAgainAfterItsStreamEnded() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let alice = try await server.client("alice")
-        let bob = try await server.client("bob")
-        defer {
-            alice.close()
-            bob.close()
-        }
-        for value in [true, false] {
-            let changes = try await bob.changes(of: .key("door.open"))
-            try await alice.set("door.open", value)
-            var received: [JSONValue?] = []
-            for await change in changes {
-                received.append(change.new)
-                break
+        try await TestServer.withClients { alice, bob in
+            for value in [true, false] {
+                let changes = try await bob.changes(of: .key("door.open"))
+                try await alice.set("door.open", value)
+                var received: [JSONValue?] = []
+                for await change in changes {
+                    received.append(change.new)
+                    break
+                }
+                #expect(received == [.bool(value)])
             }
-            #expect(received == [.bool(value)])
         }
     }
 

@@ -15,48 +15,36 @@ import Testing
     }
 
     @Test func trackingAMirrorsValueHearsOfARemoteChange() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let alice = try await server.client("alice")
-        let bob = try await server.client("bob")
-        defer {
-            alice.close()
-            bob.close()
+        try await TestServer.withClients { alice, bob in
+            let color = bob.variable("sky.color", default: "grey")
+            try await bob.waitUntilSynchronized()
+            let changed = track { _ = color.value }
+
+            try await alice.set("sky.color", "blue")
+
+            #expect(await eventually { changed.isRaised })
+            #expect(await eventually { color.value == "blue" })
         }
-        let color = bob.variable("sky.color", default: "grey")
-        try await bob.waitUntilSynchronized()
-        let changed = track { _ = color.value }
-
-        try await alice.set("sky.color", "blue")
-
-        #expect(await eventually { changed.isRaised })
-        #expect(await eventually { color.value == "blue" })
     }
 
     @Test func aMirrorsStatusTellsTheVersionAndAuthorOfARemoteChange() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let alice = try await server.client("alice")
-        let bob = try await server.client("bob")
-        defer {
-            alice.close()
-            bob.close()
+        try await TestServer.withClients { alice, bob in
+            let color = bob.variable("sky.color", default: "grey")
+            let status = try #require(bob.status(of: color))
+            #expect(await eventually { !status.value.mayBeStale })
+            #expect(status.value.version == 0)
+            #expect(status.value.author == nil)
+            let changed = track { _ = status.value }
+
+            let written = try await alice.set("sky.color", "blue")
+
+            #expect(await eventually { changed.isRaised })
+            #expect(await eventually { status.value.version == written.version })
+            #expect(status.value.author?.name == "alice")
+            #expect(status.value.author?.session == alice.localAuthor?.session)
+            #expect(!status.value.hasUnacknowledgedWrite)
+            #expect(color.value == "blue")
         }
-        let color = bob.variable("sky.color", default: "grey")
-        let status = try #require(bob.status(of: color))
-        #expect(await eventually { !status.value.mayBeStale })
-        #expect(status.value.version == 0)
-        #expect(status.value.author == nil)
-        let changed = track { _ = status.value }
-
-        let written = try await alice.set("sky.color", "blue")
-
-        #expect(await eventually { changed.isRaised })
-        #expect(await eventually { status.value.version == written.version })
-        #expect(status.value.author?.name == "alice")
-        #expect(status.value.author?.session == alice.localAuthor?.session)
-        #expect(!status.value.hasUnacknowledgedWrite)
-        #expect(color.value == "blue")
     }
 
     @Test func aWriteMadeOfflineIsUnacknowledgedAndStaleUntilTheServerTakesIt() async throws {
@@ -100,18 +88,12 @@ import Testing
     }
 
     @Test func aVariableThatIsNoMirrorOfTheClientHasNoStatus() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let alice = try await server.client("alice")
-        let bob = try await server.client("bob")
-        defer {
-            alice.close()
-            bob.close()
-        }
-        let bobsMirror = bob.variable("sky.color", default: "grey")
+        try await TestServer.withClients { alice, bob in
+            let bobsMirror = bob.variable("sky.color", default: "grey")
 
-        #expect(alice.status(of: bobsMirror) == nil)
-        #expect(alice.status(of: Var("grey")) == nil)
-        #expect(bob.status(of: bobsMirror) != nil)
+            #expect(alice.status(of: bobsMirror) == nil)
+            #expect(alice.status(of: Var("grey")) == nil)
+            #expect(bob.status(of: bobsMirror) != nil)
+        }
     }
 }
