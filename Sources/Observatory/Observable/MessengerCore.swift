@@ -58,8 +58,7 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
     /// delivery under way.
     @inlinable
     func send(_ message: Message, from author: AnyAuthor) {
-        let snapshot = lock.locked { startDelivery(orQueue: message, from: author) }
-        guard let snapshot else { return }
+        guard let snapshot = lock.locked({ startDelivery(orQueue: message, from: author) }) else { return }
         deliver(message, from: author, to: snapshot)
         deliverQueuedMessages()
     }
@@ -92,14 +91,19 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
     /// they were made.
     @inlinable
     func send(from author: AnyAuthor, producedBy produce: () -> Message?) {
-        let delivery: (Message, Snapshot)? = lock.locked {
-            guard let message = produce(),
-                let snapshot = startDelivery(orQueue: message, from: author)
-            else { return nil }
-            return (message, snapshot)
-        }
-        guard let (message, snapshot) = delivery else { return }
-        deliver(message, from: author, to: snapshot)
+        // Bound straight from the locked call, not taken apart from a
+        // variable: destructuring an optional tuple copied the snapshot's
+        // handler lists and released the originals, two more reference count
+        // round trips per list and send.
+        guard
+            let delivery: (message: Message, snapshot: Snapshot) = lock.locked({
+                guard let message = produce(),
+                    let snapshot = startDelivery(orQueue: message, from: author)
+                else { return nil }
+                return (message, snapshot)
+            })
+        else { return }
+        deliver(delivery.message, from: author, to: delivery.snapshot)
         deliverQueuedMessages()
     }
 

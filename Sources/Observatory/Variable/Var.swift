@@ -66,16 +66,28 @@ public final class Var<Value>: ObservableCache, Observation.Observable {
     /// Creates a variable with an initial value.
     ///
     /// - Parameter value: The initial value. Creating a variable sends nothing.
-    public init(_ value: Value) {
-        storage = Self.allocateStorage(for: value)
-        isEqual = equalityFunction(for: Value.self)
+    public convenience init(_ value: Value) {
+        self.init(value: value, isEqual: equalityFunction(for: Value.self))
     }
 
     /// Creates a variable of an `Equatable` value, so that setting an equal
     /// value sends no update.
-    public init(_ value: Value) where Value: Equatable {
+    ///
+    /// Inlinable, so that the comparison is made where `Value` is known: a
+    /// `Var<Int>` then compares two integers in place of calling `==` through
+    /// the `Equatable` witness of an unspecialized closure, whose context every
+    /// set retained and released.
+    @inlinable
+    public convenience init(_ value: Value) where Value: Equatable {
+        self.init(value: value, isEqual: { $0 == $1 })
+    }
+
+    /// Creates a variable with an initial value and the comparison that tells
+    /// whether a set changes it (`nil`: every set does).
+    @usableFromInline
+    init(value: Value, isEqual: ((Value, Value) -> Bool)?) {
         storage = Self.allocateStorage(for: value)
-        isEqual = { $0 == $1 }
+        self.isEqual = isEqual
     }
 
     deinit {
