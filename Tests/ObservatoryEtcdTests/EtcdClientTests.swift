@@ -93,6 +93,37 @@ struct EtcdClientTests {
         }
     }
 
+    @Test func nestedTransactionsCommitTogetherEachDecidedByItsOwnCompare() async throws {
+        try await EtcdCluster.withCluster(members: 1) { cluster in
+            let client = try EtcdClient(urls: cluster.endpoints)
+            let taken = try client.put(bytes("taken"), bytes("old")).header.revision
+            let createFree = EtcdTransaction(
+                compares: [.absent(bytes("free"))], success: [.put(key: bytes("free"), value: bytes("new"))],
+                failure: [.range(.key("free"))])
+            let createTaken = EtcdTransaction(
+                compares: [.absent(bytes("taken"))], success: [.put(key: bytes("taken"), value: bytes("new"))],
+                failure: [.range(.key("taken"))])
+            let result = try client.transaction(
+                EtcdTransaction(success: [.transaction(createFree), .transaction(createTaken)]))
+            #expect(result.succeeded)
+            guard result.responses.count == 2, case .transaction(let free) = result.responses[0],
+                case .transaction(let refused) = result.responses[1]
+            else {
+                Issue.record("expected two nested transactions' answers, got \(result.responses)")
+                return
+            }
+            #expect(free.succeeded)
+            #expect(!refused.succeeded)
+            guard case .range(let current) = refused.responses.first else {
+                Issue.record("expected the refused write's read, got \(refused.responses)")
+                return
+            }
+            #expect(current.keyValues.first?.modRevision == taken)
+            #expect(try client.get(bytes("free"))?.modRevision == result.header.revision)
+            #expect(try client.get(bytes("taken"))?.valueText == "old")
+        }
+    }
+
     @Test func fiftyConcurrentPutsFromFiftyThreadsAllSucceed() async throws {
         try await EtcdCluster.withCluster(members: 1) { cluster in
             let client = try EtcdClient(urls: cluster.endpoints)

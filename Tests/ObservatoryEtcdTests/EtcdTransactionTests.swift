@@ -55,6 +55,21 @@ import Testing
         #expect(EtcdTransaction(success: [.range(.key("a"))], failure: [.deleteRange(.key("b"))]).isWrite)
     }
 
+    @Test func nestedTransactionIsARequestTxnStepAndWritesWhenItsBranchesDo() {
+        let inner = EtcdTransaction(
+            compares: [.absent(Array("n".utf8))], success: [.put(key: Array("n".utf8), value: Array("v".utf8))],
+            failure: [.range(.key("n"))])
+        let outer = EtcdTransaction(success: [.transaction(inner)])
+        #expect(
+            text(outer.requestObject)
+                == #"{"success":[{"request_txn":{"compare":[{"create_revision":"0","key":"bg==","result":"EQUAL","#
+                + #""target":"CREATE"}],"failure":[{"request_range":{"key":"bg=="}}],"#
+                + #""success":[{"request_put":{"key":"bg==","value":"dg=="}}]}}]}"#)
+        #expect(outer.isWrite)
+        let reading = EtcdTransaction(success: [.transaction(EtcdTransaction(success: [.range(.key("n"))]))])
+        #expect(!reading.isWrite)
+    }
+
     @Test func watchCreateRequestStartsAtTheResumePoint() {
         let request = EtcdWatchRequest(range: .prefix("w/"), startRevision: 5)
         #expect(

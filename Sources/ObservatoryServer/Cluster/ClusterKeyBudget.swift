@@ -27,7 +27,7 @@ import ObservatoryWire
 /// Thread safety: the reservations are in a `Locked` box, held only to count or
 /// change them (counting reads the cache, whose lock is taken after this one);
 /// never while etcd is asked. Decisions near the limit run one at a time on a
-/// serial queue, as a key's writes do (`ClusterKeyTurns`).
+/// serial queue.
 final class ClusterKeyBudget: Sendable {
     /// A create this node has in flight, or made and not yet in a count of etcd's.
     private struct Reservation {

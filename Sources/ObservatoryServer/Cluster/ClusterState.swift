@@ -19,8 +19,10 @@ import ObservatoryWire
 ///   while writes of different sessions are in flight together over the client's
 ///   pool). The reply is fulfilled once etcd committed the write and the cache
 ///   applied its revision, or with `unavailable` when etcd cannot be reached.
-///   Writes of one key on this node take turns (`ClusterKeyTurns`); creates
-///   must find room under `limits.maxKeys` (`ClusterKeyBudget`).
+///   The transactions of many sessions' writes go to etcd together, nested in
+///   one transaction per group, and writes of one key on this node take turns
+///   (`ClusterWriteGroups`, `ClusterGroupedWrites`); creates must find room
+///   under `limits.maxKeys` (`ClusterKeyBudget`).
 /// - **Session-bound keys** are attached to the node's lease, which its one lease
 ///   keeper renews, and deleted when their session ends (`ClusterSessionKeys`
 ///   says why one lease per node keeps the guarantees); the node's threads do
@@ -33,7 +35,7 @@ import ObservatoryWire
 ///
 /// It holds about eighteen stored properties because one node's parts share one
 /// lifetime: the etcd client and its watch, the cache, the sessions' write queues
-/// and keys, the keys' turns and budget, the lease keeper and the request-id
+/// and keys, the write groups and the key budget, the lease keeper and the request-id
 /// leases, and the settings;
 /// split across types, a node's start and stop would be spread over all of them.
 final class ClusterState: SharedState {
@@ -75,10 +77,10 @@ final class ClusterState: SharedState {
     /// The sessions' key deletions under way, which `close()` waits for.
     private let sessionEnds = DispatchGroup()
     /// How often a write is planned again after the key changed under it: only
-    /// other nodes' writes race with it (`keyTurns`).
+    /// other nodes' writes race with it (this node's take turns in `groupedWrites`).
     static let maximumAttempts = 64
-    /// This node's writes of one key, one after another.
-    private let keyTurns = ClusterKeyTurns()
+    /// Sends the writes' transactions to etcd in groups; this node's writes of one key take turns there.
+    let groupedWrites: ClusterGroupedWrites
     /// `limits.maxKeys`, decided by this node.
     let keyBudget: ClusterKeyBudget
     /// The most changes and bytes of events a resume reads back from etcd
@@ -106,6 +108,7 @@ final class ClusterState: SharedState {
         let nodeLease = try client.grantLease(ttl: Int64(configuration.sessionTTLSeconds))
         nodeTag = String(UInt64(bitPattern: nodeLease.id), radix: 36)
         keeper = EtcdLeaseKeeper(client: client)
+        groupedWrites = ClusterGroupedWrites(client: client)
         sessionKeys = ClusterSessionKeys(
             nodeLease: nodeLease, client: client, layout: layout, keeper: keeper,
             timeToLive: Int64(configuration.sessionTTLSeconds), logger: logger, retries: workers)
@@ -255,16 +258,18 @@ final class ClusterState: SharedState {
         }
     }
 
-    /// Runs one write's transaction in its key's turn on this node and answers
-    /// it once the cache has applied its revision. On the session's queue.
+    /// Runs one write's transaction in a group, in its key's turn on this node,
+    /// and answers it once the cache has applied its revision. On the session's queue.
     private func perform(_ write: Write, by author: Author, answering pending: PendingReply) {
-        let (key, sessionBound, hasRequestId, ttl): (String, Bool, Bool, Int64?)
+        let (key, sessionBound, requestId, ttl): (String, Bool, String?, Int64?)
         switch write {
-        case .set(let name, _, _, let bound, let requestId, let seconds):
-            (key, sessionBound, hasRequestId, ttl) = (name, bound, requestId != nil, seconds)
-        case .delete(let name, _, let requestId):
-            (key, sessionBound, hasRequestId, ttl) = (name, false, requestId != nil, nil)
+        case .set(let name, _, _, let bound, let id, let seconds):
+            (key, sessionBound, requestId, ttl) = (name, bound, id, seconds)
+        case .delete(let name, _, let id): (key, sessionBound, requestId, ttl) = (name, false, id, nil)
         }
+        let hasRequestId = requestId != nil
+        let turn = (id: groupedWrites.begin(), keys: ["key:" + key] + (requestId.map { ["requestId:" + $0] } ?? []))
+        defer { groupedWrites.finish(turn.id) }
         do throws(EtcdError) {
             let now = KeyExpiry.wallMilliseconds()
             let lease = sessionBound ? try sessionKeys.lease() : 0
@@ -274,12 +279,7 @@ final class ClusterState: SharedState {
                 sessionBound ? 0 : try expiryLeases.lease(for: deadline, client)
             }
             let leases = (session: lease, request: requestLease, expiry: expiryLease ?? 0)
-            let decided = keyTurns.run(StoreKey(key)) {
-                Result { () throws(EtcdError) in
-                    try decide(write, key: key, by: author, leases: leases, now: now)
-                }
-            }
-            let decision = try decided.get()
+            let decision = try decide(write, key: key, turn: turn, by: author, leases: leases, now: now)
             if sessionBound, decision.isChange { sessionKeys.hold(key, at: decision.revision, by: author.session) }
             answerWhenApplied(decision.revision, decision.reply, pending) { [keyBudget] in
                 if decision.isCreate { keyBudget.release(key) }
@@ -300,11 +300,12 @@ final class ClusterState: SharedState {
         var isChange = false
     }
 
-    /// Runs `write`'s transaction, planned again while the key changed under it
+    /// Runs `write`'s transaction in a group, in its `turn` (its identifier and
+    /// keys in `groupedWrites`), planned again while the key changed under it
     /// (another node's write). A create must first find room in `keyBudget`.
     private func decide(
-        _ write: Write, key: String, by author: Author, leases: (session: Int64, request: Int64, expiry: Int64),
-        now: Int64
+        _ write: Write, key: String, turn: (id: Int, keys: [String]), by author: Author,
+        leases: (session: Int64, request: Int64, expiry: Int64), now: Int64
     ) throws(EtcdError) -> Decision {
         var current = cache.get(key)
         var currentRevision = restartedRevisions.withLock { $0[key] }
@@ -323,7 +324,7 @@ final class ClusterState: SharedState {
             }
             let result: EtcdTransactionResult
             do throws(EtcdError) {
-                result = try client.transaction(plan.transaction)
+                result = try groupedWrites.run(plan.transaction, for: turn.id, keys: turn.keys)
             } catch {
                 if isCreate { keyBudget.release(key) }
                 throw error

@@ -82,30 +82,18 @@ public final class Server: Sendable {
         try configuration.validate()
         self.configuration = configuration
         self.logger = logger
-        if let cluster = configuration.cluster, !cluster.etcd.isEmpty {
-            let state = try ClusterState(
-                configuration: cluster, historyChanges: configuration.limits.historyChanges,
-                historyBytes: configuration.limits.historyBytes, maxKeys: configuration.limits.maxKeys, logger: logger)
-            store = state.cache
-            sessions = SessionEnvironment(
-                state: state, authenticator: Authenticator(auth: configuration.auth, logger: logger),
-                sessionNumbers: SessionNumbers(after: 0, storage: nil, logger: logger, nodeTag: state.nodeTag),
-                limits: SessionEnvironment.Limits(configuration.limits), logger: logger)
-        } else {
-            store = try SharedStore.open(configuration: configuration, logger: logger, storageOptions: storageOptions)
-            sessions = SessionEnvironment(configuration: configuration, store: store, logger: logger)
-        }
+        (store, sessions) = try Self.openSharedState(configuration, logger: logger, storageOptions: storageOptions)
         inputBudget = InputBudget(maxBytes: configuration.limits.maxBufferedInputBytes)
         connectionSettings = ConnectionSettings(configuration)
         let count =
             configuration.ioThreads > 0
             ? configuration.ioThreads : Self.defaultLoopCount(cores: ProcessInfo.processInfo.activeProcessorCount)
-        // Sessions' writes are batched per loop turn (without storage, or in a cluster, there is nothing to batch).
-        let endOfTurn = configuration.cluster?.etcd.isEmpty ?? true ? store.batchWritesPerTurn() : nil
+        // Sessions' writes are batched per loop turn (without storage, as in a cluster's cache, there is nothing to batch).
+        let endOfTurn = store.batchWritesPerTurn()
         loops = try (0..<count).map { index throws(SocketError) in
             try EventLoop(label: "observatory.loop.\(index)", logger: logger, endOfTurn: endOfTurn)
         }
-        clusterState?.onViewLost { [weak self] revision in self?.closeObservers(reloadedAt: revision) }
+        sessions.state.onViewLost { [weak self] revision in self?.closeObservers(reloadedAt: revision) }
     }
 
     /// Closes every connection that observes something with `unavailable` and the
@@ -130,7 +118,7 @@ public final class Server: Sendable {
         max(1, cores / 2)
     }
 
-    /// The cluster state in cluster mode (`configuration.cluster`), else `nil`.
+    /// The cluster state in cluster mode (`configuration.cluster`), else `nil`: for tests.
     var clusterState: ClusterState? {
         sessions.state as? ClusterState
     }

@@ -91,4 +91,14 @@ protocol SharedState: AnyObject, Sendable {
     /// Makes everything durable and releases what the state holds (files, a
     /// cluster's lease); the server calls it last when it stops.
     func close()
+
+    /// Sets what runs when the state's view of the history lost continuity and
+    /// was read again at a revision (a cluster node's watch that etcd compacted
+    /// past): the server then closes its observers with `unavailable`, so they resume.
+    func onViewLost(_ handler: @escaping @Sendable (Int64) -> Void)
+}
+
+extension SharedState {
+    /// Never runs `handler`: a state that is the history itself cannot lose its view of it.
+    func onViewLost(_ handler: @escaping @Sendable (Int64) -> Void) {}
 }
