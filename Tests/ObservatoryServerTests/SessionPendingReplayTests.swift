@@ -34,7 +34,7 @@ private final class LaterResumingState: SharedState {
 
     func observe<Failure: Error>(
         _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer,
-        subscribe: () throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
+        subscribe: (_ ignoringThrough: Int64) throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
     ) throws(Failure) -> ObservationStart {
         var start = try store.observe(target, by: observer, subscribe: subscribe, receive: receive)
         if let resumePoint {

@@ -127,7 +127,7 @@ private final class RecordingObserver: Observer {
 
         let resuming = RecordingObserver()
         let observation = store.observe(
-            .key("k"), from: ResumePoint(revision: 0, epoch: store.epoch), by: resuming, subscribe: { true }
+            .key("k"), from: ResumePoint(revision: 0, epoch: store.epoch), by: resuming, subscribe: { _ in true }
         ) { resuming.changes.append($0) }
         let replay = try #require(observation.replay)
         #expect(replay.map(\.version) == [1, 2])

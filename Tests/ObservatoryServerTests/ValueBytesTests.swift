@@ -87,7 +87,7 @@ private final class ChangeRecorder: Observer {
         #expect(stored.value.bytes == sent.bytes)
         #expect(stored.value.description == #"{"a": 1.0, "s": "\u00e9", "n" : [ 1 ,2 ]}"#)
         let resumed = second.store.observe(
-            .key("k"), from: ResumePoint(revision: 0, epoch: nil), by: ChangeRecorder(), subscribe: { false },
+            .key("k"), from: ResumePoint(revision: 0, epoch: nil), by: ChangeRecorder(), subscribe: { _ in false },
             receive: { _ in })
         let replayed = try #require(resumed.replay?.first)
         #expect(String(decoding: replayed.frame, as: UTF8.self).contains(#""new":"# + sent.description + ","))
@@ -115,7 +115,7 @@ private final class ChangeRecorder: Observer {
         // The changes after 20 come from the snapshot's history (up to 31) and the log.
         let resumed = store.observe(
             .prefix(""), from: ResumePoint(revision: 20, epoch: "bce987b0a9f7"), by: ChangeRecorder(),
-            subscribe: { false }, receive: { _ in })
+            subscribe: { _ in false }, receive: { _ in })
         let replay = try #require(resumed.replay)
         #expect(replay.map(\.version) == Array(21...40))
         let lastFromSnapshot = try #require(replay.first { $0.version == 31 })

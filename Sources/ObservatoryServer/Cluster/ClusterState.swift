@@ -157,7 +157,7 @@ final class ClusterState: SharedState {
 
     func observe<Failure: Error>(
         _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer,
-        subscribe: () throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
+        subscribe: (_ ignoringThrough: Int64) throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
     ) throws(Failure) -> ObservationStart {
         var start = try cache.observe(target, from: resumePoint, by: observer, subscribe: subscribe, receive: receive)
         // From before the cache's history: read back from etcd what it no longer holds, answered later.

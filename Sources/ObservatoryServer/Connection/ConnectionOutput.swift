@@ -61,7 +61,7 @@ final class ConnectionOutput: Sendable {
         // this connection's: one cache line fewer per delivery.
         let acknowledged = gate.reached
         let flushing = state.withLock { state -> Connection? in
-            guard state.observations.accepts(change.key, via: route) else { return nil }
+            guard state.observations.acceptsEvent(change, via: route) else { return nil }
             let mayCoalesce = !state.observations.hasClosingTargets || state.observations.mayCoalesce(change.key)
             let outcome = state.queue.appendEvent(change, acknowledgedRevision: acknowledged, mayCoalesce: mayCoalesce)
             return Self.needsFlush(after: outcome, &state) ? state.connection : nil

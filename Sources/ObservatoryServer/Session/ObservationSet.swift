@@ -36,6 +36,11 @@ struct ObservationSet {
     /// Whether any target is observed with `close`; read on every delivery, so
     /// that the common case (none) costs one load, not a call of `mayCoalesce`.
     private(set) var hasClosingTargets = false
+    /// Targets observed while changes their snapshot or replay holds were still
+    /// on their way from the store's sender: the events of the keys they cover
+    /// up to `through` are ignored. Empty but for that moment: an event past one
+    /// drops it, since the sender delivers in revision order.
+    private var ignored: [(target: StoreKey, isPrefix: Bool, through: Int64)] = []
     /// The most distinct targets allowed.
     let limit: Int
 
@@ -47,11 +52,16 @@ struct ObservationSet {
     var count: Int { keys.count + prefixes.count }
 
     /// Adds `target` with its slow policy; returns whether the target is new.
+    /// Its events up to `ignoringThrough` are ignored from now on (the store's
+    /// snapshot or replay holds those changes; 0 ignores none).
     ///
     /// - Throws: `limit_exceeded` when a new target would pass `limit`.
-    mutating func add(_ target: Target, slow: SlowPolicy = .coalesce) throws(WireError) -> Bool {
+    mutating func add(
+        _ target: Target, slow: SlowPolicy = .coalesce, ignoringThrough: Int64 = 0
+    ) throws(WireError) -> Bool {
         guard !contains(target) else {
             if slow == .close { markClosing(target) }
+            ignore(target, through: ignoringThrough)
             return false
         }
         guard count < limit else {
@@ -65,7 +75,16 @@ struct ObservationSet {
         case .prefix(let prefix): prefixes.insert(StoreKey(prefix))
         }
         if slow == .close { markClosing(target) }
+        ignore(target, through: ignoringThrough)
         return true
+    }
+
+    private mutating func ignore(_ target: Target, through revision: Int64) {
+        guard revision > 0 else { return }
+        switch target {
+        case .key(let key): ignored.append((StoreKey(key), false, revision))
+        case .prefix(let prefix): ignored.append((StoreKey(prefix), true, revision))
+        }
     }
 
     private mutating func markClosing(_ target: Target) {
@@ -77,6 +96,14 @@ struct ObservationSet {
 
     /// Removes `target` (and its slow policy); returns whether it was observed.
     mutating func remove(_ target: Target) -> Bool {
+        if !ignored.isEmpty {
+            let (text, isPrefix) =
+                switch target {
+                case .key(let key): (key, false)
+                case .prefix(let prefix): (prefix, true)
+                }
+            ignored.removeAll { $0.isPrefix == isPrefix && $0.target.text == text }
+        }
         switch target {
         case .key(let key):
             closingKeys.remove(StoreKey(key))
@@ -110,6 +137,21 @@ struct ObservationSet {
             let storeKey = StoreKey(key)
             return !keys.contains(storeKey) && prefixes.contains { storeKey.hasBytePrefix($0.text) }
         }
+    }
+
+    /// Whether a live event (from the store's sender) that arrived on `route` is
+    /// to be sent: `accepts(_:via:)`, unless a target covering its key ignores
+    /// it (`add`'s `ignoringThrough`: the snapshot the client got holds it).
+    mutating func acceptsEvent(_ change: StoreChange, via route: Route) -> Bool {
+        guard accepts(change.key, via: route) else { return false }
+        guard !ignored.isEmpty else { return true }
+        let key = StoreKey(change.key)
+        let version = change.version
+        let isIgnored = ignored.contains { floor in
+            floor.through >= version && (floor.isPrefix ? key.hasBytePrefix(floor.target.text) : floor.target == key)
+        }
+        if !isIgnored { ignored.removeAll { $0.through < version } }
+        return !isIgnored
     }
 
     /// Whether the events of `key` may be coalesced: no observation covering it says `close`.

@@ -267,7 +267,7 @@ final class Session: Observer {
             return .answered(.valueReply(page.reply(id: id)))
         case .ping:
             // Every change up to `revision` has been handed to this output (the store
-            // delivers under the lock it counts revisions with); the events held
+            // counts the revisions whose deliveries are done); the events held
             // while this batch is answered go ahead of the reply, so the reply
             // follows every event it vouches for (docs/protocol.md, "Progress").
             let revision = state.revision
@@ -330,9 +330,10 @@ final class Session: Observer {
             case .prefix: .prefix
             }
         let output = self.output
-        let observation = try state.observe(target, from: resumePoint, by: self) { () throws(WireError) in
+        let observation = try state.observe(target, from: resumePoint, by: self) {
+            (ignoringThrough: Int64) throws(WireError) in
             let isNew = try output.updateObservations { observations throws(WireError) in
-                try observations.add(target, slow: slow)
+                try observations.add(target, slow: slow, ignoringThrough: ignoringThrough)
             }
             guard route == .prefix else { return isNew }
             defer { observesPrefixes = true }

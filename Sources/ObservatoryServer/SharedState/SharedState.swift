@@ -60,14 +60,17 @@ protocol SharedState: AnyObject, Sendable {
 
     /// Starts `observer` receiving the changes of `target` through `receive` (if
     /// `subscribe` says so) and, in the same step, takes its snapshot or, from a
-    /// `resumePoint` the state can serve, the changes after it.
+    /// `resumePoint` the state can serve, the changes after it. `subscribe` runs
+    /// in that step and receives the revision up to which the target's events are
+    /// to be ignored: changes the snapshot or replay holds that may still be on
+    /// their way to handlers (0 when none are).
     ///
     /// Must not block: a state that fetches the changes elsewhere (a cluster node
     /// reading etcd's history) returns a start with `pendingReplay` set, which
     /// answers `resumed:true` and the replay, or the start's snapshot, later.
     func observe<Failure: Error>(
         _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer,
-        subscribe: () throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
+        subscribe: (_ ignoringThrough: Int64) throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
     ) throws(Failure) -> ObservationStart
 
     /// Stops `observer` receiving the changes of `key`.

@@ -19,7 +19,7 @@ extension SharedStore {
         subscribe: Bool,
         receive: @escaping (StoreChange) -> Void
     ) -> (values: [RawValueEntry], revision: Int64) {
-        let observation = observe(target, by: observer, subscribe: { subscribe }, receive: receive)
+        let observation = observe(target, by: observer, subscribe: { _ in subscribe }, receive: receive)
         return (observation.values, observation.revision)
     }
 

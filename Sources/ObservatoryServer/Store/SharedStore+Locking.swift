@@ -1,20 +1,48 @@
 import Observatory
 
-// The store's lock, and the revision gate's waiters that must not run under it.
+// The store's lock, and what must not run under it: observers' handlers and the
+// revision gate's waiters.
 extension SharedStore {
-    /// Runs `body` under the store's lock, then, once the lock is released, runs
-    /// the revision gate's waiters that storage woke meanwhile (`Guarded.wakeup`):
-    /// a connection's wake-up never runs while the store is locked.
+    /// Runs `body` under the store's lock; once the lock is released, sends the
+    /// deliveries `body` queued if that made this thread the sender (and those
+    /// other threads queue meanwhile, until none is left: `DeliveryQueue`), then
+    /// runs the revision gate's waiters that storage woke meanwhile
+    /// (`Guarded.wakeup`). So no handler and no connection's wake-up ever runs
+    /// while the store is locked.
     ///
-    /// Every path that may write (and so wake waiters) takes the lock this way.
+    /// Every path that may write or publish (and so queue deliveries or wake
+    /// waiters) takes the lock this way.
     func withStoreLock<Result, Failure: Error>(
         _ body: (inout Guarded) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         var wakeup = RevisionGate.Wakeup()
-        defer { wakeup.run() }
+        var deliveries: [Delivery] = []
+        defer {
+            if !deliveries.isEmpty { send(deliveries) }
+            wakeup.run()
+        }
         return try guarded.withLock { guarded throws(Failure) -> Result in
-            defer { swap(&wakeup, &guarded.wakeup) }
+            defer {
+                swap(&wakeup, &guarded.wakeup)
+                if guarded.becameSender {
+                    guarded.becameSender = false
+                    deliveries = guarded.deliveries.take()
+                }
+            }
             return try body(&guarded)
+        }
+    }
+
+    /// The sender's turn: sends `first`, then whatever was queued meanwhile, in
+    /// order, holding no lock while handlers run, until nothing is left.
+    private func send(_ first: [Delivery]) {
+        var next = first
+        while !next.isEmpty {
+            for delivery in next {
+                delivery.keyFeed?.send(delivery.change, from: delivery.author)
+                if delivery.toEveryChange { everyChange.send(delivery.change, from: delivery.author) }
+            }
+            next = guarded.withLock { $0.deliveries.take() }
         }
     }
 }

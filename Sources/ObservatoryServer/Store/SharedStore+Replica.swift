@@ -9,13 +9,12 @@ extension SharedStore {
     /// The revision gate advances to `revision`.
     func reset(to entries: [RawValueEntry], at revision: Int64) {
         let data = StoreState.replica(of: entries, at: revision)
-        let wakeup = guarded.withLock { guarded in
+        withStoreLock { guarded in
             guarded.data = data
             guarded.history = ChangeHistory(
                 capacity: guarded.history.capacity, byteLimit: guarded.history.byteLimit, after: revision)
-            return gate.advance(to: revision)
+            guarded.wakeup += gate.advance(to: revision)
         }
-        wakeup.run()
     }
 
     /// How many keys the store holds and how many of `keys` it does not hold yet,
@@ -33,7 +32,8 @@ extension SharedStore {
     /// The revision gate advances to `revision` before the changes are announced,
     /// so that connections send their events without waiting; whoever waits for
     /// one of these revisions (a write's reply) is woken once the lock is
-    /// released, when the cache holds every change.
+    /// released (after the changes were sent, if this thread sends them), when
+    /// the cache holds every change.
     ///
     /// `times` gives each revision's `at` as its envelopes carry it; a change
     /// without one (a key etcd deleted with its lease) takes this node's clock.
@@ -42,8 +42,8 @@ extension SharedStore {
     @discardableResult
     func replicate(_ changes: [ClusterChange], through revision: Int64, times: [Int64: Int64] = [:]) -> Int {
         var expired = 0
-        let wakeup = guarded.withLock { guarded in
-            let wakeup = gate.advance(to: revision)
+        withStoreLock { guarded in
+            guarded.wakeup += gate.advance(to: revision)
             for replicated in changes {
                 guard let planned = guarded.data.planReplicated(replicated, at: times[replicated.version]) else {
                     continue
@@ -60,9 +60,7 @@ extension SharedStore {
             }
             guarded.data.advanceRevision(to: revision)
             guarded.history.skip(through: revision)
-            return wakeup
         }
-        wakeup.run()
         return expired
     }
 }

@@ -16,16 +16,20 @@ import ObservatoryWire
 /// own `set`, `delete` and session ends append to the log before applying.
 ///
 /// ## Locking
-/// One `Locked` box guards the data and the feeds. A change is stored, applied and
-/// sent while the lock is held, so the log and the events are in revision order,
-/// and registering an observation and taking its snapshot happen in one step: no
-/// change falls between snapshot and events. Handlers therefore run under this lock
-/// and must only queue bytes (they take their connection's output lock, never this
-/// one). Storage's own lock is taken after this one, never before, and storage's
-/// `write(2)` of a change or a turn's batch runs under both, which is what keeps the
-/// log in revision order. The revision gate's waiters that a write wakes do not run
-/// under it: every path that writes takes the lock through `withStoreLock`, which
-/// runs them once the lock is released.
+/// One `Locked` box (`guarded`) guards the data, the history, the feeds and the
+/// delivery queue. It is held only to decide: plan, store (or buffer) and apply a
+/// change, keep it in the history and queue its delivery, or register an
+/// observation and take its snapshot in one step. No observer's handler and no
+/// revision gate waiter runs under it: `withStoreLock`, through which every path
+/// that writes or observes takes it, runs them once it is released. Deliveries
+/// are queued under it in revision order and sent by one thread at a time
+/// (`DeliveryQueue`), so every observer receives the changes in revision order
+/// while a slow handler, or one that writes to the store itself, never holds up
+/// another thread's write. An observation registered while deliveries are on
+/// their way ignores the changes its snapshot already holds (`subscribe` is told
+/// up to which revision). Storage's own lock is taken after this one, never
+/// before; storage's `write(2)` of a change or a turn's batch still runs under
+/// both, which is what keeps the log in revision order.
 public final class SharedStore: Sendable, SnapshotSource {
     struct KeyFeed {
         let messenger = Messenger<StoreChange>()
@@ -41,10 +45,26 @@ public final class SharedStore: Sendable, SnapshotSource {
         /// The revision gate's waiters that storage woke under the lock; `withStoreLock`
         /// runs them once it is released.
         var wakeup = RevisionGate.Wakeup()
+        /// The changes on their way to observers' handlers, and who sends them.
+        var deliveries = DeliveryQueue<Delivery>()
+        /// Set when a change queued under the current hold of the lock made this
+        /// thread the sender: `withStoreLock` sends once the lock is released.
+        var becameSender = false
+    }
+
+    /// One change on its way to its observers: the feeds chosen under the lock,
+    /// sent after it is released (`withStoreLock`).
+    struct Delivery {
+        let change: StoreChange
+        let author: Author
+        /// The messenger of the key's observers, if it had any.
+        let keyFeed: Messenger<StoreChange>?
+        /// Whether the feed of every change (prefix observers) had observers.
+        let toEveryChange: Bool
     }
 
     let guarded: Locked<Guarded>
-    private let everyChange = Messenger<StoreChange>()
+    let everyChange = Messenger<StoreChange>()
     /// Where changes are stored; `nil` keeps the store in memory only.
     public let storage: Storage?
     /// The revision gate: how far replies to writes and events may go. Storage
@@ -114,10 +134,17 @@ public final class SharedStore: Sendable, SnapshotSource {
         withWrittenState { $0.data.entry(key) }
     }
 
-    /// The revision of the last change (written first, like every read, so that
-    /// a `ping` after a write reports at least that write's version).
+    /// The revision of the last change that reached every observer's handler:
+    /// a `ping` vouches that its connection has been handed every change up to it
+    /// (docs/protocol.md, "Progress"). Written first, like every read, and, when
+    /// no other thread is sending deliveries, delivered first too, so that it is
+    /// then the last change's revision (a `ping` after a write reports at least
+    /// that write's version).
     public var revision: Int64 {
-        withWrittenState { $0.data.revision }
+        withWrittenState { guarded in
+            guarded.becameSender
+                ? guarded.data.revision : guarded.deliveries.deliveredRevision(applied: guarded.data.revision)
+        }
     }
 
     /// The number of keys.
@@ -231,11 +258,11 @@ public final class SharedStore: Sendable, SnapshotSource {
         }
     }
 
-    /// Keeps a change in the history and sends it to the observers of its key and
-    /// of every change; encodes its event first, once, if anyone observes it.
-    ///
-    /// Under the lock, where observations start too, so an observer that registers
-    /// right after this check sees the change in its snapshot instead.
+    /// Keeps a change in the history and queues its delivery to the observers of
+    /// its key and of every change; encodes its event first, once, if anyone
+    /// observes it. Under the lock, where observations start too, so an observer
+    /// that registers right after this sees the change in its snapshot instead;
+    /// the handlers run once the lock is released (`withStoreLock`).
     func publish(_ change: StoreChange, from author: Author, in guarded: inout Guarded) {
         let keyFeed = guarded.keyFeeds[StoreKey(change.key)]
         let isPrefixObserved = everyChange.isObserved
@@ -245,8 +272,11 @@ public final class SharedStore: Sendable, SnapshotSource {
         }
         let encoded = change.encoded()
         guarded.history.append(encoded)
-        keyFeed?.messenger.send(encoded, from: author)
-        if isPrefixObserved { everyChange.send(encoded, from: author) }
+        let delivery = Delivery(
+            change: encoded, author: author, keyFeed: keyFeed?.messenger, toEveryChange: isPrefixObserved)
+        if guarded.deliveries.enqueue(delivery, revision: encoded.version) == .startSending {
+            guarded.becameSender = true
+        }
     }
 
     /// The wall time in milliseconds, read only for writes with a `requestId` or a `ttl`.
@@ -291,94 +321,5 @@ public final class SharedStore: Sendable, SnapshotSource {
         case .key(let key): get(key).map { [$0] } ?? []
         case .prefix(let prefix): withWrittenState { $0.data.view }.entries(withPrefix: prefix)
         }
-    }
-
-    /// What an `observe` found: a snapshot, or the changes to replay after a resume point.
-    public typealias Observation = ObservationStart
-
-    /// Starts `observer` receiving the later changes of `target` through
-    /// `receive` (if `subscribe` says so) and, in the same step, takes its snapshot,
-    /// or, with a `resumePoint` the store can serve, the changes after it.
-    ///
-    /// For a key, `receive` gets that key's changes; for a prefix, it gets every
-    /// change and is expected to filter (one prefix subscription per observer is
-    /// enough for all its prefixes). `subscribe` runs under the store's lock, so an
-    /// observer can add the target to what it filters by in the same step: no
-    /// change is lost or sent twice between the snapshot or replay and the events.
-    /// It returns `false` when the observer already receives the target's changes.
-    ///
-    /// The store resumes when the resume point's epoch (if given) is this store's
-    /// and its history holds every change after the point's revision.
-    public func observe<Failure: Error>(
-        _ target: Target,
-        from resumePoint: ResumePoint? = nil,
-        by observer: some Observer,
-        subscribe: () throws(Failure) -> Bool,
-        receive: @escaping (StoreChange) -> Void
-    ) throws(Failure) -> Observation {
-        // Registered and captured in one step under the lock (no change falls between
-        // them); a prefix's snapshot is read from a copy after the lock is released.
-        let (captured, revision) = try withStoreLock { guarded throws(Failure) in
-            writeUnwritten(&guarded)
-            if try subscribe() {
-                switch target {
-                case .key(let key):
-                    let feedKey = StoreKey(key)
-                    var feed = guarded.keyFeeds[feedKey] ?? KeyFeed()
-                    feed.observerCount += 1
-                    observer.observe(feed.messenger, receive: receive)
-                    guarded.keyFeeds[feedKey] = feed
-                case .prefix:
-                    observer.observe(everyChange, receive: receive)
-                }
-            }
-            let revision = guarded.data.revision
-            if let resumePoint, resumePoint.epoch.map({ $0 == epoch }) ?? true,
-                let replay = guarded.history.changes(of: target, after: resumePoint.revision)
-            {
-                return (Captured.replay(replay), revision)
-            }
-            let captured: Captured =
-                switch target {
-                case .key(let key): .entry(guarded.data.entry(key))
-                case .prefix(let prefix): .view(guarded.data.view, prefix: prefix)
-                }
-            return (captured, revision)
-        }
-        switch captured {
-        case .entry(let entry): return Observation(values: entry.map { [$0] } ?? [], revision: revision)
-        case .view(let view, let prefix):
-            return Observation(values: view.entries(withPrefix: prefix), revision: revision)
-        case .replay(let changes):
-            return Observation(values: [], revision: revision, replay: changes.map { $0.encoded() })
-        }
-    }
-
-    /// What `observe` takes under the lock: a key's entry, or a copy to read a prefix from.
-    private enum Captured {
-        case entry(RawValueEntry?)
-        case view(StoreView, prefix: String)
-        case replay([StoreChange])
-    }
-
-    /// Stops `observer` receiving the changes of `key`.
-    public func stopObserving(key: String, by observer: some Observer) {
-        guarded.withLock { guarded in
-            let feedKey = StoreKey(key)
-            guard var feed = guarded.keyFeeds[feedKey] else { return }
-            observer.stopObserving(feed.messenger)
-            feed.observerCount -= 1
-            guarded.keyFeeds[feedKey] = feed.observerCount > 0 ? feed : nil
-        }
-    }
-
-    /// Stops `observer` receiving every change (its prefix subscription).
-    public func stopObservingPrefixes(by observer: some Observer) {
-        observer.stopObserving(everyChange)
-    }
-
-    /// The number of keys that currently have a feed (at least one key observer).
-    var keyFeedCount: Int {
-        guarded.withLock { $0.keyFeeds.count }
     }
 }

@@ -64,13 +64,13 @@ private final class CacheObserver: Observer {
         let store = cache([], at: 3)
         store.replicate([.set(entry("a", 1, 4))], through: 4)
         let observer = CacheObserver()
-        let before = store.observe(.key("a"), from: ResumePoint(revision: 3, epoch: "e"), by: observer) {
+        let before = store.observe(.key("a"), from: ResumePoint(revision: 3, epoch: "e"), by: observer) { _ in
             false
         } receive: { _ in
         }
         #expect(before.replay?.count == 1)
         store.reset(to: [entry("a", 7, 9)], at: 12)
-        let after = store.observe(.key("a"), from: ResumePoint(revision: 3, epoch: "e"), by: observer) {
+        let after = store.observe(.key("a"), from: ResumePoint(revision: 3, epoch: "e"), by: observer) { _ in
             false
         } receive: { _ in
         }
@@ -87,7 +87,7 @@ private final class CacheObserver: Observer {
         store.replicate([.set(entry("b", 3, 9))], through: 9)
         let observer = CacheObserver()
         for (from, expected) in [(3, [4, 6, 9]), (4, [6, 9]), (5, [6, 9]), (7, [9]), (9, [])] as [(Int64, [Int64])] {
-            let start = store.observe(.prefix(""), from: ResumePoint(revision: from, epoch: "e"), by: observer) {
+            let start = store.observe(.prefix(""), from: ResumePoint(revision: from, epoch: "e"), by: observer) { _ in
                 false
             } receive: { _ in
             }
