@@ -15,7 +15,7 @@ import ObservatoryWire
 enum CommandLineBatch {
     /// Reads the operations that `operands` name.
     static func operations(from operands: [String], input: CommandLineInput) throws(CommandLineUsageError)
-        -> [BatchOperation]
+        -> [BatchOperation<JSONValue>]
     {
         guard operands.count <= 1 else {
             throw CommandLineUsageError(
@@ -44,14 +44,14 @@ enum CommandLineBatch {
     }
 
     /// The operations of a JSON document: an array, or an object with `ops`.
-    static func operations(in document: JSONValue) throws(CommandLineUsageError) -> [BatchOperation] {
+    static func operations(in document: JSONValue) throws(CommandLineUsageError) -> [BatchOperation<JSONValue>] {
         guard let elements = document.arrayValue ?? document.objectValue?["ops"]?.arrayValue else {
             throw CommandLineUsageError(
                 "batch: the operations must be a JSON array, or an object whose \"ops\" is one, "
                     + "such as [{\"op\":\"set\",\"key\":\"a\",\"value\":1}]")
         }
         guard !elements.isEmpty else { throw CommandLineUsageError("batch: there are no operations") }
-        var operations: [BatchOperation] = []
+        var operations: [BatchOperation<JSONValue>] = []
         for (index, element) in elements.enumerated() {
             do throws(CommandLineUsageError) {
                 operations.append(try operation(element))
@@ -62,7 +62,7 @@ enum CommandLineBatch {
         return operations
     }
 
-    private static func operation(_ element: JSONValue) throws(CommandLineUsageError) -> BatchOperation {
+    private static func operation(_ element: JSONValue) throws(CommandLineUsageError) -> BatchOperation<JSONValue> {
         guard let object = element.objectValue else {
             throw CommandLineUsageError("it must be an object such as {\"op\":\"delete\",\"key\":\"a\"}")
         }

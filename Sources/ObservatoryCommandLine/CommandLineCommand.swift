@@ -27,7 +27,7 @@ public enum CommandLineCommand: Sendable, Equatable {
     case history(Target, author: String? = nil, limit: Int? = nil, newestFirst: Bool = false)
     /// Apply several operations all or nothing, at one revision (read as JSON:
     /// see `CommandLineBatch`), and print the revision and one line per operation.
-    case batch(operations: [BatchOperation])
+    case batch(operations: [BatchOperation<JSONValue>])
     /// Print the server's name, its last revision and its epoch: a health check
     /// (exit 0, or 3 when the server cannot be reached).
     case ping

@@ -18,7 +18,7 @@ import Testing
         #"[{"op":"check","key":"lock","ifVersion":4},{"op":"set","key":"job","value":{"n":1},"ttl":60},"#
         + #"{"op":"delete","key":"queue","ifVersion":3},{"op":"set","key":"me","value":true,"ephemeral":true}]"#
 
-    private var expected: [BatchOperation] {
+    private var expected: [BatchOperation<JSONValue>] {
         [
             .check(key: "lock", ifVersion: 4),
             .set(key: "job", value: .object(["n": .integer(1)]), ttl: 60),

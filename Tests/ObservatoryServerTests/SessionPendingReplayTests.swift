@@ -18,7 +18,8 @@ private final class LaterResumingState: SharedState {
         try store.apply(write, by: author)
     }
 
-    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+    func applyBatch(_ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author)
+        throws(WireError)
         -> WriteReply
     {
         try store.applyBatch(operations, requestId: requestId, by: author)

@@ -37,7 +37,7 @@ import Testing
 
     @Test func theFirstFailingOperationFailsTheBatchWithItsIndexAndPlansNothing() throws {
         let state = try state()
-        let operations: [BatchOperation] = [
+        let operations: [BatchOperation<EncodedJSON>] = [
             .set(key: "c", value: 3), .check(key: "a", ifVersion: 2), .delete(key: "missing"),
         ]
         #expect(throws: WireError.conflict(key: "a", expected: 2, current: 1).at(index: 1)) {

@@ -85,7 +85,7 @@ import Testing
             Issue.record("not a batch")
             return
         }
-        #expect(operations.count == BatchOperation.maxCount)
+        #expect(operations.count == BatchOperation<JSONValue>.maxCount)
     }
 
     @Test(arguments: [#"{"op":"batch"}"#, #"{"op":"batch","ops":{}}"#, #"{"op":"batch","ops":"set"}"#])

@@ -57,7 +57,7 @@ public typealias HistoryQuery = ObservatoryWire.HistoryQuery
 /// One change of a `history` reply as the server sent it: its event and `at`.
 public typealias HistoryChange = ObservatoryWire.HistoryChange
 /// One operation of a batch as the protocol has it; ``BatchStep/init(_:)`` sends one.
-public typealias BatchOperation = ObservatoryWire.BatchOperation
+public typealias BatchOperation = ObservatoryWire.BatchOperation<JSONValue>
 
 /// The result of one step of a batch, in ``BatchOutcome/results``.
 public typealias BatchResult = ObservatoryWire.BatchResult

@@ -41,7 +41,7 @@ struct ClusterBatchPlan {
     /// `expiryLeases[key]`, a `requestId`'s record to `requestLease`; expiries
     /// run from `now` (milliseconds since 1970).
     init(
-        operations: [BatchOperation], requestId: String?, author: Author, current: [String: RawValueEntry],
+        operations: [BatchOperation<EncodedJSON>], requestId: String?, author: Author, current: [String: RawValueEntry],
         currentRevisions: [String: Int64] = [:], layout: ClusterKeyLayout, lease: Int64, requestLease: Int64,
         expiryLeases: [String: Int64] = [:], now: Int64 = 0
     ) {
@@ -70,7 +70,7 @@ struct ClusterBatchPlan {
                 continue
             case .set(_, let value, let ifVersion, let sessionBound, let ttl):
                 write = .set(
-                    key: key, value: EncodedJSON(value), ifVersion: ifVersion, sessionBound: sessionBound,
+                    key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound,
                     requestId: nil, ttl: ttl)
             case .delete(_, let ifVersion):
                 write = .delete(key: key, ifVersion: ifVersion, requestId: nil)

@@ -4,7 +4,8 @@ import ObservatoryWire
 // A `batch` on a cluster node: one etcd transaction (`ClusterBatchPlan`), its
 // events brought back by the watch in one revision and applied to the cache together.
 extension ClusterState {
-    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+    func applyBatch(_ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author)
+        throws(WireError)
         -> WriteReply
     {
         let pending = PendingReply()
@@ -15,7 +16,8 @@ extension ClusterState {
     }
 
     private func performBatch(
-        _ operations: [BatchOperation], requestId: String?, by author: Author, answering pending: PendingReply
+        _ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author,
+        answering pending: PendingReply
     ) {
         let isSessionBound = operations.contains {
             if case .set(_, _, _, true, _) = $0 { return true }
@@ -52,7 +54,7 @@ extension ClusterState {
     /// Notes the session-bound keys the batch put at `revision` (changed, or
     /// with `ttl`: an expiring key's restarted clock), so that they go when the session ends.
     private func holdSessionBoundKeys(
-        of operations: [BatchOperation], _ results: [BatchResult], at revision: Int64, by session: String
+        of operations: [BatchOperation<EncodedJSON>], _ results: [BatchResult], at revision: Int64, by session: String
     ) {
         for (operation, result) in zip(operations, results) {
             if case .set(let key, _, _, true, let ttl) = operation, result.changed == true || ttl != nil {
@@ -65,7 +67,7 @@ extension ClusterState {
     /// returns the revision the cache must reach before the reply goes out, the
     /// reply, and the keys whose room in the key budget it holds until then.
     private func decideBatch(
-        _ operations: [BatchOperation], requestId: String?, by author: Author,
+        _ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author,
         leases: (session: Int64, request: Int64, expiry: [String: Int64]), now: Int64
     ) throws(EtcdError) -> (Int64, Result<ReplyPayload, WireError>, [String]) {
         let keys = operations.map(\.key)

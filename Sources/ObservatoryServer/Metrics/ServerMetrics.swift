@@ -66,7 +66,7 @@ final class ServerMetrics: Sendable {
     }
 
     /// Counts the changes a batch made: its deletes and the sets that changed a value.
-    func countChanges(of operations: [BatchOperation], _ results: [BatchResult]) {
+    func countChanges(of operations: [BatchOperation<EncodedJSON>], _ results: [BatchResult]) {
         let changed = zip(operations, results).count { operation, result in
             switch operation {
             case .delete: true

@@ -32,7 +32,7 @@ extension Session {
     /// Throws the error of the first operation of a batch this session may not
     /// perform, with its index: a `check` needs read rights, a `set` or `delete`
     /// write rights (and read rights with `ifVersion`, as alone).
-    func checkRights(of operations: [BatchOperation]) throws(WireError) {
+    func checkRights(of operations: [BatchOperation<EncodedJSON>]) throws(WireError) {
         guard rights != nil else { return }
         for (index, operation) in operations.enumerated() {
             do throws(WireError) {

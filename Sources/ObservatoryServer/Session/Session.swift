@@ -219,12 +219,14 @@ final class Session: Observer {
                         key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId,
                         ttl: ttl),
                     by: identity))
+        case .batch(let operations, let requestId):
+            return .written(try applyBatch(operations, requestId: requestId))
         case .other(let operation):
             return try perform(operation, id: id)
         }
     }
 
-    /// Performs any op but a `set` whose value is kept as bytes.
+    /// Performs any op but a `set` or `batch` whose values are kept as bytes.
     private func perform(_ operation: Operation, id: RequestID?) throws(WireError) -> Performed {
         let ready = { (payload: ReplyPayload) in Performed.answered(.reply(.success(id: id, payload))) }
         switch operation {
@@ -235,7 +237,7 @@ final class Session: Observer {
             guard let entry = state.get(key) else { throw WireError.notFound(key: key) }
             return .answered(.valueReply(.get(id: id, entry)))
         case .set(let key, let value, let ifVersion, let ephemeral, let requestId, let ttl):
-            // `RawRequest` keeps every set's value as bytes; a tree is written as its encoding.
+            // `RawRequest` keeps the values of sets and batches as bytes; a tree is written as its encoding.
             return try perform(
                 .set(
                     key: key, value: EncodedJSON(value), ifVersion: ifVersion, ephemeral: ephemeral,
@@ -274,22 +276,29 @@ final class Session: Observer {
             answer.releasesEventsFirst = true
             return ready(.ping(revision: revision, epoch: state.epoch))
         case .batch(let operations, let requestId):
-            try checkRights(of: operations)
-            let reply = try state.applyBatch(operations, requestId: requestId, by: identity)
-            let metrics = environment.metrics
-            switch reply {
-            case .ready(.batch(_, let results, false)):
-                metrics.countChanges(of: operations, results)
-            case .pending(let pending):
-                pending.whenFulfilled {
-                    guard case .success(.batch(_, let results, false)) = pending.result else { return }
-                    metrics.countChanges(of: operations, results)
-                }
-            case .ready:
-                break
-            }
-            return .written(reply)
+            return .written(try applyBatch(operations.map { $0.encodedValues() }, requestId: requestId))
         }
+    }
+
+    /// Applies a batch and counts its changes (a cluster's once etcd has decided it).
+    private func applyBatch(_ operations: [BatchOperation<EncodedJSON>], requestId: String?) throws(WireError)
+        -> WriteReply
+    {
+        try checkRights(of: operations)
+        let reply = try state.applyBatch(operations, requestId: requestId, by: identity)
+        let metrics = environment.metrics
+        switch reply {
+        case .ready(.batch(_, let results, false)):
+            metrics.countChanges(of: operations, results)
+        case .pending(let pending):
+            pending.whenFulfilled {
+                guard case .success(.batch(_, let results, false)) = pending.result else { return }
+                metrics.countChanges(of: operations, results)
+            }
+        case .ready:
+            break
+        }
+        return reply
     }
 
     private func hello(name: String?, token: String?, protocolVersion: Int64) throws(WireError) -> ReplyPayload {

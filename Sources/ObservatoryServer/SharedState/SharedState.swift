@@ -41,7 +41,8 @@ protocol SharedState: AnyObject, Sendable {
     ///
     /// - Returns: the `batch` reply's fields, now or later, as for `apply`.
     /// - Throws: the first failing operation's error with its `index`, or `internal`.
-    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+    func applyBatch(_ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author)
+        throws(WireError)
         -> WriteReply
 
     /// The entry of `key`, if it exists.

@@ -15,13 +15,13 @@ extension SharedStore {
     /// - Throws: the first failing operation's error with its `index`, or
     ///   `internal` when storage refuses the batch (none of it is made then).
     @discardableResult
-    public func batch(_ operations: [BatchOperation], requestId: String? = nil, by author: Author)
+    public func batch(_ operations: [BatchOperation<EncodedJSON>], requestId: String? = nil, by author: Author)
         throws(WireError) -> ReplyPayload
     {
         try batch(operations, requestId: requestId, by: author, batched: false)
     }
 
-    func batch(_ operations: [BatchOperation], requestId: String?, by author: Author, batched: Bool)
+    func batch(_ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author, batched: Bool)
         throws(WireError) -> ReplyPayload
     {
         let expires = operations.contains {

@@ -28,7 +28,8 @@ extension SharedStore: SharedState {
         }
     }
 
-    func applyBatch(_ operations: [BatchOperation], requestId: String?, by author: Author) throws(WireError)
+    func applyBatch(_ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author)
+        throws(WireError)
         -> WriteReply
     {
         .ready(try batch(operations, requestId: requestId, by: author, batched: true))

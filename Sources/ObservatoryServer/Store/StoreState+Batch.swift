@@ -10,7 +10,7 @@ extension StoreState {
     /// - Throws: the error of the first operation that fails (`conflict`,
     ///   `not_found`, `limit_exceeded`), with its `index`; nothing is planned then.
     func planBatch(
-        _ operations: [BatchOperation], requestId: String?, by author: Author, now: Int64
+        _ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author, now: Int64
     ) throws(WireError) -> PlannedBatch {
         if let requestId, let applied = appliedWrites.lookup(requestId, now: now) {
             return PlannedBatch(answer: applied.duplicatePayload)
@@ -61,13 +61,13 @@ extension StoreState {
     ///
     /// A `set` with `ttl` of an equal value changes nothing but restarts the key's
     /// clock: its planned write is kept (it takes no revision), with `changed:false`.
-    private func plan(_ operation: BatchOperation, by author: Author, now: Int64) throws(WireError) -> (
+    private func plan(_ operation: BatchOperation<EncodedJSON>, by author: Author, now: Int64) throws(WireError) -> (
         PlannedWrite?, BatchResult
     ) {
         switch operation {
         case .set(let key, let value, let ifVersion, let sessionBound, let ttl):
             let planned = try planSet(
-                key, to: EncodedJSON(value), ifVersion: ifVersion, sessionBound: sessionBound, ttl: ttl, by: author,
+                key, to: value, ifVersion: ifVersion, sessionBound: sessionBound, ttl: ttl, by: author,
                 now: now)
             guard planned.change != nil else {
                 let result = BatchResult(key: key, version: entry(key)?.version ?? 0, changed: false)

@@ -4,12 +4,17 @@
 /// A batch's operations carry no `requestId` of their own: the batch's
 /// `requestId` covers them all, and one sent inside an operation is ignored,
 /// as every unknown field is.
-public enum BatchOperation: Sendable, Equatable {
+///
+/// Generic over how a `set`'s value is held, as ``ServerEvent`` is: a client
+/// builds operations with `JSONValue`s, and a server that keeps values as bytes
+/// decodes a batch's values as `EncodedJSON` (``RawOperation/batch(operations:requestId:)``),
+/// copied from the frame without building a tree.
+public enum BatchOperation<Value: JSONWritable>: Sendable, Equatable {
     /// Write `key`, with the fields of a single `set`: only if the key is at
     /// `ifVersion` (0: only if missing) when given; `sessionBound` binds the key
     /// to the writer's session (`"ephemeral"` on the wire); `ttl` makes it an
     /// expiring key, deleted that many seconds after the batch.
-    case set(key: String, value: JSONValue, ifVersion: Int64? = nil, sessionBound: Bool = false, ttl: Int64? = nil)
+    case set(key: String, value: Value, ifVersion: Int64? = nil, sessionBound: Bool = false, ttl: Int64? = nil)
     /// Remove `key`; with `ifVersion`, only if the key is at that version.
     case delete(key: String, ifVersion: Int64? = nil)
     /// A condition that writes nothing: the batch applies only if `key` is at
@@ -17,10 +22,10 @@ public enum BatchOperation: Sendable, Equatable {
     case check(key: String, ifVersion: Int64)
 
     /// The most operations one batch may hold.
-    public static let maxCount = 128
+    public static var maxCount: Int { 128 }
 
     /// The longest `ttl` a key may be given, in seconds (365 days).
-    public static let maxTTL: Int64 = 31_536_000
+    public static var maxTTL: Int64 { 31_536_000 }
 
     /// The key the operation is about.
     public var key: String {
@@ -50,24 +55,28 @@ public enum BatchOperation: Sendable, Equatable {
 // MARK: - Decoding
 
 extension BatchOperation {
-    /// Reads a batch's `ops`: 1–128 objects, each a `set`, `delete` or `check`
-    /// with a key no earlier operation has. An error found in one operation
-    /// (`bad_request`, `invalid_key`, `value_too_large`) carries its `index`.
+    /// Reads a batch's `ops`, given as how many there are and a way to read
+    /// each: 1–128 objects, each a `set`, `delete` or `check` with a key no
+    /// earlier operation has. An error found in one operation (`bad_request`,
+    /// `invalid_key`, `value_too_large`) carries its `index`.
+    ///
+    /// - Parameter decodeElement: Reads the operation at an index (see
+    ///   ``decode(from:readValue:checkSize:)``).
     static func decodeAll(
-        _ ops: [JSONValue], limits: RequestLimits, frameByteCount: Int?
+        count: Int, decodeElement: (Int) throws(WireError) -> BatchOperation
     ) throws(WireError) -> [BatchOperation] {
-        guard (1...maxCount).contains(ops.count) else {
+        guard (1...maxCount).contains(count) else {
             throw WireError(
                 code: .badRequest,
-                message: "field \"ops\" must hold 1 to \(maxCount) operations, got \(ops.count)")
+                message: "field \"ops\" must hold 1 to \(maxCount) operations, got \(count)")
         }
         var operations: [BatchOperation] = []
-        operations.reserveCapacity(ops.count)
-        var keys = Set<String>(minimumCapacity: ops.count)
-        for (index, element) in ops.enumerated() {
+        operations.reserveCapacity(count)
+        var keys = Set<String>(minimumCapacity: count)
+        for index in 0..<count {
             let operation: BatchOperation
             do throws(WireError) {
-                operation = try decode(element, limits: limits, frameByteCount: frameByteCount)
+                operation = try decodeElement(index)
             } catch {
                 throw error.at(index: index)
             }
@@ -83,54 +92,125 @@ extension BatchOperation {
         return operations
     }
 
-    /// Reads one element of `ops`.
-    private static func decode(_ element: JSONValue, limits: RequestLimits, frameByteCount: Int?)
-        throws(WireError) -> BatchOperation
-    {
-        guard let object = element.objectValue else {
-            throw WireError(
-                code: .badRequest, message: "each element of \"ops\" must be an object, got \(element.kindDescription)")
-        }
-        let fields = FieldReader(object, errorCode: .badRequest, context: "batch operation: ")
-        let name = try fields.requiredString("op")
-        switch name {
-        case "set":
+    /// What an element of `ops` that is no object is told; `kind` is what it is instead.
+    static func notAnObject(_ kind: String) -> WireError {
+        WireError(code: .badRequest, message: "each element of \"ops\" must be an object, got \(kind)")
+    }
+
+    /// Reads one operation's fields, in the order that decides which error is
+    /// reported first; a `set`'s value with `readValue`, its size checked last
+    /// with `checkSize`.
+    static func decode(
+        from fields: FieldReader<RequestFields>, readValue: () throws(WireError) -> Value,
+        checkSize: (Value) throws(WireError) -> Void
+    ) throws(WireError) -> BatchOperation {
+        switch try name(from: fields) {
+        case .set:
             let key = try key(from: fields)
-            let value = try fields.requiredValue("value")
-            let ifVersion = try fields.optionalInteger("ifVersion", minimum: 0)
-            let sessionBound = try fields.optionalBool("ephemeral") ?? false
+            let value = try readValue()
+            let ifVersion = try fields.optionalInteger(.ifVersion, minimum: 0)
+            let sessionBound = try fields.optionalBool(.ephemeral) ?? false
             let ttl = try ttl(from: fields)
-            try Operation.checkSize(limit: limits.maxValueBytes, frameByteCount: frameByteCount) {
-                value.encoded().count
-            }
+            try checkSize(value)
             return .set(key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, ttl: ttl)
-        case "delete":
-            return .delete(key: try key(from: fields), ifVersion: try fields.optionalInteger("ifVersion", minimum: 0))
-        case "check":
+        case .delete:
+            return .delete(key: try key(from: fields), ifVersion: try fields.optionalInteger(.ifVersion, minimum: 0))
+        case .check:
             let key = try key(from: fields)
-            guard let ifVersion = try fields.optionalInteger("ifVersion", minimum: 0) else {
-                throw fields.failure("ifVersion", "is required in a check (an integer ≥ 0)")
+            guard let ifVersion = try fields.optionalInteger(.ifVersion, minimum: 0) else {
+                throw fields.failure(.ifVersion, "is required in a check (an integer ≥ 0)")
             }
             return .check(key: key, ifVersion: ifVersion)
-        default:
-            throw fields.failure("op", "must be \"set\", \"delete\" or \"check\", got \"\(name)\"")
         }
     }
 
-    private static func key(from fields: FieldReader<JSONObject>) throws(WireError) -> String {
-        let key = try fields.requiredString("key")
+    /// The op of a batch operation, matched as the bytes that were sent when it
+    /// is a plain string (no `String` made), else as a string.
+    private static func name(from fields: FieldReader<RequestFields>) throws(WireError) -> Name {
+        if let bytes = fields.source.plainString(.op), let name = Name(bytes) {
+            return name
+        }
+        let name = try fields.requiredString(.op)
+        guard let known = Name(rawValue: name) else {
+            throw fields.failure(.op, "must be \"set\", \"delete\" or \"check\", got \"\(name)\"")
+        }
+        return known
+    }
+
+    /// The ops a batch operation may name.
+    private enum Name: String {
+        case set, delete, check
+
+        /// The op these bytes name; nil for any other.
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            switch bytes.count {
+            case 3 where bytes.holds("set"): self = .set
+            case 6 where bytes.holds("delete"): self = .delete
+            case 5 where bytes.holds("check"): self = .check
+            default: return nil
+            }
+        }
+    }
+
+    private static func key(from fields: FieldReader<RequestFields>) throws(WireError) -> String {
+        let key = try fields.requiredString(.key)
         try KeyRules.validate(key: key)
         return key
     }
 
     /// A `ttl` is a whole number of seconds from 1 to ``maxTTL`` (`30.0` counts), or absent.
-    private static func ttl(from fields: FieldReader<JSONObject>) throws(WireError) -> Int64? {
-        guard let value = fields.optionalValue("ttl") else { return nil }
+    private static func ttl(from fields: FieldReader<RequestFields>) throws(WireError) -> Int64? {
+        guard let value = fields.optionalValue(.ttl) else { return nil }
         guard let seconds = value.integerValue, (1...maxTTL).contains(seconds) else {
             throw fields.failure(
-                "ttl", "must be a whole number of seconds from 1 to \(maxTTL), got \(value.abbreviatedDescription)")
+                .ttl, "must be a whole number of seconds from 1 to \(maxTTL), got \(value.abbreviatedDescription)")
         }
         return seconds
+    }
+}
+
+extension BatchOperation where Value == JSONValue {
+    /// Reads a batch's `ops` from their trees (see ``decodeAll(count:decodeElement:)``).
+    static func decodeAll(
+        _ ops: [JSONValue], limits: RequestLimits, frameByteCount: Int?
+    ) throws(WireError) -> [BatchOperation] {
+        try decodeAll(count: ops.count) { (index) throws(WireError) in
+            let element = ops[index]
+            guard let object = element.objectValue else { throw notAnObject(element.kindDescription) }
+            let fields = FieldReader(RequestFields(object), errorCode: .badRequest, context: "batch operation: ")
+            return try decode(
+                from: fields, readValue: { () throws(WireError) in try fields.requiredValue(.value) },
+                checkSize: { (value) throws(WireError) in
+                    try Operation.checkSize(limit: limits.maxValueBytes, frameByteCount: frameByteCount) {
+                        value.encoded().count
+                    }
+                })
+        }
+    }
+}
+
+extension BatchOperation where Value == EncodedJSON {
+    /// The operation with its value decoded into a tree.
+    func decoded() -> BatchOperation<JSONValue> {
+        switch self {
+        case .set(let key, let value, let ifVersion, let sessionBound, let ttl):
+            return .set(key: key, value: value.decoded(), ifVersion: ifVersion, sessionBound: sessionBound, ttl: ttl)
+        case .delete(let key, let ifVersion): return .delete(key: key, ifVersion: ifVersion)
+        case .check(let key, let ifVersion): return .check(key: key, ifVersion: ifVersion)
+        }
+    }
+}
+
+extension BatchOperation where Value == JSONValue {
+    /// The operation with its value encoded as bytes, for a server that keeps values so.
+    public func encodedValues() -> BatchOperation<EncodedJSON> {
+        switch self {
+        case .set(let key, let value, let ifVersion, let sessionBound, let ttl):
+            return .set(
+                key: key, value: EncodedJSON(value), ifVersion: ifVersion, sessionBound: sessionBound, ttl: ttl)
+        case .delete(let key, let ifVersion): return .delete(key: key, ifVersion: ifVersion)
+        case .check(let key, let ifVersion): return .check(key: key, ifVersion: ifVersion)
+        }
     }
 }
 
@@ -145,7 +225,7 @@ extension BatchOperation {
         JSONWriter.write(key, into: &buffer)
         if case .set(_, let value, _, _, _) = self {
             JSONWriter.writeLiteral(",\"value\":", into: &buffer)
-            JSONWriter.write(value, into: &buffer)
+            value.encode(into: &buffer)
         }
         if let ifVersion {
             JSONWriter.writeLiteral(",\"ifVersion\":", into: &buffer)

@@ -29,7 +29,7 @@ public enum Operation: Sendable, Equatable {
     /// Apply `operations` (1–128 sets, deletes and checks, each key at most once)
     /// all or nothing, every change at one revision; `requestId` makes the whole
     /// batch safe to send again, as for `set`.
-    case batch(operations: [BatchOperation], requestId: String? = nil)
+    case batch(operations: [BatchOperation<JSONValue>], requestId: String? = nil)
 
     /// The op name of this operation.
     public var kind: OperationKind {
@@ -97,7 +97,7 @@ extension Operation {
             return .history(try HistoryQuery.decode(from: fields, target: try target(from: fields)))
         case .batch:
             return .batch(
-                operations: try BatchOperation.decodeAll(
+                operations: try BatchOperation<JSONValue>.decodeAll(
                     try fields.requiredArray(.ops), limits: limits, frameByteCount: frameByteCount),
                 requestId: try requestId(from: fields))
         }
@@ -159,7 +159,7 @@ extension Operation {
     public static let maxRequestIdBytes = 128
 
     /// A `requestId` is a string of 1–128 bytes, or absent.
-    private static func requestId(from fields: FieldReader<RequestFields>) throws(WireError) -> String? {
+    static func requestId(from fields: FieldReader<RequestFields>) throws(WireError) -> String? {
         guard let requestId = try fields.optionalString(.requestId) else { return nil }
         guard (1...maxRequestIdBytes).contains(requestId.utf8.count) else {
             throw fields.failure(.requestId, "must be a string of 1 to \(maxRequestIdBytes) bytes, such as a UUID")

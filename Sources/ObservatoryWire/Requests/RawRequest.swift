@@ -2,8 +2,9 @@
 /// for a server that stores and forwards values without building trees.
 ///
 /// ``decode(frame:limits:)`` accepts and rejects exactly the frames that
-/// ``Request/decode(frame:limits:)`` does, with the same replies; only a `set`'s
-/// value comes back as `EncodedJSON` (checked, never built into a `JSONValue`).
+/// ``Request/decode(frame:limits:)`` does, with the same replies; only the values
+/// of a `set` and of a `batch`'s operations come back as `EncodedJSON` (checked,
+/// never built into a `JSONValue`).
 ///
 /// ```swift
 /// switch RawRequest.decode(frame: line, limits: limits) {
@@ -34,8 +35,9 @@ public struct RawRequest: Sendable, Equatable {
     }
 
     /// Decodes one frame (a line without its LF) as ``Request/decode(frame:limits:)``
-    /// does, with the same errors in the same order, except that a `set`'s value is
-    /// validated and copied as its bytes instead of being parsed into a tree.
+    /// does, with the same errors in the same order, except that the values of a
+    /// `set` and of a `batch`'s operations are validated and copied as their bytes
+    /// instead of being parsed into trees.
     ///
     /// `value_too_large` follows the same rule: the limit applies to the value's
     /// compact encoding (what `JSONValue/encode(into:)` writes), not to the bytes
@@ -57,7 +59,15 @@ public struct RawRequest: Sendable, Equatable {
         Request.readFields(of: frame, limits: limits, keepsValueBytes: true).flatMap { source in
             // Taken out here so that the closure below captures a range, not a copy of the fields.
             let valueBytes = source.valueBytes
+            let batchElements = source.batchElements
             return Request.decodeFields(source) { (id, kind, fields) throws(WireError) in
+                if kind == .batch {
+                    let operations = try BatchOperation<EncodedJSON>.decodeAll(
+                        batchElements, from: fields, limits: limits, frameByteCount: frame.count)
+                    return RawRequest(
+                        id: id,
+                        operation: .batch(operations: operations, requestId: try Operation.requestId(from: fields)))
+                }
                 guard kind == .set else {
                     return RawRequest(
                         id: id,

@@ -37,6 +37,14 @@ struct RequestFields {
     /// Where the last `value` field's bytes are in the frame, when ``keepsValueBytes``;
     /// nil when there is none.
     private(set) var valueBytes: Range<Int>?
+    /// The fields of each element of the last `ops` field, read in the same pass
+    /// as the frame (each with its `value` as bytes), when ``keepsValueBytes`` and
+    /// `ops` is an array; an element that is no object has its value in ``nonObject``.
+    /// Nil when `ops` is absent or no array (it is then a field like any other).
+    private(set) var batchElements: [RequestFields]?
+    /// Whether an `ops` array is read into ``batchElements`` (only a request's own
+    /// fields: an element's `ops` is no field of a batch operation).
+    private let readsBatchElements: Bool
 
     /// Reads the fields of a frame; a frame that is valid JSON but no object
     /// leaves its value in ``nonObject``. The fields borrow `frame`: read them
@@ -49,13 +57,22 @@ struct RequestFields {
     {
         self.frame = frame
         self.keepsValueBytes = keepsValueBytes
+        readsBatchElements = keepsValueBytes
         nonObject = try JSONParser.parseMembers(of: frame, maxDepth: maxDepth, into: &self)
+    }
+
+    /// Empty fields for an element of a batch's `ops` in `frame`, read by the request's parser.
+    private init(elementOf frame: UnsafeBufferPointer<UInt8>) {
+        self.frame = frame
+        keepsValueBytes = true
+        readsBatchElements = false
     }
 
     /// Reads the fields of an already parsed object.
     init(_ object: JSONObject) {
         frame = UnsafeBufferPointer(start: nil, count: 0)
         keepsValueBytes = false
+        readsBatchElements = false
         for member in object.members {
             var name = member.key
             if let field = name.withUTF8({ RequestField(name: $0) }) {
@@ -72,6 +89,12 @@ struct RequestFields {
     func plainString(_ field: RequestField) -> UnsafeBufferPointer<UInt8>? {
         guard case .plainString(let range) = Slot(slots[field.rawValue]) else { return nil }
         return UnsafeBufferPointer(rebasing: frame[range])
+    }
+
+    /// The `value` field's bytes as sent, when ``keepsValueBytes`` (checked as
+    /// JSON with the frame); nil when there is none.
+    var valueAsSent: EncodedJSON? {
+        valueBytes.map { EncodedJSON(validatedBytes: Array(UnsafeBufferPointer(rebasing: frame[$0]))) }
     }
 
     /// Sets a field to a tree; a field sent twice keeps its last value.
@@ -152,6 +175,10 @@ extension RequestFields: FieldSource {
     static func name(of field: RequestField) -> String {
         field.name
     }
+
+    func plainText(of field: RequestField) -> String? {
+        plainString(field).map { String(decoding: $0, as: UTF8.self) }
+    }
 }
 
 extension RequestFields: JSONMemberCollector {
@@ -172,6 +199,15 @@ extension RequestFields: JSONMemberCollector {
             try parser.skipValue()
             valueBytes = start..<parser.position
             return
+        }
+        if readsBatchElements, field == .ops {
+            // A field sent twice keeps its last value: an array replaces what came before, and goes with what follows.
+            batchElements = nil
+            if start < parser.bytes.count, parser.bytes[start] == UInt8(ascii: "[") {
+                slots[field.rawValue] = Slot.packedAbsent
+                batchElements = try readElements(from: &parser)
+                return
+            }
         }
         switch start < parser.bytes.count ? parser.bytes[start] : 0 {
         case UInt8(ascii: "\""):
@@ -200,5 +236,27 @@ extension RequestFields: JSONMemberCollector {
         // other bytes is checked and decoded there, with the same errors).
         parser.position = start
         store(try parser.parseValue(JSONTreeMaker.self), for: field)
+    }
+
+    /// Reads an array's elements as batch operations' fields, at its opening
+    /// bracket, with the checks and errors of ``JSONParser/parseArray(_:)``.
+    private func readElements(from parser: inout JSONParser) throws(JSONParseError) -> [RequestFields] {
+        try parser.enterContainer()
+        defer { parser.depth -= 1 }
+        var elements: [RequestFields] = []
+        if try parser.consumeIfPresent(UInt8(ascii: "]")) { return elements }
+        while true {
+            var element = RequestFields(elementOf: frame)
+            if parser.position < parser.bytes.count, parser.bytes[parser.position] == UInt8(ascii: "{") {
+                try parser.parseMembers(into: &element)
+            } else {
+                element.nonObject = try parser.parseValue(JSONTreeMaker.self)
+            }
+            elements.append(element)
+            parser.skipWhitespace()
+            if try parser.consumeIfPresent(UInt8(ascii: "]")) { return elements }
+            try parser.expect(UInt8(ascii: ","), "expected \",\" or \"]\" in an array")
+            parser.skipWhitespace()
+        }
     }
 }

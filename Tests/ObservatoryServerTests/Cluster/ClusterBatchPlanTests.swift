@@ -17,7 +17,7 @@ import Testing
     private func valueKey(_ key: String) -> [UInt8] { layout.valueKey(key) }
 
     private func plan(
-        _ operations: [BatchOperation], current: [String: RawValueEntry], requestId: String? = nil
+        _ operations: [BatchOperation<EncodedJSON>], current: [String: RawValueEntry], requestId: String? = nil
     ) -> ClusterBatchPlan {
         ClusterBatchPlan(
             operations: operations, requestId: requestId, author: alice, current: current, layout: layout, lease: 0,
