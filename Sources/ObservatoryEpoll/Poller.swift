@@ -58,7 +58,9 @@ public final class Poller {
     private let epoll: Int32
     private let wakeDescriptor: Int32
     private let timer: Int32
-    private var events: [epoll_event]
+    /// The kernel's report buffer: a fixed allocation, so that a wait needs no
+    /// exclusive access to an array nor a uniqueness check.
+    private let events: UnsafeMutableBufferPointer<epoll_event>
     /// The deadline the timer is set to, 0 when it is not set.
     private var timerDeadline: UInt64 = 0
 
@@ -74,7 +76,8 @@ public final class Poller {
         let wakeFailure = wakeDescriptor < 0 ? SocketError.lastError("eventfd") : nil
         timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
         let timerFailure = timer < 0 ? SocketError.lastError("timerfd_create") : nil
-        events = Array(repeating: epoll_event(), count: max(1, batch))
+        events = .allocate(capacity: max(1, batch))
+        events.initialize(repeating: epoll_event())
         // Every stored property is set: from here on a throw runs `deinit`, which
         // closes what was opened (closing it here as well would close it twice).
         if let failure = epollFailure ?? wakeFailure ?? timerFailure { throw failure }
@@ -86,6 +89,7 @@ public final class Poller {
         for descriptor in [timer, wakeDescriptor, epoll] where descriptor >= 0 {
             close(descriptor)
         }
+        events.deallocate()
     }
 
     /// Starts watching `descriptor`, reporting it under `token` (≥ 0).
@@ -126,7 +130,7 @@ public final class Poller {
     /// Waits at most `timeoutMilliseconds` (-1: no limit) and calls `body` for each
     /// ready descriptor. A wake-up or the timer is consumed here and reported under `wakeToken`.
     public func wait(timeoutMilliseconds: Int32, _ body: (Readiness) -> Void) throws(SocketError) {
-        let count = epoll_wait(epoll, &events, Int32(events.count), timeoutMilliseconds)
+        let count = epoll_wait(epoll, events.baseAddress, Int32(events.count), timeoutMilliseconds)
         guard count >= 0 else {
             guard errno == EINTR else { throw SocketError.lastError("epoll_wait") }
             return

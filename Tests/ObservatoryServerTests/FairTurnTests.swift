@@ -86,6 +86,21 @@ import Testing
         #expect(try output.drainMessages().map { $0["id"] } == [4])
     }
 
+    @Test func aShareThatAnswersTheLastFrameHeldIsNotUsedUp() throws {
+        let harness = SessionHarness(fixture: try SessionFixture(configuration: testConfiguration()))
+        let output = harness.session.output
+        harness.session.receive(Array((0..<2).map { #"{"op":"ping","id":\#($0)}"# + "\n" }.joined().utf8))
+
+        let requests = ConnectionMachine.TurnShare(requests: 2, nanoseconds: .max)
+        #expect(answer(harness, within: requests) == "keepOpen, all answered", "no frame is left for a next share")
+        #expect(try output.drainMessages().map { $0["id"] } == [0, 1])
+
+        harness.session.receive(Array(#"{"op":"ping","id":2}"#.utf8 + [10]))
+        let time = ConnectionMachine.TurnShare(requests: .max, nanoseconds: 0)
+        #expect(answer(harness, within: time) == "keepOpen, all answered")
+        #expect(try output.drainMessages().map { $0["id"] } == [2])
+    }
+
     @Test func answersStopOnceTheyTookTheShareOfTime() throws {
         let harness = SessionHarness(fixture: try SessionFixture(configuration: testConfiguration()))
         let output = harness.session.output

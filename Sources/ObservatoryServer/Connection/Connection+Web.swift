@@ -19,7 +19,7 @@ extension Connection {
             session.receive(bytes)
             return
         case .http:
-            web?.receive(bytes)
+            webFace?.machine.receive(bytes)
             return
         case .undecided:
             break
@@ -30,8 +30,9 @@ extension Connection {
         case .http(let first):
             sniffer = nil
             dialect = .http
-            web = HTTPConnectionMachine(epoch: sessions.state.epoch, maxFrameBytes: sessions.limits.maxFrameBytes)
-            web?.receive(first)
+            webFace = WebFace(
+                HTTPConnectionMachine(epoch: sessions.state.epoch, maxFrameBytes: sessions.limits.maxFrameBytes))
+            webFace?.machine.receive(first)
             count(as: .http)
         case .lineProtocol(let first):
             sniffer = nil
@@ -43,16 +44,16 @@ extension Connection {
 
     /// Answers what was received, one share of a turn at most: the session's
     /// frames, after the web face's machine turned HTTP requests into frames.
-    func answerReceived() -> (action: Session.Action, usedShare: Bool) {
-        guard dialect == .http else { return output.answerFrames(of: session, within: machine.share) }
+    func answerReceived(startedAt start: UInt64) -> (action: Session.Action, usedShare: Bool) {
+        guard dialect == .http else { return output.answerFrames(of: session, within: machine.share, startedAt: start) }
         let context = WebContext(isServing: !sessions.isShuttingDown, metrics: metricsPage)
-        let step = web?.process(context) ?? HTTPConnectionMachine.Step()
-        if web?.isWebSocket == true { count(as: .websocket) }
-        if web?.isEventStream == true { count(as: .sse) }
+        let step = webFace?.machine.process(context) ?? HTTPConnectionMachine.Step()
+        if webFace?.machine.isWebSocket == true { count(as: .websocket) }
+        if webFace?.machine.isEventStream == true { count(as: .sse) }
         for code in step.errorCodes { sessions.metrics.countError(code) }
         if !step.sessionBytes.isEmpty { session.receive(step.sessionBytes) }
-        let (action, usedShare) = output.answerFrames(of: session, within: machine.share)
-        if action == .close || web?.wantsToClose == true { return (.close, false) }
+        let (action, usedShare) = output.answerFrames(of: session, within: machine.share, startedAt: start)
+        if action == .close || webFace?.machine.wantsToClose == true { return (.close, false) }
         return step.pausesReading ? (.backlogged, false) : (action, usedShare)
     }
 
@@ -62,31 +63,31 @@ extension Connection {
     /// WebSocket that only wraps lines, the queue's own text messages.
     func nextBytesToSend(_ acknowledgement: OutboundQueue.Acknowledgement) -> ArraySlice<UInt8> {
         guard dialect == .http else { return output.withQueue { $0.nextBytes(acknowledging: acknowledgement) } }
-        if web?.takesQueueFramed == true { return nextFramedBytes(acknowledgement) }
-        if web?.pendingWire.isEmpty == true {
+        if webFace?.machine.takesQueueFramed == true { return nextFramedBytes(acknowledgement) }
+        if webFace?.machine.pendingWire.isEmpty == true {
             // Switched where the whole write buffer is taken, so no line is left behind in it.
-            let switches = web?.canTakeQueueFramed == true
+            let switches = webFace?.machine.canTakeQueueFramed == true
             let (queued, isEmpty) = output.withQueue { queue in
                 let bytes = queue.nextBytes(acknowledging: acknowledgement)
                 queue.markSent(bytes.count)
                 if switches { queue.framing = .webSocketText }
                 return (bytes, queue.isEmpty)
             }
-            web?.produce(from: queued)
-            if switches { web?.takeQueueFramed() }
+            webFace?.machine.produce(from: queued)
+            if switches { webFace?.machine.takeQueueFramed() }
             finishIfDrained(queueIsEmpty: isEmpty)
         }
-        return web?.pendingWire ?? []
+        return webFace?.machine.pendingWire ?? []
     }
 
     /// The next bytes of a WebSocket whose queue writes text messages: the queue's,
     /// or the machine's frames between two messages.
     private func nextFramedBytes(_ acknowledgement: OutboundQueue.Acknowledgement) -> ArraySlice<UInt8> {
-        guard let source = web?.nextSource else { return [] }
+        guard let source = webFace?.machine.nextSource else { return [] }
         switch source {
         case .queue:
             let bytes = output.withQueue { $0.nextBytes(acknowledging: acknowledgement) }
-            web?.handOut(.queue, count: bytes.count)
+            webFace?.machine.handOut(.queue, count: bytes.count)
             guard bytes.isEmpty else { return bytes }
         case .droppedQueue:
             output.withQueue { queue in
@@ -101,34 +102,34 @@ extension Connection {
             break
         }
         finishIfDrained(queueIsEmpty: output.withQueue { $0.isEmpty })
-        let wire = web?.pendingWire ?? []
-        web?.handOut(.wire, count: wire.count)
+        let wire = webFace?.machine.pendingWire ?? []
+        webFace?.machine.handOut(.wire, count: wire.count)
         return wire
     }
 
     /// Once a closing connection has sent everything, the web face's last bytes.
     private func finishIfDrained(queueIsEmpty: Bool) {
-        if web?.pendingWire.isEmpty == true, queueIsEmpty, case .closing = machine.phase {
-            web?.finish(shuttingDown: machine.isShuttingDown)
+        if webFace?.machine.pendingWire.isEmpty == true, queueIsEmpty, case .closing = machine.phase {
+            webFace?.machine.finish(shuttingDown: machine.isShuttingDown)
         }
     }
 
     /// Records that the socket took `count` bytes of `nextBytesToSend`.
     func markSent(_ count: Int) {
-        if dialect == .http, web?.markSent(count) == false { return }
+        if dialect == .http, webFace?.machine.markSent(count) == false { return }
         output.withQueue { $0.markSent(count) }
     }
 
     /// Schedules an event stream's keep-alive comment, once the connection is one.
     func keepStreamAlive() {
-        guard dialect == .http, !isStreamKeptAlive, web?.isEventStream == true else { return }
+        guard dialect == .http, !isStreamKeptAlive, webFace?.machine.isEventStream == true else { return }
         isStreamKeptAlive = true
         scheduleStreamComment()
     }
 
     private func scheduleStreamComment() {
         loop.schedule(at: EventLoop.now() + Self.streamKeepAliveNanoseconds) { [weak self] in
-            guard let self, machine.phase == .open, web?.keepStreamAlive() == true else { return }
+            guard let self, machine.phase == .open, webFace?.machine.keepStreamAlive() == true else { return }
             flush()
             scheduleStreamComment()
         }

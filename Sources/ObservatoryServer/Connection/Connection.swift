@@ -22,11 +22,18 @@ import ObservatoryWire
 /// reach the connection only through `loop.execute` and `loop.scheduleFlush`.
 ///
 /// ## Stored properties
-/// More than ten: the shell's collaborators (socket, loop, output, session, settings,
-/// input budget, logger, revision gate, close callback), its loop-confined
+/// More than ten: the shell's collaborators (socket, loop, output, session, auth
+/// timeout, input budget, revision gate, close callback), its loop-confined
 /// bookkeeping (machine, token, interest, flush mark, awaited revision and reply, held
-/// input, armed deadline) and the web face's (sniffer, web machine, dialect, stream
+/// input, armed deadline) and the web face's (sniffer, web face, dialect, stream
 /// keep-alive, metrics). Only this class reads them; structs would add only names.
+/// An idle connection's memory is mostly this object: what only some connections
+/// need (the web face's machine, the logger and settings the environment has) is
+/// not stored inline.
+/// The variables are confined to the loop's thread and changed only by plain
+/// assignments and the machines' pure mutating methods, never while a call that
+/// reads them runs: their exclusivity is not checked at run time (callgrind: a
+/// twentieth of a set's instructions went to those checks).
 final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// The client's socket.
     let socket: StreamSocket
@@ -37,40 +44,44 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// The session id, for logs.
     let sessionID: String
     let session: Session
-    private let settings: ConnectionSettings
+    /// How long a client may take to say `hello`, for the error that closes it (the rest of
+    /// its settings went into its machine and output when they were made).
+    private let authTimeoutMilliseconds: Int
     private let inputBudget: InputBudget
-    private let logger: Logger
+    /// The server's logger, read from the environment when something is logged.
+    private var logger: Logger { sessions.logger }
     /// The shared state's revision gate: how far replies to writes and events go.
     let gate: RevisionGate
     private let onClose: @Sendable (Connection) -> Void
-    private(set) var machine: ConnectionMachine
-    private var token = -1
-    private var registeredInterest: Poller.Interest = []
+    @exclusivity(unchecked) private(set) var machine: ConnectionMachine
+    @exclusivity(unchecked) private var token = -1
+    @exclusivity(unchecked) private var registeredInterest: Poller.Interest = []
     /// Waiting in the loop's list of connections to flush at the end of the turn.
-    private var isMarkedForFlush = false
+    @exclusivity(unchecked) private var isMarkedForFlush = false
     /// The revision the gate will call back for, so a connection waits on it once.
-    var awaitedRevision: Int64?
+    @exclusivity(unchecked) var awaitedRevision: Int64?
     /// The pending write reply the connection will be called back for, so it waits on it once.
-    var awaitedReply: PendingReply?
+    @exclusivity(unchecked) var awaitedReply: PendingReply?
     /// Whether the `InputBudget` counts this connection's bytes (else no report, no lock).
-    private var isHoldingInput = false
+    @exclusivity(unchecked) private var isHoldingInput = false
     /// The most the next read may take, as the `InputBudget` last said.
-    private var readLimit = Int.max
+    @exclusivity(unchecked) private var readLimit = Int.max
     /// The deadline a loop timer is set for, so that one is set per deadline.
-    private var armedDeadline: UInt64?
+    @exclusivity(unchecked) private var armedDeadline: UInt64?
     /// Holds the first bytes until they tell HTTP from the line protocol; `nil` once known.
-    var sniffer: ProtocolSniffer? = ProtocolSniffer()
-    /// The web face's machine, when the client speaks HTTP.
-    var web: HTTPConnectionMachine?
+    @exclusivity(unchecked) var sniffer: ProtocolSniffer? = ProtocolSniffer()
+    /// The web face, when the client speaks HTTP: its machine in an allocation
+    /// of its own, which a connection speaking the line protocol does not carry.
+    @exclusivity(unchecked) var webFace: WebFace?
     /// What the client speaks: reads and sends check it, not two optionals (callgrind).
-    var dialect = Dialect.undecided
+    @exclusivity(unchecked) var dialect = Dialect.undecided
     /// A stream's keep-alive comment is scheduled.
-    var isStreamKeptAlive = false
+    @exclusivity(unchecked) var isStreamKeptAlive = false
     let sessions: SessionEnvironment
     /// Makes the `/metrics` page.
     let metricsPage: @Sendable () -> [UInt8]
     /// The transport this connection counts under in `/metrics`, once known.
-    var countedTransport: ServerMetrics.Transport?
+    @exclusivity(unchecked) var countedTransport: ServerMetrics.Transport?
 
     /// How often an event stream gets a comment, so that proxies keep it open.
     static let streamKeepAliveNanoseconds: UInt64 = 15_000_000_000
@@ -78,7 +89,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// Reads of the loop's buffer per readiness report: enough for throughput, too few for one client to hold the loop.
     private static let readsPerTurn = 4
     /// How many chunks one flush sends before it yields to the other connections.
-    private static let sendsPerTurn = 8
+    static let sendsPerTurn = 8
 
     /// Creates the connection and its session; `start()` registers it with its loop.
     init(
@@ -89,10 +100,9 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         self.metricsPage = metricsPage
         self.socket = socket
         self.loop = loop
-        self.settings = settings
+        authTimeoutMilliseconds = settings.authTimeoutMilliseconds
         self.inputBudget = inputBudget
         self.sessions = sessions
-        logger = sessions.logger
         self.onClose = onClose
         gate = sessions.state.gate
         output = ConnectionOutput(
@@ -151,42 +161,33 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     func flush() {
         isMarkedForFlush = false
         guard machine.isSending else { return }
-        output.flushStarted()
         let acknowledgement = storageAcknowledgement()
-        var isSocketFull = false
-        for _ in 0..<Self.sendsPerTurn {
-            let bytes = nextBytesToSend(acknowledgement)
-            guard !bytes.isEmpty else { break }
-            let sent: Int
-            do {
-                sent = try bytes.withUnsafeBytes { try socket.send($0) }
-            } catch {
-                carryOut(machine.failed("\(error)"))
-                return
-            }
-            markSent(sent)
-            if sent < bytes.count {
-                isSocketFull = true
-                output.flushDeferredToSocket()
-                break
-            }
-        }
-        let outcome = sendOutcome(isSocketFull: isSocketFull)
+        let sending = dialect == .http ? sendWeb(acknowledgement) : sendLines(acknowledgement)
+        guard let sending else { return }
+        let (look, isSocketFull) = sending
+        let outcome = ConnectionMachine.SendOutcome(
+            isDrained: look.isEmpty && (webFace?.machine.pendingWire.isEmpty ?? true), isSocketFull: isSocketFull,
+            isSlowConsumer: look.isFailed, sentByteCount: look.sentByteCount)
         if !outcome.isDrained && !isSocketFull {
-            if let revision = output.withQueue({ $0.waitingForRevision }) {
+            if let revision = look.waitingForRevision {
                 waitForStorage(revision)
-            } else if let pending = output.withQueue({ $0.waitingForPendingReply }) {
+            } else if let pending = look.waitingForPendingReply {
                 waitForReply(pending)
             } else {
                 markForFlush(answered: false)
             }
         }
         carryOut(machine.sent(outcome, at: EventLoop.now()))
-        if web?.closesWhenSent == true && machine.phase == .open {
+        if webFace?.machine.closesWhenSent == true && machine.phase == .open {
             carryOut(machine.endOfInput(at: EventLoop.now()))
         }
         keepStreamAlive()
         updateInterest()
+    }
+
+    /// Closes after the socket failed to take bytes.
+    func sendFailed(_ error: any Error) {
+        carryOut(machine.failed("\(error)"))
     }
 
     /// Queues the `shutdown` event and sends it; requests still arriving are
@@ -242,7 +243,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
                     dialect = .lineProtocol
                     session.receive(first)
                 }
-                web?.inputEnded()
+                webFace?.machine.inputEnded()
                 carryOut(machine.endOfInput(at: EventLoop.now()))
                 return
             case .bytes(let count):
@@ -265,7 +266,9 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     /// which may stop this connection's reading until it resumes it.
     private func reportHeldInput() {
         var held = session.unfinishedInputByteCount
-        if dialect != .lineProtocol { held += (sniffer?.bufferedByteCount ?? 0) + (web?.retainedByteCount ?? 0) }
+        if dialect != .lineProtocol {
+            held += (sniffer?.bufferedByteCount ?? 0) + (webFace?.machine.retainedByteCount ?? 0)
+        }
         guard held > 0 || isHoldingInput else { return }
         isHoldingInput = held > 0
         let reading = inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
@@ -286,11 +289,13 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
 
     /// Answers one share of the frames held, and carries out what the machine makes of it.
     private func answer() {
-        let (action, usedShare) = answerReceived()
-        carryOut(machine.answered(action, usedShare: usedShare, at: EventLoop.now()))
+        // One clock read: the share counts from it, and the machine takes it as the request's time.
+        let now = EventLoop.now()
+        let (action, usedShare) = answerReceived(startedAt: now)
+        carryOut(machine.answered(action, usedShare: usedShare, at: now))
     }
 
-    private func carryOut(_ action: ConnectionMachine.Action) {
+    func carryOut(_ action: ConnectionMachine.Action) {
         if let reason = action.reason {
             logger.debug("connection \(sessionID): \(reason)")
         }
@@ -300,7 +305,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         case .send:
             markForFlush(answered: true)
         case .rejectUnauthenticated:
-            let timeout = settings.authTimeoutMilliseconds
+            let timeout = authTimeoutMilliseconds
             output.append(
                 Reply.failure(
                     id: nil,
@@ -362,7 +367,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     private func sendOutcome(isSocketFull: Bool) -> ConnectionMachine.SendOutcome {
         output.withQueue { queue in
             ConnectionMachine.SendOutcome(
-                isDrained: queue.isEmpty && (web?.pendingWire.isEmpty ?? true), isSocketFull: isSocketFull,
+                isDrained: queue.isEmpty && (webFace?.machine.pendingWire.isEmpty ?? true), isSocketFull: isSocketFull,
                 isSlowConsumer: queue.isFailed,
                 sentByteCount: queue.sentByteCount)
         }

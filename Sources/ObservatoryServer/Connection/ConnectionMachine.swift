@@ -182,17 +182,18 @@ struct ConnectionMachine: Equatable {
         endAndClose(reason: reason)
     }
 
-    /// A send ended with `outcome`.
-    mutating func sent(_ outcome: SendOutcome, at now: UInt64) -> Action {
+    /// A send ended with `outcome`; the clock (`now`) is read only if that
+    /// closes or finishes the connection.
+    mutating func sent(_ outcome: SendOutcome, at now: @autoclosure () -> UInt64) -> Action {
         guard isSending else { return .none }
         isSocketFull = outcome.isSocketFull
         var action = Action.none
         if outcome.isSlowConsumer && phase == .open {
-            action = beginClosing(at: now, reason: "closed as a slow consumer")
+            action = beginClosing(at: now(), reason: "closed as a slow consumer")
         }
         guard outcome.isDrained else { return action }
         if case .closing = phase {
-            return finishNow(at: now, reason: action.reason)
+            return finishNow(at: now(), reason: action.reason)
         }
         return isBacklogged ? .answerBuffered : action
     }

@@ -10,34 +10,34 @@ extension ConnectionOutput {
     /// (`usedShare`; frames may be left for the next turn). Events wait
     /// meanwhile, and go out after the replies (or ahead of a `ping`'s reply,
     /// which vouches for them). The caller flushes.
+    ///
+    /// The share counts from `start` (monotonic nanoseconds), and is used only
+    /// while the session still holds input: an answer to the last frame held
+    /// leaves nothing for another share. One lock a reply: it queues the reply
+    /// and reads the queued bytes the next answer is measured against.
     func answerFrames(
-        of session: Session, within share: ConnectionMachine.TurnShare
+        of session: Session, within share: ConnectionMachine.TurnShare, startedAt start: UInt64 = EventLoop.now()
     ) -> (action: Session.Action, usedShare: Bool) {
         guard !session.isClosing else { return (.close, false) }
-        holdEvents()
+        var queuedBytes = withQueue { queue in
+            queue.holdEvents()
+            return queue.queuedBytes
+        }
         defer { releaseEvents() }
         var answered = 0
-        let start = EventLoop.now()
         while true {
-            if answered > 0 && (answered >= share.requests || EventLoop.now() &- start >= share.nanoseconds) {
+            if answered > 0, session.unfinishedInputByteCount > 0,
+                answered >= share.requests || EventLoop.now() &- start >= share.nanoseconds
+            {
                 return (.keepOpen, true)
             }
-            switch session.nextAnswer(queuedBytes: withQueue { $0.queuedBytes }) {
+            switch session.nextAnswer(queuedBytes: queuedBytes) {
             case .answer(let answer):
                 answered += 1
-                if answer.releasesEventsFirst {
-                    releaseEvents()
-                    holdEvents()
-                }
-                switch answer.content {
-                case .reply(let reply): append(reply)
-                case .valueReply(let reply): append(reply)
-                case .pendingWrite(let pending, let id): appendPendingWrite(pending, id: id)
-                case .pendingObservation(let replay, let id, let route):
-                    appendPendingObservation(replay, id: id, route: route)
-                }
+                queuedBytes = queue(answer.content, releasingEventsFirst: answer.releasesEventsFirst)
                 if let replay = answer.replay {
                     self.replay(replay.changes, via: replay.route)
+                    queuedBytes = withQueue { $0.queuedBytes }
                 }
             case .backlogged:
                 return (.backlogged, false)

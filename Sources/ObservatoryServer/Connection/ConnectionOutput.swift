@@ -163,6 +163,67 @@ final class ConnectionOutput: Sendable {
         state.withLock { body(&$0.queue) }
     }
 
+    /// Queues one answer's content (after the events held, if it vouches for
+    /// them) under one lock, and returns the bytes queued then (the caller flushes).
+    func queue(_ content: Session.Answer.Content, releasingEventsFirst: Bool) -> Int {
+        switch content {
+        case .reply(let reply):
+            let frame = reply.encodedLine()
+            switch reply {
+            case .success(let id, .set(_, let version, _, _)), .success(let id, .delete(_, let version, _)):
+                return locked(releasingEventsFirst) { $0.queue.appendWriteReply(frame, revision: version, id: id) }
+            default:
+                return locked(releasingEventsFirst) { $0.queue.appendFrame(frame) }
+            }
+        case .valueReply(let reply):
+            let frame = reply.encodedLine()
+            return locked(releasingEventsFirst) { $0.queue.appendFrame(frame) }
+        case .pendingWrite(let pending, let id):
+            return locked(releasingEventsFirst) { $0.queue.appendPendingWrite(pending, id: id) }
+        case .pendingObservation(let replay, let id, let route):
+            return locked(releasingEventsFirst) { state in
+                let observation = PendingObservation(replay, id: id, route: route, observations: state.observations)
+                state.queue.appendPendingObservation(observation)
+            }
+        }
+    }
+
+    /// Runs `body` on the state under the lock, after queueing the events held
+    /// (which then wait again) if `releasingEventsFirst`; returns the bytes queued.
+    private func locked(_ releasingEventsFirst: Bool, _ body: (inout State) -> Void) -> Int {
+        state.withLock { state in
+            if releasingEventsFirst {
+                _ = state.queue.releaseEvents()
+                state.queue.holdEvents()
+            }
+            body(&state)
+            return state.queue.queuedBytes
+        }
+    }
+
+    /// Marks the start of a flush (later events request a new one) and looks at
+    /// what to send first, under one lock.
+    func startFlush(acknowledging acknowledgement: OutboundQueue.Acknowledgement) -> OutboundQueue.Look {
+        state.withLock { state in
+            state.isFlushPending = false
+            return state.queue.look(acknowledging: acknowledgement)
+        }
+    }
+
+    /// Records that `count` bytes of the last look were sent and looks again,
+    /// under one lock: at the next bytes if `taking` (all of the last ones went
+    /// out), else only at the queue's state, and then the socket is full, so the
+    /// loop flushes once epoll reports it writable.
+    func sent(
+        _ count: Int, thenTaking taking: Bool, acknowledging acknowledgement: OutboundQueue.Acknowledgement
+    ) -> OutboundQueue.Look {
+        state.withLock { state in
+            state.queue.markSent(count)
+            if !taking { state.isFlushPending = true }
+            return state.queue.look(acknowledging: acknowledgement, taking: taking)
+        }
+    }
+
     /// Marks the start of a flush: later events request a new one.
     func flushStarted() {
         state.withLock { $0.isFlushPending = false }

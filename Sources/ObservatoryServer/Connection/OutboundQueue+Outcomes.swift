@@ -6,6 +6,33 @@ extension OutboundQueue {
         queuedBytes == 0
     }
 
+    /// What a flush finds at the queue in one look: the bytes to send next and,
+    /// for the flush's outcome, the queue's state at that moment.
+    struct Look {
+        /// The bytes to send next (empty when nothing is to be sent now); they
+        /// share storage with the write buffer, so drop them before the next look.
+        var bytes: ArraySlice<UInt8>
+        /// Nothing is left to send.
+        var isEmpty: Bool
+        /// The queue failed as a slow consumer.
+        var isFailed: Bool
+        /// Bytes sent so far.
+        var sentByteCount: Int
+        /// The revision the head waits for storage to acknowledge, if it does.
+        var waitingForRevision: Int64?
+        /// The pending reply the head waits for, if it does.
+        var waitingForPendingReply: PendingReply?
+    }
+
+    /// Takes the next bytes to send (if `taking`, see `nextBytes(acknowledging:)`)
+    /// and the queue's state after that.
+    mutating func look(acknowledging acknowledgement: Acknowledgement, taking: Bool = true) -> Look {
+        let bytes = taking ? nextBytes(acknowledging: acknowledgement) : []
+        return Look(
+            bytes: bytes, isEmpty: isEmpty, isFailed: isFailed, sentByteCount: sentByteCount,
+            waitingForRevision: waitingForRevision, waitingForPendingReply: waitingForPendingReply)
+    }
+
     /// How far storage lets replies to writes and events go, for one refill.
     struct Acknowledgement: Sendable {
         /// Changes up to this revision may be acknowledged.

@@ -1,0 +1,51 @@
+// Sending: a flush takes the queue's bytes chunk by chunk and writes them to the
+// socket, and ends with the queue's state, which says what the flush leads to.
+extension Connection {
+    /// Sends what the line protocol queued, up to `sendsPerTurn` chunks: one lock
+    /// a chunk, which records the last one sent and takes the next. Returns the
+    /// queue's state after the last send and whether the socket is full, or `nil`
+    /// if sending failed (the connection is then closed).
+    func sendLines(_ acknowledgement: OutboundQueue.Acknowledgement) -> (OutboundQueue.Look, Bool)? {
+        var look = output.startFlush(acknowledging: acknowledgement)
+        for _ in 0..<Self.sendsPerTurn where !look.bytes.isEmpty {
+            let sent: Int
+            do {
+                sent = try look.bytes.withUnsafeBytes { try socket.send($0) }
+            } catch {
+                sendFailed(error)
+                return nil
+            }
+            let isPartial = sent < look.bytes.count
+            // Dropped first: the next look refills the write buffer these bytes share.
+            look.bytes = []
+            look = output.sent(sent, thenTaking: !isPartial, acknowledging: acknowledgement)
+            if isPartial { return (look, true) }
+        }
+        return (look, false)
+    }
+
+    /// Sends what the web face has for the wire, up to `sendsPerTurn` chunks,
+    /// like `sendLines(_:)`.
+    func sendWeb(_ acknowledgement: OutboundQueue.Acknowledgement) -> (OutboundQueue.Look, Bool)? {
+        output.flushStarted()
+        var isSocketFull = false
+        for _ in 0..<Self.sendsPerTurn {
+            let bytes = nextBytesToSend(acknowledgement)
+            guard !bytes.isEmpty else { break }
+            let sent: Int
+            do {
+                sent = try bytes.withUnsafeBytes { try socket.send($0) }
+            } catch {
+                sendFailed(error)
+                return nil
+            }
+            markSent(sent)
+            if sent < bytes.count {
+                isSocketFull = true
+                output.flushDeferredToSocket()
+                break
+            }
+        }
+        return (output.withQueue { $0.look(acknowledging: acknowledgement, taking: false) }, isSocketFull)
+    }
+}
