@@ -12,8 +12,10 @@ import Testing
 @Suite(.requiresEtcd, .serialized, .timeLimit(.minutes(3)))
 struct ClusterExpiryBurstTests {
     static let keyCount = 10_000
-    /// Sets a batch takes: each expiring set is two etcd operations, and etcd
-    /// takes at most 128 in a transaction by default (`--max-txn-ops`).
+    /// Sets a batch takes: a node writes each set as two etcd operations (the
+    /// value and the removal of its deletion marker), and etcd takes at most
+    /// 128 in a transaction by default (`--max-txn-ops`), so a batch of 128
+    /// sets is refused there.
     static let batchSize = 64
     /// Connections that write at once, so that etcd commits their
     /// transactions together.
