@@ -148,7 +148,11 @@ final class MessengerCore<Message>: ObservationRegistry, @unchecked Sendable {
         lock.locked {
             guard !state.pointee.isClosed, let next = state.pointee.queue.takeFirst() else {
                 state.pointee.isDelivering = false
-                state.pointee.receiversRemovedWhileDelivering.removeAll()
+                // Only when some went: emptying an empty array still releases
+                // its storage, once per send.
+                if !state.pointee.receiversRemovedWhileDelivering.isEmpty {
+                    state.pointee.receiversRemovedWhileDelivering.removeAll()
+                }
                 return nil
             }
             return (next, takeSnapshot())
