@@ -21,6 +21,9 @@ extension Connection {
             look = output.sent(sent, thenTaking: !isPartial, acknowledging: acknowledgement)
             if isPartial { return (look, true) }
         }
+        // Bytes left after the last chunk stay in the write buffer for the next flush;
+        // not kept here, so that an event appended meanwhile does not copy the buffer.
+        look.bytes = []
         return (look, false)
     }
 
