@@ -2,11 +2,12 @@
 // socket, and ends with the queue's state, which says what the flush leads to.
 extension Connection {
     /// Sends what the line protocol queued, up to `sendsPerTurn` chunks: one lock
-    /// a chunk, which records the last one sent and takes the next. Returns the
-    /// queue's state after the last send and whether the socket is full, or `nil`
-    /// if sending failed (the connection is then closed).
-    func sendLines(_ acknowledgement: OutboundQueue.Acknowledgement) -> (OutboundQueue.Look, Bool)? {
-        var look = output.startFlush(acknowledging: acknowledgement)
+    /// a chunk, which records the last one sent and takes the next. Leaves the
+    /// queue's state after the last send in `look` (in place: no copy of it is
+    /// returned) and returns whether the socket is full, or `nil` if sending
+    /// failed (the connection is then closed).
+    func sendLines(_ acknowledgement: OutboundQueue.Acknowledgement, into look: inout OutboundQueue.Look) -> Bool? {
+        look = output.startFlush(acknowledging: acknowledgement)
         for _ in 0..<Self.sendsPerTurn where !look.bytes.isEmpty {
             let sent: Int
             do {
@@ -19,14 +20,17 @@ extension Connection {
             // Dropped first: the next look refills the write buffer these bytes share.
             look.bytes = []
             look = output.sent(sent, thenTaking: !isPartial, acknowledging: acknowledgement)
-            if isPartial { return (look, true) }
+            if isPartial { return true }
         }
-        return (look, false)
+        // Bytes left after the last chunk stay in the write buffer for the next flush;
+        // not kept here, so that an event appended meanwhile does not copy the buffer.
+        look.bytes = []
+        return false
     }
 
     /// Sends what the web face has for the wire, up to `sendsPerTurn` chunks,
-    /// like `sendLines(_:)`.
-    func sendWeb(_ acknowledgement: OutboundQueue.Acknowledgement) -> (OutboundQueue.Look, Bool)? {
+    /// like `sendLines(_:into:)`.
+    func sendWeb(_ acknowledgement: OutboundQueue.Acknowledgement, into look: inout OutboundQueue.Look) -> Bool? {
         output.flushStarted()
         var isSocketFull = false
         for _ in 0..<Self.sendsPerTurn {
@@ -46,6 +50,7 @@ extension Connection {
                 break
             }
         }
-        return (output.withQueue { $0.look(acknowledging: acknowledgement, taking: false) }, isSocketFull)
+        look = output.withQueue { $0.look(acknowledging: acknowledgement, taking: false) }
+        return isSocketFull
     }
 }

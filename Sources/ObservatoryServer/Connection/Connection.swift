@@ -162,9 +162,10 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         isMarkedForFlush = false
         guard machine.isSending else { return }
         let acknowledgement = storageAcknowledgement()
-        let sending = dialect == .http ? sendWeb(acknowledgement) : sendLines(acknowledgement)
-        guard let sending else { return }
-        let (look, isSocketFull) = sending
+        var look = OutboundQueue.Look()
+        let sending =
+            dialect == .http ? sendWeb(acknowledgement, into: &look) : sendLines(acknowledgement, into: &look)
+        guard let isSocketFull = sending else { return }
         let outcome = ConnectionMachine.SendOutcome(
             isDrained: look.isEmpty && (webFace?.machine.pendingWire.isEmpty ?? true), isSocketFull: isSocketFull,
             isSlowConsumer: look.isFailed, sentByteCount: look.sentByteCount)

@@ -11,13 +11,13 @@ extension OutboundQueue {
     struct Look {
         /// The bytes to send next (empty when nothing is to be sent now); they
         /// share storage with the write buffer, so drop them before the next look.
-        var bytes: ArraySlice<UInt8>
+        var bytes: ArraySlice<UInt8> = []
         /// Nothing is left to send.
-        var isEmpty: Bool
+        var isEmpty = true
         /// The queue failed as a slow consumer.
-        var isFailed: Bool
+        var isFailed = false
         /// Bytes sent so far.
-        var sentByteCount: Int
+        var sentByteCount = 0
         /// The revision the head waits for storage to acknowledge, if it does.
         var waitingForRevision: Int64?
         /// The pending reply the head waits for, if it does.

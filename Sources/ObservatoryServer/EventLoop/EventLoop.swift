@@ -45,8 +45,8 @@ import Synchronization
 ///
 /// Its sixteen stored properties are the parts of one epoll loop, each used on
 /// every turn: the poller, the handler table and its tokens, the timer heap, the
-/// lists of handlers to flush, being flushed and to resume, the end-of-turn action, the inbox, the thread's
-/// identity and the read buffer.
+/// lists of handlers to flush, being flushed and to resume, the end-of-turn
+/// action, the inbox, the thread's identity and the read buffer.
 final class EventLoop: @unchecked Sendable {
     /// What other threads hand to the loop.
     private struct Inbox {
@@ -73,7 +73,10 @@ final class EventLoop: @unchecked Sendable {
     // using them (handlers are called on copies): unchecked exclusivity spares
     // every turn its runtime checks (callgrind: a tenth of the loop's own work).
     /// Registered handlers by token: a token is a slot, reused once freed, so
-    /// a readiness report finds its handler without hashing.
+    /// a readiness report finds its handler without hashing. A report of the same
+    /// wait for a handler unregistered meanwhile reaches the slot's next handler,
+    /// if any, as a spurious readiness, which its non-blocking read answers with
+    /// "would block".
     @exclusivity(unchecked) private var handlers: [(any LoopHandler)?] = []
     /// Slots of `handlers` free for the next registration.
     @exclusivity(unchecked) private var freeTokens: [Int] = []
