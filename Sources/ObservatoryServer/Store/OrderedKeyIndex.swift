@@ -46,8 +46,8 @@ struct OrderedKeyIndex: Sendable {
             return
         }
         let (chunk, position) = location(of: key, prefix: prefix)
-        chunks[chunk].insert(key, at: position)
-        prefixes[chunk].insert(prefix, at: position)
+        chunks[chunk].insertByMoving(key, at: position)
+        prefixes[chunk].insertByMoving(prefix, at: position)
         if chunks[chunk].count > Self.chunkCapacity {
             let half = Self.chunkCapacity / 2
             chunks.insert(Array(chunks[chunk][half...]), at: chunk + 1)
@@ -142,22 +142,34 @@ extension OrderedKeyIndex {
 
         init(_ key: String) {
             var key = key
-            (high, low) = key.withUTF8 { bytes in
-                var (high, low): (UInt64, UInt64) = (0, 0)
-                for index in 0..<min(bytes.count, 16) {
-                    let shift = UInt64(8 * (7 - index % 8))
-                    if index < 8 {
-                        high |= UInt64(bytes[index]) << shift
-                    } else {
-                        low |= UInt64(bytes[index]) << shift
-                    }
+            // The first bytes, up to 16, copied over zeros and read as two big-endian words.
+            var words: (UInt64, UInt64) = (0, 0)
+            key.withUTF8 { bytes in
+                withUnsafeMutableBytes(of: &words) { words in
+                    words.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(16)))
                 }
-                return (high, low)
             }
+            (high, low) = (UInt64(bigEndian: words.0), UInt64(bigEndian: words.1))
         }
 
         static func < (lhs: KeyPrefix, rhs: KeyPrefix) -> Bool {
             (lhs.high, lhs.low) < (rhs.high, rhs.low)
+        }
+    }
+}
+
+extension Array {
+    /// Inserts `element` at `position` by moving the later elements up in one
+    /// `memmove`: `insert(_:at:)` goes through the general `replaceSubrange`,
+    /// which costs several times as much for one element.
+    fileprivate mutating func insertByMoving(_ element: Element, at position: Int) {
+        append(element)
+        withUnsafeMutableBufferPointer { elements in
+            let last = elements.count - 1
+            guard position < last, let base = elements.baseAddress else { return }
+            let moved = (base + last).move()
+            (base + position + 1).moveInitialize(from: base + position, count: last - position)
+            (base + position).initialize(to: moved)
         }
     }
 }

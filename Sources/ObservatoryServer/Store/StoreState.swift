@@ -91,20 +91,21 @@ struct StoreState {
                 message: "the store holds its maximum of \(maxKeys) keys; delete keys or raise limits.maxKeys")
         }
         let version = revision + 1
-        let entry = RawValueEntry(
-            key: key, value: value, version: version, author: author.name, session: author.session,
-            ephemeral: sessionBound, expiry: expiry)
-        let entryBytes = Footprint.of(entry: entry)
+        let entry = StoredEntry(
+            RawValueEntry(
+                key: key, value: value, version: version, author: author.name, session: author.session,
+                ephemeral: sessionBound, expiry: expiry),
+            key: entryKey)
+        let entryBytes = Footprint.of(entry: entry.entry)
         let byteChange = entryBytes - (stored.map { Footprint.of(entry: $0.entry) } ?? 0)
         try checkBytes(adding: byteChange)
         let change = StoreChange.update(
             key: key, old: stored?.entry.value, new: value, version: version, by: author, sessionBound: sessionBound,
             ttl: ttl, heldBytes: entryBytes)
-        let reply = AppliedWrite.Reply.set(key: key, version: version, changed: true)
         return PlannedWrite(
-            change: change, applied: remembered(requestId, reply, now: now),
-            payload: .set(key: key, version: version, changed: true), key: entryKey,
-            entry: StoredEntry(entry, key: entryKey), replaced: stored, byteChange: byteChange)
+            change: change, applied: remembered(requestId, .set(key: key, version: version, changed: true), now: now),
+            payload: .set(key: key, version: version, changed: true), key: entryKey, entry: entry, replaced: stored,
+            byteChange: byteChange)
     }
 
     /// Throws `limit_exceeded` when growing the store by `byteChange` would pass
@@ -312,8 +313,10 @@ struct StoreState {
     }
 
     /// The write to remember under `requestId`, if there is one.
-    private func remembered(_ requestId: String?, _ reply: AppliedWrite.Reply, now: Int64) -> AppliedWrite? {
-        requestId.map { AppliedWrite(requestId: $0, appliedAt: now, reply: reply) }
+    private func remembered(
+        _ requestId: String?, _ reply: @autoclosure () -> AppliedWrite.Reply, now: Int64
+    ) -> AppliedWrite? {
+        requestId.map { AppliedWrite(requestId: $0, appliedAt: now, reply: reply()) }
     }
 
     /// Puts `new` in place of `old` (either may be missing), keeping the key
