@@ -13,7 +13,7 @@
 /// that the searches compare integers and read a key's bytes only when two
 /// prefixes are equal.
 struct OrderedKeyIndex: Sendable {
-    private static let chunkCapacity = 512
+    private static let chunkCapacity = 128
     private var chunks: [[String]] = []
     /// The prefixes of the keys in `chunks`, position for position.
     private var prefixes: [[KeyPrefix]] = []

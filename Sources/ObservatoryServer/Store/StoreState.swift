@@ -91,12 +91,11 @@ struct StoreState {
                 message: "the store holds its maximum of \(maxKeys) keys; delete keys or raise limits.maxKeys")
         }
         let version = revision + 1
-        let entry = StoredEntry(
-            RawValueEntry(
-                key: key, value: value, version: version, author: author.name, session: author.session,
-                ephemeral: sessionBound, expiry: expiry),
-            key: entryKey)
-        let entryBytes = Footprint.of(entry: entry.entry)
+        let unboxed = RawValueEntry(
+            key: key, value: value, version: version, author: author.name, session: author.session,
+            ephemeral: sessionBound, expiry: expiry)
+        let entryBytes = Footprint.of(entry: unboxed)
+        let entry = StoredEntry(consume unboxed, key: entryKey)
         let byteChange = entryBytes - (stored.map { Footprint.of(entry: $0.entry) } ?? 0)
         try checkBytes(adding: byteChange)
         let change = StoreChange.update(
