@@ -48,6 +48,20 @@ import Testing
         #expect(keys(of: index, prefix: "zz") == [])
     }
 
+    @Test func keysThatShareTheirFirstSixteenBytesOrZeroBytesKeepByteOrder() {
+        let shared = "presence.room.42"
+        var inserted = [shared + ".b", shared, "a", shared + ".a", "a\u{0}", "a\u{0}\u{0}", shared + "\u{0}", "\u{0}"]
+        inserted += (0..<40).map { "\(shared).member.\(39 - $0)" }
+        var index = OrderedKeyIndex()
+        for key in inserted { index.insert(key) }
+        #expect(keys(of: index).map { Array($0.utf8) } == byteSorted(inserted).map { Array($0.utf8) })
+        #expect(keys(of: index, prefix: shared + ".member.3").count == 11)
+        index.remove("a\u{0}")
+        index.remove(shared)
+        #expect(index.count == inserted.count - 2)
+        #expect(keys(of: index, prefix: "a") == ["a", "a\u{0}\u{0}"])
+    }
+
     @Test func equivalentKeysWithOtherBytesAreDistinct() {
         var index = OrderedKeyIndex()
         index.insert("caf\u{E9}")

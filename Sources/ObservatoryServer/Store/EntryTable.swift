@@ -3,28 +3,37 @@ import ObservatoryWire
 /// The store's entries by key, split into shards so that a copy is cheap to take
 /// and cheap to keep while writers go on.
 ///
-/// Copying the table (for a snapshot) copies one array of shard references. The
-/// first write to a shard afterwards copies that shard alone: at a million keys,
-/// about a thousand entries, a fraction of a millisecond. So compaction can take a
-/// consistent copy under the store's lock without stalling writers, which share
-/// the cost of the copy one shard at a time.
+/// Copying the table (for a snapshot) copies one array of shards. The first
+/// write to a shard afterwards copies that shard's slots alone (references to
+/// entry boxes): at a million keys, about a thousand of them, a fraction of a
+/// millisecond. So compaction can take a consistent copy under the store's lock
+/// without stalling writers, which share the cost of the copy one shard at a time.
+///
+/// A key is hashed once (`EntryKey`): its high bits pick the shard, its low bits
+/// the slot in it. Entries sit in boxes (`StoredEntry`), so a lookup costs one
+/// reference count, not a copy of the entry.
 struct EntryTable: Sendable {
-    private static let shardCount = 1_024
-    private var shards = [[StoreKey: RawValueEntry]](repeating: [:], count: shardCount)
+    private static let shardBits = 10
+    private var shards = [EntryShard](repeating: EntryShard(), count: 1 << shardBits)
     /// The number of entries.
     private(set) var count = 0
 
     init() {}
 
+    /// The entry of `key`, if it exists.
     subscript(key: String) -> RawValueEntry? {
-        get {
-            let storeKey = StoreKey(key)
-            return shards[Self.shard(of: storeKey)][storeKey]
-        }
+        get { self[EntryKey(key)]?.entry }
         set {
-            let storeKey = StoreKey(key)
-            let shard = Self.shard(of: storeKey)
-            let previous = shards[shard].updateValue(forKey: storeKey, with: newValue)
+            let key = EntryKey(key)
+            self[key] = newValue.map { StoredEntry($0, key: key) }
+        }
+    }
+
+    /// The boxed entry of `key`, if it exists; setting `nil` removes it.
+    subscript(key: EntryKey) -> StoredEntry? {
+        get { shards[Self.shard(of: key.hash)].entry(key) }
+        set {
+            let previous = shards[Self.shard(of: key.hash)].set(newValue, for: key)
             count += (newValue == nil ? 0 : 1) - (previous == nil ? 0 : 1)
         }
     }
@@ -32,28 +41,21 @@ struct EntryTable: Sendable {
     /// Reserves room for `count` entries, spread over the shards (for loading).
     mutating func reserveCapacity(_ count: Int) {
         for index in shards.indices {
-            shards[index].reserveCapacity(count / Self.shardCount + 1)
+            shards[index].reserveCapacity(count >> Self.shardBits + 1)
         }
     }
 
     /// Calls `body` with every entry, in no particular order.
     func forEach(_ body: (RawValueEntry) throws -> Void) rethrows {
         for shard in shards {
-            for entry in shard.values {
-                try body(entry)
-            }
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            // (EntryShard is not a Sequence; its forEach walks its slots in place.)
+            try shard.forEach { try body($0.entry) }
         }
     }
 
-    private static func shard(of key: StoreKey) -> Int {
-        Int(truncatingIfNeeded: key.shardHash % UInt64(shardCount))
-    }
-}
-
-extension Dictionary {
-    /// Sets or removes the value of `key` and returns the previous one.
-    fileprivate mutating func updateValue(forKey key: Key, with value: Value?) -> Value? {
-        guard let value else { return removeValue(forKey: key) }
-        return updateValue(value, forKey: key)
+    /// The shard of a key's hash: its high bits (the low bits pick the slot).
+    private static func shard(of hash: Int) -> Int {
+        Int(truncatingIfNeeded: UInt(bitPattern: hash) >> (UInt.bitWidth - shardBits))
     }
 }

@@ -8,9 +8,15 @@
 /// (one array of chunk references), so a reader can take one under the store's
 /// lock and walk it after releasing the lock while writers go on; a writer then
 /// copies the chunk array once, and only the chunk it changes.
+///
+/// Beside each key sits its `KeyPrefix` (its first 16 bytes as two integers), so
+/// that the searches compare integers and read a key's bytes only when two
+/// prefixes are equal.
 struct OrderedKeyIndex: Sendable {
-    private static let chunkCapacity = 512
+    private static let chunkCapacity = 128
     private var chunks: [[String]] = []
+    /// The prefixes of the keys in `chunks`, position for position.
+    private var prefixes: [[KeyPrefix]] = []
     /// The number of keys.
     private(set) var count = 0
 
@@ -26,35 +32,43 @@ struct OrderedKeyIndex: Sendable {
         chunks = stride(from: 0, to: sorted.count, by: Self.chunkCapacity / 2).map {
             Array(sorted[$0..<min($0 + Self.chunkCapacity / 2, sorted.count)])
         }
+        prefixes = chunks.map { $0.map(KeyPrefix.init) }
         count = sorted.count
     }
 
     /// Adds `key`, which must not be in the index yet.
     mutating func insert(_ key: String) {
         count += 1
+        let prefix = KeyPrefix(key)
         guard !chunks.isEmpty else {
             chunks = [[key]]
+            prefixes = [[prefix]]
             return
         }
-        let chunk = chunkIndex(for: key)
-        let position = Self.insertionPoint(of: key, in: chunks[chunk])
-        chunks[chunk].insert(key, at: position)
+        let (chunk, position) = location(of: key, prefix: prefix)
+        chunks[chunk].insertByMoving(key, at: position)
+        prefixes[chunk].insertByMoving(prefix, at: position)
         if chunks[chunk].count > Self.chunkCapacity {
-            let upper = Array(chunks[chunk][(Self.chunkCapacity / 2)...])
-            chunks[chunk].removeSubrange((Self.chunkCapacity / 2)...)
-            chunks.insert(upper, at: chunk + 1)
+            let half = Self.chunkCapacity / 2
+            chunks.insert(Array(chunks[chunk][half...]), at: chunk + 1)
+            chunks[chunk].removeSubrange(half...)
+            prefixes.insert(Array(prefixes[chunk][half...]), at: chunk + 1)
+            prefixes[chunk].removeSubrange(half...)
         }
     }
 
     /// Removes `key`, which must be in the index.
     mutating func remove(_ key: String) {
         guard !chunks.isEmpty else { return }
-        let chunk = chunkIndex(for: key)
-        let position = Self.insertionPoint(of: key, in: chunks[chunk])
-        guard position < chunks[chunk].count, chunks[chunk][position].utf8.elementsEqual(key.utf8) else { return }
+        let (chunk, position) = location(of: key, prefix: KeyPrefix(key))
+        guard position < chunks[chunk].count, StoreKey.sameBytes(chunks[chunk][position], key) else { return }
         chunks[chunk].remove(at: position)
+        prefixes[chunk].remove(at: position)
         count -= 1
-        if chunks[chunk].isEmpty { chunks.remove(at: chunk) }
+        if chunks[chunk].isEmpty {
+            chunks.remove(at: chunk)
+            prefixes.remove(at: chunk)
+        }
     }
 
     /// Calls `body` with the keys that start with `prefix` and come after `after`
@@ -62,8 +76,7 @@ struct OrderedKeyIndex: Sendable {
     func forEach(withPrefix prefix: String, after: String? = nil, _ body: (String) -> Bool) {
         let start = after.map { StoreKey.byteOrder(prefix, $0) ? $0 : prefix } ?? prefix
         guard !chunks.isEmpty else { return }
-        var chunk = chunkIndex(for: start)
-        var position = Self.insertionPoint(of: start, in: chunks[chunk])
+        var (chunk, position) = location(of: start, prefix: KeyPrefix(start))
         while chunk < chunks.count {
             let keys = chunks[chunk]
             while position < keys.count {
@@ -78,33 +91,85 @@ struct OrderedKeyIndex: Sendable {
         }
     }
 
-    /// The chunk whose range holds `key`: the last chunk whose first key is not after it.
-    private func chunkIndex(for key: String) -> Int {
+    /// Where `key` (whose prefix is `prefix`) is or would go: the last chunk
+    /// whose first key is not after it, and the first position in that chunk
+    /// whose key is not before it.
+    private func location(of key: String, prefix: KeyPrefix) -> (chunk: Int, position: Int) {
         var low = 0
         var high = chunks.count
         while high - low > 1 {
             let middle = (low + high) / 2
-            if StoreKey.byteOrder(key, chunks[middle][0]) {
+            if Self.isBefore(key, prefix, chunks[middle][0], prefixes[middle][0]) {
                 high = middle
             } else {
                 low = middle
             }
         }
-        return low
-    }
-
-    /// The first position in `keys` whose key is not before `key`.
-    private static func insertionPoint(of key: String, in keys: [String]) -> Int {
-        var low = 0
-        var high = keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if StoreKey.byteOrder(keys[middle], key) {
-                low = middle + 1
-            } else {
-                high = middle
+        let chunk = low
+        (low, high) = (0, chunks[chunk].count)
+        prefixes[chunk].withUnsafeBufferPointer { chunkPrefixes in
+            while low < high {
+                let middle = (low + high) / 2
+                if Self.isBefore(chunks[chunk][middle], chunkPrefixes[middle], key, prefix) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
             }
         }
-        return low
+        return (chunk, low)
+    }
+
+    /// Whether `left` (with prefix `leftPrefix`) comes before `right`: by the
+    /// prefixes, and by the keys' bytes only when those are equal.
+    private static func isBefore(
+        _ left: @autoclosure () -> String, _ leftPrefix: KeyPrefix, _ right: @autoclosure () -> String,
+        _ rightPrefix: KeyPrefix
+    ) -> Bool {
+        if leftPrefix != rightPrefix { return leftPrefix < rightPrefix }
+        return StoreKey.byteOrder(left(), right())
+    }
+}
+
+extension OrderedKeyIndex {
+    /// The first 16 bytes of a key, big-endian and padded with zero bytes, as two
+    /// integers: when two prefixes differ, their order is their keys' byte order;
+    /// when they are equal, the keys' bytes decide (they share 16 bytes, or one is
+    /// the other followed by zero bytes).
+    struct KeyPrefix: Comparable, Sendable {
+        private let high: UInt64
+        private let low: UInt64
+
+        init(_ key: String) {
+            var key = key
+            // The first bytes, up to 16, copied over zeros and read as two big-endian words.
+            var words: (UInt64, UInt64) = (0, 0)
+            key.withUTF8 { bytes in
+                withUnsafeMutableBytes(of: &words) { words in
+                    words.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(16)))
+                }
+            }
+            (high, low) = (UInt64(bigEndian: words.0), UInt64(bigEndian: words.1))
+        }
+
+        static func < (lhs: KeyPrefix, rhs: KeyPrefix) -> Bool {
+            (lhs.high, lhs.low) < (rhs.high, rhs.low)
+        }
+    }
+}
+
+extension Array {
+    /// Inserts `element` at `position` by moving the later elements up in one
+    /// `memmove`: `insert(_:at:)` goes through the general `replaceSubrange`,
+    /// which costs several times as much for one element.
+    fileprivate mutating func insertByMoving(_ element: Element, at position: Int) {
+        append(element)
+        withUnsafeMutableBufferPointer { elements in
+            let last = elements.count - 1
+            guard position < last, let base = elements.baseAddress else { return }
+            let moved = (base + last).move()
+            (base + position + 1).moveInitialize(from: base + position, count: last - position)
+            (base + position).initialize(to: moved)
+        }
     }
 }

@@ -14,46 +14,40 @@ struct PlannedWrite {
     let applied: AppliedWrite?
     /// The reply's fields.
     let payload: ReplyPayload
-    /// The entry afterwards; `nil` for a delete and for a write that changes
-    /// nothing, unless it restarts an expiring key's clock (`restartsExpiry`).
-    let entry: RawValueEntry?
-    /// What the write replaces: only what `apply` needs, not the old entry, which
-    /// would cost a copy of its strings and value per write.
-    let replaced: Replaced
+    /// The key it writes, hashed once for planning and applying; `nil` for a
+    /// write that only answers (a duplicate).
+    let key: EntryKey?
+    /// The entry afterwards, boxed as the table keeps it; `nil` for a delete and
+    /// for a write that changes nothing, unless it restarts an expiring key's
+    /// clock (`restartsExpiry`).
+    let stored: StoredEntry?
+    /// The entry it replaces (`nil` when the key does not exist yet): the box
+    /// itself, which costs one reference count to keep.
+    let replaced: StoredEntry?
     /// How the store's bytes (`Footprint`) change when it is applied.
     let byteChange: Int
 
-    /// What a planned change replaces.
-    enum Replaced {
-        /// The key does not exist yet.
-        case nothing
-        /// The key's entry, bound to `session` if it is session-bound.
-        case entry(boundTo: String?)
-
-        init(_ existing: RawValueEntry?) {
-            guard let existing else {
-                self = .nothing
-                return
-            }
-            self = .entry(boundTo: existing.ephemeral ? existing.session : nil)
-        }
-    }
-
     /// A write that changes nothing and remembers nothing: a duplicate's answer.
     init(answer payload: ReplyPayload) {
-        self.init(change: nil, applied: nil, payload: payload, entry: nil, replaced: .nothing, byteChange: 0)
+        self.init(change: nil, applied: nil, payload: payload, key: nil, entry: nil, replaced: nil, byteChange: 0)
     }
 
     init(
-        change: StoreChange?, applied: AppliedWrite?, payload: ReplyPayload, entry: RawValueEntry?, replaced: Replaced,
-        byteChange: Int
+        change: StoreChange?, applied: AppliedWrite?, payload: ReplyPayload, key: EntryKey?, entry: StoredEntry?,
+        replaced: StoredEntry?, byteChange: Int
     ) {
         self.byteChange = byteChange
         self.change = change
         self.applied = applied
         self.payload = payload
-        self.entry = entry
+        self.key = key
+        self.stored = entry
         self.replaced = replaced
+    }
+
+    /// The entry afterwards (see `stored`).
+    var entry: RawValueEntry? {
+        stored?.entry
     }
 
     /// Whether storage has anything to hold for it.
@@ -64,7 +58,7 @@ struct PlannedWrite {
     /// Whether it changes nothing but restarts the clock of an expiring key
     /// (an equal value set with `ttl`): `entry` then holds the new expiry.
     var restartsExpiry: Bool {
-        change == nil && entry?.expiry != nil
+        change == nil && stored?.entry.expiry != nil
     }
 
     /// What storage must hold before the write is applied: the change's record

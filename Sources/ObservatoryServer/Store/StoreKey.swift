@@ -18,33 +18,12 @@ struct StoreKey: Hashable, Sendable {
     }
 
     static func == (lhs: StoreKey, rhs: StoreKey) -> Bool {
-        let contiguous = lhs.text.utf8.withContiguousStorageIfAvailable { left in
-            rhs.text.utf8.withContiguousStorageIfAvailable { right in
-                sameBytes(left, right)
-            }
-        }
-        guard let contiguous, let equal = contiguous else {
-            return lhs.text.utf8.elementsEqual(rhs.text.utf8)
-        }
-        return equal
+        sameBytes(lhs.text, rhs.text)
     }
 
     func hash(into hasher: inout Hasher) {
         var text = text
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    }
-
-    /// A cheap hash of the bytes (FNV-1a) that picks the shard of `EntryTable`.
-    var shardHash: UInt64 {
-        // Over contiguous bytes: the UTF-8 view's iterator costs several times more per byte.
-        var text = text
-        return text.withUTF8 { bytes in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes {
-                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-            }
-            return hash
-        }
     }
 
     /// Whether the key's bytes start with the bytes of `prefix`.
@@ -53,14 +32,19 @@ struct StoreKey: Hashable, Sendable {
     }
 
     /// Byte-wise order, as `list` returns keys.
+    ///
+    /// Reads both keys' bytes in place (`withUTF8` on a copy of the reference;
+    /// native strings, which is every key here, are contiguous already), which
+    /// costs a fraction of going through the UTF-8 view.
     static func byteOrder(_ lhs: String, _ rhs: String) -> Bool {
-        let contiguous = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in precedes(left, right) }
-        }
-        guard let contiguous, let result = contiguous else {
-            return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
-        }
-        return result
+        var (lhs, rhs) = (lhs, rhs)
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in precedes(left, right) } }
+    }
+
+    /// Whether two keys have the same bytes.
+    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        var (lhs, rhs) = (lhs, rhs)
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in sameBytes(left, right) } }
     }
 
     private static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {

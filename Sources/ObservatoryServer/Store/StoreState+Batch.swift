@@ -46,7 +46,8 @@ extension StoreState {
         if let applied = batch.applied {
             apply(
                 PlannedWrite(
-                    change: nil, applied: applied, payload: batch.payload, entry: nil, replaced: .nothing, byteChange: 0
+                    change: nil, applied: applied, payload: batch.payload, key: nil, entry: nil, replaced: nil,
+                    byteChange: 0
                 ))
         }
         var changes: [StoreChange] = []
@@ -95,7 +96,7 @@ private struct BatchGrowth {
 
     /// Adds a planned change; throws `limit_exceeded` when it takes the batch past a limit.
     mutating func add(_ planned: PlannedWrite, to state: StoreState) throws(WireError) {
-        if case .nothing = planned.replaced, planned.entry != nil {
+        if planned.replaced == nil, planned.stored != nil {
             createdKeys += 1
             if state.entries.count + createdKeys > state.maxKeys {
                 throw WireError(

@@ -68,41 +68,43 @@ struct StoreState {
         if let requestId, let applied = appliedWrites.lookup(requestId, now: now) {
             return PlannedWrite(answer: applied.duplicatePayload)
         }
-        let existing = entries[key]
-        try checkVersion(of: key, existing: existing, expected: ifVersion)
+        let entryKey = EntryKey(key)
+        let stored = entries[entryKey]
+        try checkVersion(of: key, existing: stored, expected: ifVersion)
         let expiry = ttl.map { KeyExpiry(seconds: $0, after: now, by: author) }
-        if let existing, existing.value == value, existing.ephemeral == sessionBound,
-            (existing.expiry == nil) == (expiry == nil), !sessionBound || existing.session == author.session
+        if let existing = stored?.entry, existing.ephemeral == sessionBound,
+            (existing.expiry == nil) == (expiry == nil), !sessionBound || existing.session == author.session,
+            existing.value == value
         {
             let reply = AppliedWrite.Reply.set(key: key, version: existing.version, changed: false)
             var restarted = existing
             restarted.expiry = expiry
             return PlannedWrite(
                 change: nil, applied: remembered(requestId, reply, now: now),
-                payload: .set(key: key, version: existing.version, changed: false),
-                entry: expiry == nil ? nil : restarted, replaced: PlannedWrite.Replaced(existing),
+                payload: .set(key: key, version: existing.version, changed: false), key: entryKey,
+                entry: expiry == nil ? nil : StoredEntry(restarted, key: entryKey), replaced: stored,
                 byteChange: expiry == nil ? 0 : Footprint.of(entry: restarted) - Footprint.of(entry: existing))
         }
-        if existing == nil && entries.count >= maxKeys {
+        if stored == nil && entries.count >= maxKeys {
             throw WireError(
                 code: .limitExceeded,
                 message: "the store holds its maximum of \(maxKeys) keys; delete keys or raise limits.maxKeys")
         }
         let version = revision + 1
-        let entry = RawValueEntry(
+        let unboxed = RawValueEntry(
             key: key, value: value, version: version, author: author.name, session: author.session,
             ephemeral: sessionBound, expiry: expiry)
-        let entryBytes = Footprint.of(entry: entry)
-        let byteChange = entryBytes - (existing.map(Footprint.of(entry:)) ?? 0)
+        let entryBytes = Footprint.of(entry: unboxed)
+        let entry = StoredEntry(consume unboxed, key: entryKey)
+        let byteChange = entryBytes - (stored.map { Footprint.of(entry: $0.entry) } ?? 0)
         try checkBytes(adding: byteChange)
         let change = StoreChange.update(
-            key: key, old: existing?.value, new: value, version: version, by: author, sessionBound: sessionBound,
+            key: key, old: stored?.entry.value, new: value, version: version, by: author, sessionBound: sessionBound,
             ttl: ttl, heldBytes: entryBytes)
-        let reply = AppliedWrite.Reply.set(key: key, version: version, changed: true)
         return PlannedWrite(
-            change: change, applied: remembered(requestId, reply, now: now),
-            payload: .set(key: key, version: version, changed: true), entry: entry,
-            replaced: PlannedWrite.Replaced(existing), byteChange: byteChange)
+            change: change, applied: remembered(requestId, .set(key: key, version: version, changed: true), now: now),
+            payload: .set(key: key, version: version, changed: true), key: entryKey, entry: entry, replaced: stored,
+            byteChange: byteChange)
     }
 
     /// Throws `limit_exceeded` when growing the store by `byteChange` would pass
@@ -129,16 +131,17 @@ struct StoreState {
         if let requestId, let applied = appliedWrites.lookup(requestId, now: now) {
             return PlannedWrite(answer: applied.duplicatePayload)
         }
-        guard let existing = entries[key] else {
+        let entryKey = EntryKey(key)
+        guard let stored = entries[entryKey] else {
             throw ifVersion == nil ? WireError.notFound(key: key) : WireError.conflictDeletingMissing(key: key)
         }
-        try checkVersion(of: key, existing: existing, expected: ifVersion)
-        let change = StoreChange.delete(key: key, old: existing.value, version: revision + 1, by: author)
+        try checkVersion(of: key, existing: stored, expected: ifVersion)
+        let change = StoreChange.delete(key: key, old: stored.entry.value, version: revision + 1, by: author)
         let reply = AppliedWrite.Reply.delete(key: key, version: change.version)
         return PlannedWrite(
             change: change, applied: remembered(requestId, reply, now: now),
-            payload: .delete(key: key, version: change.version), entry: nil,
-            replaced: PlannedWrite.Replaced(existing), byteChange: -Footprint.of(entry: existing))
+            payload: .delete(key: key, version: change.version), key: entryKey, entry: nil, replaced: stored,
+            byteChange: -Footprint.of(entry: stored.entry))
     }
 
     /// Plans deleting the keys bound to `session`, each as a change by its owner
@@ -148,15 +151,17 @@ struct StoreState {
         var planned: [PlannedWrite] = []
         var version = revision
         for key in bound.sorted(by: { StoreKey.byteOrder($0.text, $1.text) }) {
-            guard let existing = entries[key.text] else { continue }
+            let entryKey = EntryKey(key.text)
+            guard let stored = entries[entryKey] else { continue }
+            let existing = stored.entry
             version += 1
             let owner = Author(name: existing.author, session: existing.session)
             let change = StoreChange.delete(
                 key: key.text, old: existing.value, version: version, by: owner, reason: RawEvent.sessionEnded)
             planned.append(
                 PlannedWrite(
-                    change: change, applied: nil, payload: .delete(key: key.text, version: version),
-                    entry: nil, replaced: PlannedWrite.Replaced(existing), byteChange: -Footprint.of(entry: existing)))
+                    change: change, applied: nil, payload: .delete(key: key.text, version: version), key: entryKey,
+                    entry: nil, replaced: stored, byteChange: -Footprint.of(entry: existing)))
         }
         return planned
     }
@@ -170,15 +175,16 @@ struct StoreState {
         var planned: [PlannedWrite] = []
         var version = revision
         for key in expiries.takeDue(now: now, limit: limit) {
-            guard let existing = entries[key], let expiry = existing.expiry else { continue }
+            let entryKey = EntryKey(key)
+            guard let stored = entries[entryKey], let expiry = stored.entry.expiry else { continue }
             version += 1
             let setter = Author(name: expiry.author, session: expiry.session)
             let change = StoreChange.delete(
-                key: key, old: existing.value, version: version, by: setter, reason: RawEvent.expired)
+                key: key, old: stored.entry.value, version: version, by: setter, reason: RawEvent.expired)
             planned.append(
                 PlannedWrite(
-                    change: change, applied: nil, payload: .delete(key: key, version: version),
-                    entry: nil, replaced: PlannedWrite.Replaced(existing), byteChange: -Footprint.of(entry: existing)))
+                    change: change, applied: nil, payload: .delete(key: key, version: version), key: entryKey,
+                    entry: nil, replaced: stored, byteChange: -Footprint.of(entry: stored.entry)))
         }
         return planned
     }
@@ -186,7 +192,7 @@ struct StoreState {
     /// Schedules the expiry of `key` again from its entry: after a planned
     /// expiry that was not applied.
     mutating func reschedule(_ key: String) {
-        guard let expiry = entries[key]?.expiry else { return }
+        guard let expiry = entries[EntryKey(key)]?.entry.expiry else { return }
         expiries.schedule(key, at: expiry.deadline)
     }
 
@@ -205,14 +211,14 @@ struct StoreState {
             appliedWrites.remember(applied, now: applied.appliedAt)
         }
         guard let change = planned.change else {
-            if let restarted = planned.entry {
-                replace(restarted.key, planned.replaced, with: restarted)
+            if let restarted = planned.stored {
+                replace(planned.key ?? EntryKey(restarted.entry.key), planned.replaced, with: restarted)
             }
             return (nil, planned.payload)
         }
         revision = change.version
         bytes += planned.byteChange
-        replace(change.key, planned.replaced, with: planned.entry)
+        replace(planned.key ?? EntryKey(change.key), planned.replaced, with: planned.stored)
         return (change, planned.payload)
     }
 
@@ -227,39 +233,44 @@ struct StoreState {
     ///
     /// - Returns: `nil` for the deletion of a key this state does not hold.
     func planReplicated(_ replicated: ClusterChange, at: Int64? = nil) -> PlannedWrite? {
-        let existing = entries[replicated.key]
+        let entryKey = EntryKey(replicated.key)
+        let stored = entries[entryKey]
         let at = at ?? StoreChange.now()
         switch replicated {
         case .set(let entry):
             let change = StoreChange.update(
-                key: entry.key, old: existing?.value, new: entry.value, version: entry.version,
+                key: entry.key, old: stored?.entry.value, new: entry.value, version: entry.version,
                 by: Author(name: entry.author, session: entry.session), sessionBound: entry.ephemeral,
                 ttl: entry.expiry?.seconds, at: at)
             return PlannedWrite(
                 change: change, applied: nil, payload: .set(key: entry.key, version: entry.version, changed: true),
-                entry: entry, replaced: PlannedWrite.Replaced(existing),
-                byteChange: Footprint.of(entry: entry) - (existing.map(Footprint.of(entry:)) ?? 0))
+                key: entryKey, entry: StoredEntry(entry, key: entryKey), replaced: stored,
+                byteChange: Footprint.of(entry: entry) - (stored.map { Footprint.of(entry: $0.entry) } ?? 0))
         case .restart(_, _, let expiry):
-            guard let existing else { return nil }
+            guard let stored else { return nil }
+            let existing = stored.entry
             var restarted = existing
             restarted.expiry = expiry
             return PlannedWrite(
                 change: nil, applied: nil, payload: .set(key: existing.key, version: existing.version, changed: false),
-                entry: restarted, replaced: PlannedWrite.Replaced(existing),
+                key: entryKey, entry: StoredEntry(restarted, key: entryKey), replaced: stored,
                 byteChange: Footprint.of(entry: restarted) - Footprint.of(entry: existing))
-        case .delete(let key, let version, let author):
-            return Self.planReplicatedDeletion(of: existing, key: key, version: version, by: author, at: at)
-        case .expire(let key, let version):
-            return Self.planReplicatedDeletion(of: existing, key: key, version: version, by: nil, expired: true, at: at)
+        case .delete(_, let version, let author):
+            return Self.planReplicatedDeletion(of: stored, key: entryKey, version: version, by: author, at: at)
+        case .expire(_, let version):
+            return Self.planReplicatedDeletion(
+                of: stored, key: entryKey, version: version, by: nil, expired: true, at: at)
         }
     }
 
     /// Plans a replicated deletion of `existing`: by `author`, or when none was
     /// recorded, as `planReplicated(_:)` says.
     private static func planReplicatedDeletion(
-        of existing: RawValueEntry?, key: String, version: Int64, by author: Author?, expired: Bool = false, at: Int64
+        of stored: StoredEntry?, key entryKey: EntryKey, version: Int64, by author: Author?, expired: Bool = false,
+        at: Int64
     ) -> PlannedWrite? {
-        guard let existing else { return nil }
+        guard let stored else { return nil }
+        let (existing, key) = (stored.entry, entryKey.text)
         var by = author ?? Author(name: existing.author, session: existing.session)
         var reason = author == nil && existing.ephemeral ? RawEvent.sessionEnded : nil
         if let expiry = existing.expiry, author == nil, expired || !existing.ephemeral {
@@ -268,8 +279,8 @@ struct StoreState {
         let change = StoreChange.delete(
             key: key, old: existing.value, version: version, by: by, reason: reason, at: at)
         return PlannedWrite(
-            change: change, applied: nil, payload: .delete(key: key, version: version), entry: nil,
-            replaced: PlannedWrite.Replaced(existing), byteChange: -Footprint.of(entry: existing))
+            change: change, applied: nil, payload: .delete(key: key, version: version), key: entryKey, entry: nil,
+            replaced: stored, byteChange: -Footprint.of(entry: existing))
     }
 
     /// The state of a cluster node's cache holding `entries`, read from etcd at
@@ -301,38 +312,41 @@ struct StoreState {
     }
 
     /// The write to remember under `requestId`, if there is one.
-    private func remembered(_ requestId: String?, _ reply: AppliedWrite.Reply, now: Int64) -> AppliedWrite? {
-        requestId.map { AppliedWrite(requestId: $0, appliedAt: now, reply: reply) }
+    private func remembered(
+        _ requestId: String?, _ reply: @autoclosure () -> AppliedWrite.Reply, now: Int64
+    ) -> AppliedWrite? {
+        requestId.map { AppliedWrite(requestId: $0, appliedAt: now, reply: reply()) }
     }
 
     /// Puts `new` in place of `old` (either may be missing), keeping the key
-    /// index and the session-bound keys in step.
-    private mutating func replace(_ key: String, _ old: PlannedWrite.Replaced, with new: RawValueEntry?) {
-        let storeKey = StoreKey(key)
-        if case .entry(let session?) = old {
-            sessionBoundKeys[session]?.remove(storeKey)
+    /// index, the session-bound keys and the expiring keys in step. A key that
+    /// neither is nor was session-bound or expiring touches neither of those.
+    private mutating func replace(_ key: EntryKey, _ old: StoredEntry?, with new: StoredEntry?) {
+        if let old, old.entry.ephemeral {
+            let session = old.entry.session
+            sessionBoundKeys[session]?.remove(StoreKey(key.text))
             if sessionBoundKeys[session]?.isEmpty == true { sessionBoundKeys[session] = nil }
         }
-        if let new, new.ephemeral {
-            sessionBoundKeys[new.session, default: []].insert(storeKey)
+        if let new, new.entry.ephemeral {
+            sessionBoundKeys[new.entry.session, default: []].insert(StoreKey(key.text))
         }
-        if let expiry = new?.expiry {
-            expiries.schedule(key, at: expiry.deadline)
-        } else if expiries.count > 0 {
-            expiries.cancel(key)
+        if let expiry = new?.entry.expiry {
+            expiries.schedule(key.text, at: expiry.deadline)
+        } else if old?.entry.expiry != nil {
+            expiries.cancel(key.text)
         }
         let isNew = new != nil
         entries[key] = new
-        switch (old, isNew) {
-        case (.nothing, true): keys.insert(key)
-        case (.entry, false): keys.remove(key)
+        switch (old == nil, isNew) {
+        case (true, true): keys.insert(key.text)
+        case (false, false): keys.remove(key.text)
         default: break
         }
     }
 
-    private func checkVersion(of key: String, existing: RawValueEntry?, expected: Int64?) throws(WireError) {
+    private func checkVersion(of key: String, existing: StoredEntry?, expected: Int64?) throws(WireError) {
         guard let expected else { return }
-        let current = existing?.version ?? 0
+        let current = existing?.entry.version ?? 0
         guard current == expected else {
             throw WireError.conflict(key: key, expected: expected, current: current)
         }
