@@ -6,11 +6,11 @@ import ObservatoryEtcd
 /// each group is one etcd transaction nesting its writes' transactions, and each
 /// write gets its own transaction's answer back.
 ///
-/// A group's HTTP exchange runs on the serial queue of its slot (as many queues
-/// as groups may be in flight), never on an event loop; the writer waiting for
-/// its answer is the session's write queue (`ClusterState.perform`), so the
-/// node's threads follow the groups in flight and the sessions writing, not the
-/// sessions connected. A group that etcd refuses as a whole without applying
+/// A group's HTTP exchange never runs on an event loop: a group of one write
+/// runs on its writer's thread (the session's write queue, `ClusterState.perform`,
+/// which waits for it anyway), a group sent when another ends runs on the serial
+/// queue of its slot; so the node's threads follow the sessions writing and the
+/// groups in flight, not the sessions connected. A group that etcd refuses as a whole without applying
 /// any of it (a lease of one write that just expired, say) is sent again one
 /// write at a time, so one write's fault stays its own.
 ///
@@ -65,7 +65,7 @@ final class ClusterGroupedWrites: Sendable {
             )
             return state.machine.submit(submission)
         }
-        perform(actions)
+        perform(actions, here: id)
         done.wait()
         guard let result = outcome.withLock({ $0 }) else {
             throw EtcdError.invalidResponse("the write's group ended without an answer")
@@ -78,15 +78,24 @@ final class ClusterGroupedWrites: Sendable {
         perform(state.withLock { $0.machine.finished(id) })
     }
 
-    private func perform(_ actions: [ClusterWriteGroups.Action]) {
+    /// Sends the groups of `actions`: one that holds only write `here` on this
+    /// thread (its writer waits for it anyway), the others on their slots' queues.
+    private func perform(_ actions: [ClusterWriteGroups.Action], here: Int? = nil) {
         for case .send(let slot, let ids) in actions {
             let writes = state.withLock { state in ids.compactMap { state.sent.removeValue(forKey: $0) } }
-            slots[slot].async { [self] in
-                let answers = send(writes.map(\.transaction))
-                perform(state.withLock { $0.machine.answered(slot: slot) })
-                for (write, answer) in zip(writes, answers) { write.answer(answer) }
+            if let here, ids == [here] {
+                deliver(writes, in: slot)
+            } else {
+                slots[slot].async { [self] in deliver(writes, in: slot) }
             }
         }
+    }
+
+    /// Sends one group, frees its slot and hands each write its answer.
+    private func deliver(_ writes: [(transaction: EtcdTransaction, answer: Answer)], in slot: Int) {
+        let answers = send(writes.map(\.transaction))
+        perform(state.withLock { $0.machine.answered(slot: slot) })
+        for (write, answer) in zip(writes, answers) { write.answer(answer) }
     }
 
     /// Each write's answer to one group of `transactions`.

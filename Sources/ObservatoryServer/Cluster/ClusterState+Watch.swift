@@ -51,8 +51,12 @@ extension ClusterState {
     }
 
     /// Starts the watch of the prefix after `revision`, unless the state is closed.
+    ///
+    /// Without previous values: the cache holds them (an event's `old`, a
+    /// deleted key's owner), and etcd would read each one back for every node.
     func startWatch(after revision: Int64) {
-        let request = EtcdWatchRequest(range: layout.everything, startRevision: revision + 1)
+        let request = EtcdWatchRequest(
+            range: layout.everything, startRevision: revision + 1, previousKeyValues: false)
         let started = EtcdWatch(client: client, request: request) { [weak self] update in
             self?.handle(update)
         }

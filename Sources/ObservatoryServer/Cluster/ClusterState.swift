@@ -19,10 +19,11 @@ import ObservatoryWire
 ///   while writes of different sessions are in flight together over the client's
 ///   pool). The reply is fulfilled once etcd committed the write and the cache
 ///   applied its revision, or with `unavailable` when etcd cannot be reached.
-///   The transactions of many sessions' writes go to etcd together, nested in
-///   one transaction per group, and writes of one key on this node take turns
-///   (`ClusterWriteGroups`, `ClusterGroupedWrites`); creates must find room
-///   under `limits.maxKeys` (`ClusterKeyBudget`).
+///   The writes go to etcd through one machine of groups and turns
+///   (`ClusterWriteGroups`, `ClusterGroupedWrites`: a group of one write each,
+///   since writes of one group would share a revision), where writes of one key
+///   on this node take turns; creates must find room under `limits.maxKeys`
+///   (`ClusterKeyBudget`).
 /// - **Session-bound keys** are attached to the node's lease, which its one lease
 ///   keeper renews, and deleted when their session ends (`ClusterSessionKeys`
 ///   says why one lease per node keeps the guarantees); the node's threads do
@@ -243,7 +244,7 @@ final class ClusterState: SharedState {
 
     /// The serial queue of `session`'s writes, made on its first write.
     ///
-    /// Not aimed at `workers`: a write blocks its thread while etcd answers, and
+    /// Not aimed at `workers`: a write blocks its thread until etcd answers its group, and
     /// a concurrent queue runs about as many blocks at once as there are cores,
     /// which held a node to a handful of writes in flight (`observatory-bench
     /// cluster`: 50 writing connections, 6 connections to etcd). A serial queue

@@ -17,7 +17,7 @@ struct ClusterWriteGroupsTests {
     }
 
     @Test func writesArrivingWhileEverySlotIsBusyGoTogetherWhenOneFrees() {
-        var groups = ClusterWriteGroups(maximumGroups: 1)
+        var groups = ClusterWriteGroups(maximumGroups: 1, maximumWrites: 64)
         #expect(groups.submit(write(1, "a")) == [.send(slot: 0, writes: [1])])
         #expect(groups.submit(write(2, "b")).isEmpty)
         #expect(groups.submit(write(3, "c")).isEmpty)
@@ -46,7 +46,7 @@ struct ClusterWriteGroupsTests {
     }
 
     @Test func aWriteBlockedByATurnDoesNotHoldBackOtherKeys() {
-        var groups = ClusterWriteGroups(maximumGroups: 1)
+        var groups = ClusterWriteGroups(maximumGroups: 1, maximumWrites: 64)
         _ = groups.submit(write(1, "hot"))
         _ = groups.submit(write(2, "hot"))
         _ = groups.submit(write(3, "cold"))
@@ -54,11 +54,17 @@ struct ClusterWriteGroupsTests {
     }
 
     @Test func writesSharingARequestIdNeverGoInOneGroup() {
-        var groups = ClusterWriteGroups(maximumGroups: 1)
+        var groups = ClusterWriteGroups(maximumGroups: 1, maximumWrites: 64)
         _ = groups.submit(write(1, "x"))
         _ = groups.submit(write(2, "key:a", "requestId:r"))
         _ = groups.submit(write(3, "key:b", "requestId:r"))
         #expect(groups.answered(slot: 0) == [.send(slot: 0, writes: [2])])
+    }
+
+    @Test func byDefaultEachWriteGoesAloneSoEveryChangeHasARevisionOfItsOwn() {
+        var groups = ClusterWriteGroups()
+        let actions = (1...3).flatMap { groups.submit(write($0, "k\($0)")) }
+        #expect(actions == [.send(slot: 0, writes: [1]), .send(slot: 1, writes: [2]), .send(slot: 2, writes: [3])])
     }
 
     @Test func aGroupHoldsAtMostItsWritesAndBytes() {
