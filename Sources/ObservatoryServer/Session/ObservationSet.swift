@@ -143,8 +143,13 @@ struct ObservationSet {
     /// to be sent: `accepts(_:via:)`, unless a target covering its key ignores
     /// it (`add`'s `ignoringThrough`: the snapshot the client got holds it).
     mutating func acceptsEvent(_ change: StoreChange, via route: Route) -> Bool {
+        // Small enough to inline into every delivery; the ignoring is rare and kept apart.
+        guard ignored.isEmpty else { return acceptsEventIgnoring(change, via: route) }
+        return accepts(change.key, via: route)
+    }
+
+    private mutating func acceptsEventIgnoring(_ change: StoreChange, via route: Route) -> Bool {
         guard accepts(change.key, via: route) else { return false }
-        guard !ignored.isEmpty else { return true }
         let key = StoreKey(change.key)
         let version = change.version
         let isIgnored = ignored.contains { floor in

@@ -5,19 +5,21 @@ import Synchronization
 /// Hands out session ids: `s1`, `s2`, … never repeated within an epoch.
 ///
 /// With storage, numbers are reserved in blocks by a lease record, so a restart
-/// continues above every number this process may have handed out.
+/// continues above every number this process may have handed out
+/// (`SessionLease` says when a record is written, and how far).
 ///
 /// ## Locking
-/// The counter is atomic; the lease is a `Locked` number, held while storage
-/// writes a lease record (a `write(2)`, once per `leaseBlock` sessions) so that
-/// no number is handed out above the last recorded lease.
+/// The counter is atomic; the lease is a `Locked` `SessionLease`, held only to
+/// decide whether a number needs a record and to note one written. Nothing
+/// blocks under it: the record's `write(2)` (once per half `leaseBlock`
+/// sessions) runs after it is released, under storage's lock alone.
 final class SessionNumbers: Sendable {
     /// How many session numbers one lease record reserves.
     static let leaseBlock: Int64 = 1_024
 
     private let counter: Atomic<Int64>
-    /// Session numbers up to this one are recorded as possibly used.
-    private let lease: Locked<Int64>
+    /// Which session numbers are recorded as possibly used.
+    private let lease: Locked<SessionLease>
     private let storage: Storage?
     private let logger: Logger
     /// What every id starts with: `s`, or in a cluster `s<node>.`, since the nodes
@@ -29,23 +31,23 @@ final class SessionNumbers: Sendable {
     init(after lease: Int64, storage: Storage?, logger: Logger, nodeTag: String? = nil) {
         idPrefix = nodeTag.map { "s\($0)." } ?? "s"
         counter = Atomic(lease)
-        self.lease = Locked(storage == nil ? .max : lease)
+        self.lease = Locked(SessionLease(recorded: storage == nil ? .max : lease, block: Self.leaseBlock))
         self.storage = storage
         self.logger = logger
     }
 
-    /// A new session id.
+    /// A new session id; with storage, handed out once a lease record covers it.
     func next() -> String {
         let number = counter.add(1, ordering: .relaxed).newValue
-        lease.withLock { lease in
-            guard number > lease, let storage else { return }
-            let reserved = number + Self.leaseBlock
+        if let storage, let through = lease.withLock({ $0.handingOut(number) }) {
+            var written = true
             do throws(StorageError) {
-                try storage.reserveSessions(through: reserved)
-                lease = reserved
+                try storage.reserveSessions(through: through)
             } catch {
+                written = false
                 logger.error("storage: cannot record used session numbers: \(error.message)")
             }
+            lease.withLock { $0.recorded(through: through, written: written) }
         }
         return "\(idPrefix)\(number)"
     }

@@ -59,7 +59,13 @@ protocol SnapshotSource: AnyObject, Sendable {
 /// ## Locking
 /// `state` guards the files and counters; the store's lock is taken before it,
 /// never after. The gate's lock is taken under it (so the gate advances in the
-/// machine's order); the gate's waiters run after both are released.
+/// machine's order); the gate's waiters run after both are released, and no
+/// handler ever runs under either. fsync runs off every lock (the syncer takes
+/// the files under it, syncs, and reports under it again). The one blocking
+/// call under it is `write(2)` of a change, a turn's batch or a session lease
+/// (and the truncation that cuts back a failed one): it runs under this lock
+/// and, for changes, under the store's, which keeps the log in revision order
+/// and lets a failed write be cut back before anything else is appended.
 public final class Storage: Sendable {
     /// An open log file.
     final class LogFile: Sendable {

@@ -26,23 +26,25 @@ extension SharedStore {
                 swap(&wakeup, &guarded.wakeup)
                 if guarded.becameSender {
                     guarded.becameSender = false
-                    deliveries = guarded.deliveries.take()
+                    guarded.deliveries.take(into: &deliveries)
                 }
             }
             return try body(&guarded)
         }
     }
 
-    /// The sender's turn: sends `first`, then whatever was queued meanwhile, in
+    /// The sender's turn: sends `batch`, then whatever was queued meanwhile, in
     /// order, holding no lock while handlers run, until nothing is left.
-    private func send(_ first: [Delivery]) {
-        var next = first
-        while !next.isEmpty {
-            for delivery in next {
+    private func send(_ batch: consuming [Delivery]) {
+        var batch = batch
+        while !batch.isEmpty {
+            for delivery in batch {
                 delivery.keyFeed?.send(delivery.change, from: delivery.author)
                 if delivery.toEveryChange { everyChange.send(delivery.change, from: delivery.author) }
             }
-            next = guarded.withLock { $0.deliveries.take() }
+            // Released here, off the lock: the last reference to a change or a feed may go with it.
+            batch.removeAll(keepingCapacity: true)
+            guarded.withLock { $0.deliveries.take(into: &batch) }
         }
     }
 }
