@@ -44,6 +44,8 @@ struct FieldReader<Source: FieldSource> {
     }
 
     func optionalString(_ field: Field) throws(WireError) -> String? {
+        // A key, say: made straight from the frame's bytes, not through a `JSONValue`.
+        if let text = source.plainText(of: field) { return text }
         guard let value = optionalValue(field) else { return nil }
         guard let string = value.stringValue else {
             throw failure(field, "must be a string, got \(value.kindDescription)")

@@ -7,6 +7,17 @@ protocol FieldSource {
     func value(of field: Field) -> JSONValue?
     /// The field's name, for error messages.
     static func name(of field: Field) -> String
+    /// The field's string when the source has it at hand without building a
+    /// value (a plain string of a frame); nil otherwise, also for a string it
+    /// must first decode.
+    func plainText(of field: Field) -> String?
+}
+
+extension FieldSource {
+    /// Nil: strings are read from the field's value.
+    func plainText(of field: Field) -> String? {
+        nil
+    }
 }
 
 extension JSONObject: FieldSource {

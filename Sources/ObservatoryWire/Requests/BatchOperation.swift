@@ -144,9 +144,9 @@ extension BatchOperation {
         /// The op these bytes name; nil for any other.
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
             switch bytes.count {
-            case 3 where "set".utf8.elementsEqual(bytes): self = .set
-            case 6 where "delete".utf8.elementsEqual(bytes): self = .delete
-            case 5 where "check".utf8.elementsEqual(bytes): self = .check
+            case 3 where bytes.holds("set"): self = .set
+            case 6 where bytes.holds("delete"): self = .delete
+            case 5 where bytes.holds("check"): self = .check
             default: return nil
             }
         }

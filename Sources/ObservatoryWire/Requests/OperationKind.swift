@@ -36,7 +36,8 @@ public enum OperationKind: String, Sendable, Hashable, CaseIterable {
     /// The op named by these bytes (UTF-8), compared as bytes; nil for any other name.
     static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> OperationKind? {
         guard let candidate = candidate(count: bytes.count, first: bytes.first) else { return nil }
-        return candidate.rawValue.utf8.elementsEqual(bytes) ? candidate : nil
+        var name = candidate.rawValue
+        return name.withUTF8 { bytes.holdsBytes(of: $0) } ? candidate : nil
     }
 
     /// The only op a name of this length and first byte can be.

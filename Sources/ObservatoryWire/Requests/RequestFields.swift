@@ -175,6 +175,10 @@ extension RequestFields: FieldSource {
     static func name(of field: RequestField) -> String {
         field.name
     }
+
+    func plainText(of field: RequestField) -> String? {
+        plainString(field).map { String(decoding: $0, as: UTF8.self) }
+    }
 }
 
 extension RequestFields: JSONMemberCollector {
