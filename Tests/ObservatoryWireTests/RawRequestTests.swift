@@ -3,8 +3,8 @@ import Testing
 
 @testable import ObservatoryWire
 
-/// ``RawRequest`` must decode every frame as ``Request`` does, except that a
-/// `set` value stays as the bytes that were sent.
+/// ``RawRequest`` must decode every frame as ``Request`` does, except that the
+/// values of a `set` and of a batch's sets stay as the bytes that were sent.
 @Suite struct RawRequestTests {
     /// What the tree decoder says, next to what the bytes decoder says with its value decoded.
     private func outcomes(_ frame: [UInt8], limits: RequestLimits) -> (
@@ -37,7 +37,38 @@ import Testing
         #"{"op":"observe","prefix":"a.","fromRevision":3}"#,
         #"{"op":"observe","key":"a","prefix":"b"}"#, #"{"op":"unobserve","key":"k"}"#,
         #"{"op":"list","prefix":"","after":"a","limit":10}"#, #"{"op":"hello","name":"alice","protocol":1}"#,
+        // batch: each set's value as bytes, every error of `ops` and of its elements, in every order.
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":{"x":1}},{"op":"delete","key":"b"},"#
+            + #"{"op":"check","key":"c","ifVersion":0}],"requestId":"r"}"#,
+        #"{"op":"batch","ops":[ {"op":"set", "key":"a", "value":[1, 2.0, "\u00e9"] } ]}"#,
+        #"{"op":"batch"}"#, #"{"op":"batch","ops":null}"#, #"{"op":"batch","ops":{"a":1}}"#,
+        #"{"op":"batch","ops":[]}"#,
+        #"{"op":"batch","ops":[1]}"#, #"{"op":"batch","ops":[{"op":"fly","key":"a"}]}"#,
+        #"{"op":"batch","ops":[{"key":"a","value":1}]}"#, #"{"op":"batch","ops":[{"op":"set","key":"a"}]}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":1},{"op":"set","key":"a","value":2}]}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":{"a":10},"ttl":0}]}"#,
+        #"{"op":"batch","ops":[{"op":"check","key":"a"}]}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a b","value":1}]}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":1}],"ops":5}"#,
+        #"{"op":"batch","ops":5,"ops":[{"op":"set","key":"a","value":1}]}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":[[[1]]]}]}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":1},]}"#, #"{"op":"batch","ops":[{"op":"set"}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":1,"ops":[1]}]}"#,
+        #"{"op":"batch","ops":[{"op":"\u0073et","key":"a","value":1}]}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":1,"ifVersion":2.0,"ephemeral":true,"ttl":30}],"requestId":""}"#,
     ]
+
+    @Test func aBatchKeepsEachSetsValueAsTheBytesThatWereSent() throws {
+        let frame = #"{"op":"batch","ops":[{"op":"set","key":"a","value":{ "n" : 1.0 }},{"op":"delete","key":"b"}]}"#
+        let request = try RawRequest.decode(frame: Array(frame.utf8)).get()
+        guard case .batch(let operations, nil) = request.operation, case .set(_, let value, _, _, _)? = operations.first
+        else {
+            Issue.record("not a batch with a set first: \(request)")
+            return
+        }
+        #expect(value.bytes == Array(#"{ "n" : 1.0 }"#.utf8))
+        #expect(operations.last == .delete(key: "b"))
+    }
 
     static let limits: [RequestLimits] = [
         .default, RequestLimits(maxValueBytes: 7), RequestLimits(maxValueBytes: 50), RequestLimits(maxDepth: 3),

@@ -56,44 +56,49 @@ public struct RawRequest: Sendable, Equatable {
     private static func decode(_ frame: UnsafeBufferPointer<UInt8>, limits: RequestLimits) -> Result<
         RawRequest, RequestRejection
     > {
-        Request.readFields(of: frame, limits: limits, keepsValueBytes: true).flatMap { source in
-            // Taken out here so that the closure below captures a range, not a copy of the fields.
-            let valueBytes = source.valueBytes
-            let batchElements = source.batchElements
-            return Request.decodeFields(source) { (id, kind, fields) throws(WireError) in
-                if kind == .batch {
-                    let operations = try BatchOperation<EncodedJSON>.decodeAll(
-                        batchElements, from: fields, limits: limits, frameByteCount: frame.count)
-                    return RawRequest(
-                        id: id,
-                        operation: .batch(operations: operations, requestId: try Operation.requestId(from: fields)))
-                }
-                guard kind == .set else {
-                    return RawRequest(
-                        id: id,
-                        operation: .other(
-                            try Operation.decode(kind, from: fields, limits: limits, frameByteCount: frame.count)))
-                }
-                let set = try Operation.decodeSet(
-                    from: fields,
-                    readValue: { () throws(WireError) in
-                        guard let range = valueBytes else {
-                            throw fields.failure(.value, FieldReader<RequestFields>.requiredValueProblem)
-                        }
-                        // Copied from the buffer in one step (`Array(frame[range])` goes element by element).
-                        return EncodedJSON(validatedBytes: Array(UnsafeBufferPointer(rebasing: frame[range])))
-                    },
-                    checkSize: { (value) throws(WireError) in
-                        try Operation.checkSize(limit: limits.maxValueBytes, frameByteCount: frame.count) {
-                            value.canonicalCount
-                        }
-                    })
+        // Read without a `Result` around them: the fields are large, and each wrapping copied them.
+        let source: RequestFields
+        do throws(RequestRejection) {
+            source = try Request.readFields(of: frame, limits: limits, keepsValueBytes: true)
+        } catch {
+            return .failure(error)
+        }
+        // Taken out here so that the closure below captures a range, not a copy of the fields.
+        let valueBytes = source.valueBytes
+        let batchElements = source.batchElements
+        return Request.decodeFields(source) { (id, kind, fields) throws(WireError) in
+            if kind == .batch {
+                let operations = try BatchOperation<EncodedJSON>.decodeAll(
+                    batchElements, from: fields, limits: limits, frameByteCount: frame.count)
                 return RawRequest(
                     id: id,
-                    operation: .set(
-                        key: set.key, value: set.value, ifVersion: set.ifVersion, ephemeral: set.ephemeral,
-                        requestId: set.requestId, ttl: set.ttl))
+                    operation: .batch(operations: operations, requestId: try Operation.requestId(from: fields)))
             }
+            guard kind == .set else {
+                return RawRequest(
+                    id: id,
+                    operation: .other(
+                        try Operation.decode(kind, from: fields, limits: limits, frameByteCount: frame.count)))
+            }
+            let set = try Operation.decodeSet(
+                from: fields,
+                readValue: { () throws(WireError) in
+                    guard let range = valueBytes else {
+                        throw fields.failure(.value, FieldReader<RequestFields>.requiredValueProblem)
+                    }
+                    // Copied from the buffer in one step (`Array(frame[range])` goes element by element).
+                    return EncodedJSON(validatedBytes: Array(UnsafeBufferPointer(rebasing: frame[range])))
+                },
+                checkSize: { (value) throws(WireError) in
+                    try Operation.checkSize(limit: limits.maxValueBytes, frameByteCount: frame.count) {
+                        value.canonicalCount
+                    }
+                })
+            return RawRequest(
+                id: id,
+                operation: .set(
+                    key: set.key, value: set.value, ifVersion: set.ifVersion, ephemeral: set.ephemeral,
+                    requestId: set.requestId, ttl: set.ttl))
         }
     }
 }

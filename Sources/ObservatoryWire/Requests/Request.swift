@@ -47,12 +47,16 @@ public struct Request: Sendable, Equatable {
     private static func decode(_ frame: UnsafeBufferPointer<UInt8>, limits: RequestLimits) -> Result<
         Request, RequestRejection
     > {
-        readFields(of: frame, limits: limits, keepsValueBytes: false).flatMap { fields in
-            decodeFields(fields) { (id, kind, reader) throws(WireError) in
-                Request(
-                    id: id,
-                    operation: try Operation.decode(kind, from: reader, limits: limits, frameByteCount: frame.count))
-            }
+        let fields: RequestFields
+        do throws(RequestRejection) {
+            fields = try readFields(of: frame, limits: limits, keepsValueBytes: false)
+        } catch {
+            return .failure(error)
+        }
+        return decodeFields(fields) { (id, kind, reader) throws(WireError) in
+            Request(
+                id: id,
+                operation: try Operation.decode(kind, from: reader, limits: limits, frameByteCount: frame.count))
         }
     }
 
@@ -67,18 +71,18 @@ public struct Request: Sendable, Equatable {
     /// Reads a frame's fields; a frame that is not a JSON object is `bad_frame`.
     /// The fields borrow `frame`: decode them while it lives.
     static func readFields(of frame: UnsafeBufferPointer<UInt8>, limits: RequestLimits, keepsValueBytes: Bool)
-        -> Result<RequestFields, RequestRejection>
+        throws(RequestRejection) -> RequestFields
     {
         let fields: RequestFields
         do {
             fields = try RequestFields(parsing: frame, maxDepth: limits.maxDepth, keepsValueBytes: keepsValueBytes)
         } catch {
-            return .failure(RequestRejection(id: nil, error: .badFrame(error.description)))
+            throw RequestRejection(id: nil, error: .badFrame(error.description))
         }
         if let value = fields.nonObject {
-            return .failure(RequestRejection(id: nil, error: .badFrame("got \(value.kindDescription)")))
+            throw RequestRejection(id: nil, error: .badFrame("got \(value.kindDescription)"))
         }
-        return .success(fields)
+        return fields
     }
 
     /// Checks `id` and `op`, then has `decodeRequest` read the op's fields and
