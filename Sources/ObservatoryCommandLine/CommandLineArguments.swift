@@ -32,7 +32,7 @@ public struct CommandLineArguments: Sendable, Equatable {
     /// Print the server's frames as JSON instead of readable text (`--json`).
     public var printsFrames = false
     /// `set --ephemeral`: bind the key to the command's session.
-    private var ephemeral = false
+    private var sessionBound = false
     /// `set --ttl SECONDS`: make the key expire that many seconds after the write.
     private var ttl: Int64?
     /// `set --string`: the value is a string, whatever it looks like.
@@ -161,17 +161,17 @@ public struct CommandLineArguments: Sendable, Equatable {
         if valueIsString {
             guard case .set = command else { throw CommandLineUsageError("--string only goes with set") }
         }
-        if ephemeral {
+        if sessionBound {
             guard case .set(let key, let value, _, let ttl) = command else {
                 throw CommandLineUsageError("--ephemeral only goes with set")
             }
-            command = .set(key: key, value: value, ephemeral: true, ttl: ttl)
+            command = .set(key: key, value: value, sessionBound: true, ttl: ttl)
         }
         if let ttl {
-            guard case .set(let key, let value, let ephemeral, _) = command else {
+            guard case .set(let key, let value, let sessionBound, _) = command else {
                 throw CommandLineUsageError("--ttl only goes with set")
             }
-            command = .set(key: key, value: value, ephemeral: ephemeral, ttl: ttl)
+            command = .set(key: key, value: value, sessionBound: sessionBound, ttl: ttl)
         }
         if let fromRevision {
             guard case .watch(let target, _, let slow) = command else {
@@ -226,7 +226,7 @@ public struct CommandLineArguments: Sendable, Equatable {
             printsFrames = true
         case "--ephemeral":
             guard inlineValue == nil else { throw CommandLineUsageError("--ephemeral takes no value") }
-            ephemeral = true
+            sessionBound = true
         case "--ttl":
             let text = try value()
             guard let seconds = Int64(text), (1...Operation.maxTTLSeconds).contains(seconds) else {

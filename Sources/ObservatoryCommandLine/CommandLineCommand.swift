@@ -6,10 +6,10 @@ public enum CommandLineCommand: Sendable, Equatable {
     case get(key: String)
     /// Set a key to a value (given as JSON, as a plain word taken as a string, or read
     /// from standard input or a file: see ``CommandLineValue``).
-    /// With `ephemeral`, the key is bound to the command's session: the command
+    /// With `sessionBound`, the key is bound to the command's session: the command
     /// keeps running, and the server deletes the key when it ends. With `ttl`,
     /// the key expires that many seconds after the write.
-    case set(key: String, value: JSONValue, ephemeral: Bool = false, ttl: Int64? = nil)
+    case set(key: String, value: JSONValue, sessionBound: Bool = false, ttl: Int64? = nil)
     /// Delete a key.
     case delete(key: String)
     /// List the keys that start with a prefix ("" for all of them); `list` reads

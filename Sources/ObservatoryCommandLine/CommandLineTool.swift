@@ -103,15 +103,15 @@ public enum CommandLineTool {
         case .get(let key):
             let reply = try await client.send(.get(key: key))
             output.standardOutput(raw ? frame(reply) : (reply["value"].map(ChangeFormatter.text) ?? "null"))
-        case .set(let key, let value, let ephemeral, let ttl):
+        case .set(let key, let value, let sessionBound, let ttl):
             let reply = try await client.send(
-                .set(key: key, value: value, ifVersion: nil, ephemeral: ephemeral, ttl: ttl))
+                .set(key: key, value: value, ifVersion: nil, sessionBound: sessionBound, ttl: ttl))
             let version = reply["version"]?.integerValue ?? 0
             let changed = reply["changed"]?.boolValue ?? true
             let summary =
                 changed ? "\(key) = \(ChangeFormatter.preview(value)) (v\(version))" : "\(key) unchanged (v\(version))"
             output.standardOutput(raw ? frame(reply) : summary)
-            if ephemeral { try await holdSession(for: key, on: client, output: output) }
+            if sessionBound { try await holdSession(for: key, on: client, output: output) }
         case .delete(let key):
             let reply = try await client.send(.delete(key: key, ifVersion: nil))
             output.standardOutput(raw ? frame(reply) : "\(key) deleted (v\(reply["version"]?.integerValue ?? 0))")

@@ -5,7 +5,7 @@ import ObservatoryWire
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ChangesEndToEndTests {
-    @Test func prefixStreamDeliversChangesInOrderWithTheirPeer() async throws {
+    @Test func prefixStreamDeliversChangesInOrderWithTheirAuthor() async throws {
         try await TestServer.withClients { alice, bob in
             let changes = try await bob.changes(of: .prefix("sky."))
             try await alice.set("sky.color", "red")
@@ -21,10 +21,10 @@ import Testing
             #expect(received.map(\.old) == [nil, "red", "blue"])
             #expect(received.map(\.new) == ["red", "blue", nil])
             #expect(received.map(\.version) == received.map(\.version).sorted())
-            let allFromOneAlicePeer = received.allSatisfy {
+            let allFromOneAliceAuthor = received.allSatisfy {
                 $0.author.name == "alice" && $0.author === received[0].author
             }
-            #expect(allFromOneAlicePeer)
+            #expect(allFromOneAliceAuthor)
         }
     }
 

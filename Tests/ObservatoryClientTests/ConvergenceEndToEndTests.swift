@@ -88,8 +88,8 @@ import Testing
         let writers = authorsByValue.withLock { $0 }
         for (index, recorder) in deliveries.enumerated() {
             // The mirror's own updates carry a session's `Author`; the others are local writes.
-            let delivered = zip(recorder.messages, recorder.peers).compactMap { update, peer in
-                peer.map { (value: update.new, author: $0.name) }
+            let delivered = zip(recorder.messages, recorder.remoteAuthors).compactMap { update, author in
+                author.map { (value: update.new, author: $0.name) }
             }
             let misattributed = delivered.first { writers[$0.value] != $0.author }
             #expect(misattributed == nil, "mirror \(index) showed a value by someone who did not write it")

@@ -5,7 +5,7 @@ import Observatory
     import Glibc
 #endif
 
-/// A raw TCP server on 127.0.0.1 with an ephemeral port that accepts one
+/// A raw TCP server on 127.0.0.1, at a port the system picks, that accepts one
 /// connection, for testing the client socket without the real server.
 final class LoopbackPeer: Sendable {
     /// How long a wait for the client lasts. It bounds a hang, it does not
@@ -18,7 +18,7 @@ final class LoopbackPeer: Sendable {
     /// Connections made by ``fillBacklog()``, never accepted.
     private let waiting = Locked<[Int32]>([])
 
-    /// Binds an ephemeral port and listens on it, with room for `backlog`
+    /// Binds a port the system picks and listens on it, with room for `backlog`
     /// connections not yet accepted (at least one, on Linux).
     init(backlog: Int32 = 4) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

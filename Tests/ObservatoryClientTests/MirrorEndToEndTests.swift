@@ -30,7 +30,7 @@ import Testing
         #expect(client.version(ofKey: "kitchen.temperature") == 0)
     }
 
-    @Test func twoClientsSeeEachOthersChangesWithTheRightPeer() async throws {
+    @Test func twoClientsSeeEachOthersChangesWithTheRightAuthor() async throws {
         try await TestServer.withClients { alice, bob in
             let aliceColor = alice.variable("sky.color", default: "blue")
             let bobColor = bob.variable("sky.color", default: "blue")
@@ -45,16 +45,16 @@ import Testing
             // The recorder, not the value: a Var's value changes just before its observers hear of it.
             #expect(await eventually { bobSees.count == 1 })
             #expect(bobColor.value == "red")
-            let alicePeer = try #require(bobSees.peers.last ?? nil)
-            #expect(alicePeer.name == "alice")
-            #expect(alicePeer.session == alice.localAuthor?.session)
+            let aliceAuthor = try #require(bobSees.remoteAuthors.last ?? nil)
+            #expect(aliceAuthor.name == "alice")
+            #expect(aliceAuthor.session == alice.localAuthor?.session)
 
             bobColor.value = "green"
             #expect(await eventually { aliceSees.count == 2 })
             #expect(aliceColor.value == "green")
-            let bobPeer = try #require(aliceSees.peers.last ?? nil)
-            #expect(bobPeer.name == "bob")
-            #expect(bobPeer.session == bob.localAuthor?.session)
+            let bobAuthor = try #require(aliceSees.remoteAuthors.last ?? nil)
+            #expect(bobAuthor.name == "bob")
+            #expect(bobAuthor.session == bob.localAuthor?.session)
             #expect(aliceSees.messages.map(\.new) == ["red", "green"])
             #expect(bobSees.messages.map(\.new) == ["red", "green"])
         }
@@ -75,7 +75,7 @@ import Testing
             #expect(await eventually { aliceLight.value == false })
             #expect(await eventually { switchPanel.count == 1 })
             #expect(switchPanel.messages.map(\.new) == [false])
-            #expect((switchPanel.peers.first ?? nil)?.name == "bob")
+            #expect((switchPanel.remoteAuthors.first ?? nil)?.name == "bob")
         }
     }
 
@@ -125,7 +125,7 @@ import Testing
             #expect(await eventually { seen.count == 1 })
             #expect(door.value == false)
             #expect(seen.messages.map(\.new) == [false])
-            #expect((seen.peers.first ?? nil)?.name == "alice")
+            #expect((seen.remoteAuthors.first ?? nil)?.name == "alice")
         }
     }
 

@@ -273,14 +273,14 @@ import Testing
 
     @Test func aSessionBoundMirrorThatWroteWritesAgainAfterItsSessionEnds() {
         var state = synchronized()
-        let writesBeforeWriting = state.sessionEnded(ephemeral: true)
+        let writesBeforeWriting = state.sessionEnded(sessionBound: true)
         #expect(!writesBeforeWriting, "nothing written yet")
         state.wroteLocally()
         _ = state.beginSend { "r1" }
         _ = state.writeReplied(.acknowledged(version: 4), value: 1, author: "me")
-        let lastingWritesAgain = state.sessionEnded(ephemeral: false)
+        let lastingWritesAgain = state.sessionEnded(sessionBound: false)
         #expect(!lastingWritesAgain, "a lasting key survives the session")
-        let boundWritesAgain = state.sessionEnded(ephemeral: true)
+        let boundWritesAgain = state.sessionEnded(sessionBound: true)
         #expect(boundWritesAgain)
         #expect(state.hasUnsentWrite)
         #expect(state.beginSend { "r2" } == "r2")

@@ -61,7 +61,7 @@ import Testing
         try await after.waitUntilSynchronized()
         #expect(await eventually { seen.count == 2 })
         #expect(seen.messages.map(\.new) == ["grey", "red"], "the changes it missed, resumed, not a snapshot")
-        #expect(seen.peers.map { $0?.name } == ["alice", "alice"])
+        #expect(seen.remoteAuthors.map { $0?.name } == ["alice", "alice"])
         #expect(seen.resets.allSatisfy { $0 == nil })
     }
 
@@ -89,7 +89,7 @@ import Testing
         delivery.resume()
         #expect(await eventually { seen.count == 2 })
         #expect(seen.messages.map(\.new) == ["grey", "red"], "the changes it missed, resumed, not a snapshot")
-        #expect(seen.peers.map { $0?.name } == ["alice", "alice"])
+        #expect(seen.remoteAuthors.map { $0?.name } == ["alice", "alice"])
     }
 
     @Test func aKeptWriteThatReplacesChangesMadeWhileTheAppWasGoneReportsThemWithTheirAuthors() async throws {

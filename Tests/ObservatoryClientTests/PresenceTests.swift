@@ -46,7 +46,7 @@ import Testing
         presence.take(change("bob", here: true, version: 8, by: bob))
         await drain()
         #expect(seen.messages.map(\.new) == [["me"]], "the older join is not shown")
-        #expect(seen.peers.first??.name == "bob")
+        #expect(seen.remoteAuthors.first??.name == "bob")
     }
 
     @Test func aStoppedPresenceTakesNoMoreChangesAndNamesItsWatcher() async {

@@ -33,7 +33,7 @@ import Testing
 
         // The in-memory server lost sky.color and its history (a new epoch):
         // both mirrors are back at the default, and Bob saw that as an Update
-        // authored by a Reset, not by a peer.
+        // authored by a Reset, not by a remote author.
         #expect(await eventually { bobSees.count == 1 && aliceColor.value == "blue" })
         #expect(bobColor.value == "blue")
         #expect(bobSees.messages.map(\.new) == ["blue"])
@@ -42,7 +42,7 @@ import Testing
         aliceColor <- "green"
         #expect(await eventually { bobSees.count == 2 })
         #expect(bobColor.value == "green")
-        #expect(bobSees.peers.last??.name == "alice")
+        #expect(bobSees.remoteAuthors.last??.name == "alice")
         // The reset was announced: disconnected, connecting, reset, connected.
         let phases = states.messages.map(\.new)
         let sawDisconnection = phases.contains { if case .disconnected = $0 { true } else { false } }

@@ -43,7 +43,7 @@ import Testing
         #expect(await eventually { seen.count == 22 })
         #expect(
             seen.messages.map(\.new) == Array(1...20) + [0, 21], "every change once, in order, the delete included")
-        #expect(seen.peers.allSatisfy { $0?.name == "alice" }, "real authors, no reset")
+        #expect(seen.remoteAuthors.allSatisfy { $0?.name == "alice" }, "real authors, no reset")
         var streamed: [Int64] = []
         for await change in stream {
             streamed.append(change.version)
@@ -80,7 +80,7 @@ import Testing
 
         #expect(await eventually { seen.count == 3 })
         #expect(seen.messages.map(\.new) == ["night", "home", "vacation"])
-        #expect(seen.peers.allSatisfy { $0?.name == "alice" })
+        #expect(seen.remoteAuthors.allSatisfy { $0?.name == "alice" })
         #expect(!states.messages.map(\.new).contains { $0.description.hasPrefix("reset") }, "same epoch: no reset")
     }
 
@@ -134,7 +134,7 @@ import Testing
             watcher.close()
             alice.close()
         }
-        let here = alice.variable("presence.alice", default: false, ephemeral: true)
+        let here = alice.variable("presence.alice", default: false, sessionBound: true)
         let seen = watcher.variable("presence.alice", default: false)
         here <- true
         #expect(await eventually { seen.value })

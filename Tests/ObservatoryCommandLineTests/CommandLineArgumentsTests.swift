@@ -100,10 +100,10 @@ import Testing
         #expect(throws: CommandLineUsageError.self) { try CommandLineArguments.parse(["ping", "extra"]) }
     }
 
-    @Test func ephemeralGoesWithSetAndFromWithWatch() throws {
+    @Test func sessionBoundGoesWithSetAndFromWithWatch() throws {
         #expect(
             try CommandLineArguments.parse(["set", "k", "1", "--ephemeral"]).command
-                == .set(key: "k", value: 1, ephemeral: true))
+                == .set(key: "k", value: 1, sessionBound: true))
         #expect(
             try CommandLineArguments.parse(["watch", "room.*", "--from", "42"]).command
                 == .watch(.prefix("room."), fromRevision: 42))

@@ -79,7 +79,7 @@ import Testing
         #expect(await eventually { seen.count == 2 })
         #expect(lobby.members.value == ["alice"])
         #expect(seen.messages.map(\.new) == [["alice", "bob"], ["alice"]])
-        #expect(seen.peers.map { $0?.name } == ["bob", "bob"], "joined and left by bob")
+        #expect(seen.remoteAuthors.map { $0?.name } == ["bob", "bob"], "joined and left by bob")
     }
 
     @Test func commandsPrintTheirResultsAndExitZero() throws {

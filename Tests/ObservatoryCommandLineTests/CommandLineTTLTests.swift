@@ -15,7 +15,7 @@ import Testing
                 == .set(key: "k", value: 1, ttl: 30))
         #expect(
             try CommandLineArguments.parse(["set", "k", "1", "--ttl=5", "--ephemeral"]).command
-                == .set(key: "k", value: 1, ephemeral: true, ttl: 5))
+                == .set(key: "k", value: 1, sessionBound: true, ttl: 5))
         for bad in ["0", "-1", "31536001", "1.5", "soon"] {
             #expect(throws: CommandLineUsageError.self, "--ttl \(bad)") {
                 try CommandLineArguments.parse(["set", "k", "1", "--ttl", bad])

@@ -166,7 +166,7 @@ import Testing
         #expect(await refused.value == .success)
     }
 
-    @Test func setEphemeralKeepsTheKeyWhileItRunsAndTheServerDeletesItAfter() async throws {
+    @Test func setSessionBoundKeepsTheKeyWhileItRunsAndTheServerDeletesItAfter() async throws {
         let server = try TestServer()
         defer { server.stop() }
         let watcher = try await server.client("watcher")

@@ -34,10 +34,10 @@ struct BatchExpiryConformanceTests {
     @Test func anEqualValueWithTTLInABatchRestartsTheClockWithoutARevision() throws {
         try withServer { server in
             let client = try server.connect()
-            let set = try client.call(["op": "set", "key": "lease", "value": "x", "ttl": 5])
+            let set = try client.call(["op": "set", "key": "claim", "value": "x", "ttl": 5])
             let version = try #require(set.integer("version"))
             let batch = try client.call(
-                fields: #""op":"batch","ops":[{"op":"set","key":"lease","value":"x","ttl":500}]"#)
+                fields: #""op":"batch","ops":[{"op":"set","key":"claim","value":"x","ttl":500}]"#)
             // No revision of its own: the reply names the current one (a cluster node may
             // have skipped numbers for the restart in etcd, never taken one for a change).
             let current = try #require(try client.call(["op": "ping"]).integer("revision"))
@@ -49,7 +49,7 @@ struct BatchExpiryConformanceTests {
             }
             #expect(result["changed"] == .bool(false), "\(batch)")
             #expect(result["version"] == .integer(version))
-            let get = try client.call(["op": "get", "key": "lease"])
+            let get = try client.call(["op": "get", "key": "claim"])
             #expect((get.integer("ttl") ?? 0) > 100, "the clock restarted at 500 s: \(get)")
             #expect(get.integer("version") == version)
         }

@@ -61,13 +61,13 @@ struct ExpiryConformanceTests {
     @Test func getAndSnapshotsCarryTheWholeSecondsLeftRoundedUp() throws {
         try withServer { server in
             let client = try server.connect()
-            _ = try client.call(["op": "set", "key": "lease.a", "value": "x", "ttl": 100])
-            _ = try client.call(["op": "set", "key": "lease.b", "value": "y"])
-            let get = try client.call(["op": "get", "key": "lease.a"])
+            _ = try client.call(["op": "set", "key": "claim.a", "value": "x", "ttl": 100])
+            _ = try client.call(["op": "set", "key": "claim.b", "value": "y"])
+            let get = try client.call(["op": "get", "key": "claim.a"])
             #expect(get.integer("ttl") == 100 || get.integer("ttl") == 99, "\(get)")
-            let lasting = try client.call(["op": "get", "key": "lease.b"])
+            let lasting = try client.call(["op": "get", "key": "claim.b"])
             #expect(lasting["ttl"] == nil, "a lasting key has no ttl: \(lasting)")
-            let observe = try client.call(["op": "observe", "prefix": "lease."])
+            let observe = try client.call(["op": "observe", "prefix": "claim."])
             guard case .array(let values)? = observe["values"] else {
                 Issue.record("no values: \(observe)")
                 return

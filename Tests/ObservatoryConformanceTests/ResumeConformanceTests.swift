@@ -141,7 +141,7 @@ import Testing
 
     // MARK: Session-bound keys
 
-    @Test func anEphemeralKeyIsDeletedWhenItsSessionEndsWithTheOwnersAuthorAndAReason() throws {
+    @Test func aSessionBoundKeyIsDeletedWhenItsSessionEndsWithTheOwnersAuthorAndAReason() throws {
         try withServer { server in
             let watcher = try server.connect()
             _ = try watcher.call(["op": "observe", "prefix": "presence."])
@@ -200,7 +200,7 @@ import Testing
         }
     }
 
-    @Test func ephemeralMustBeABoolean() throws {
+    @Test func sessionBoundMustBeABoolean() throws {
         try withServer { server in
             let client = try server.connect()
             let reply = try client.call(["op": "set", "key": "k", "value": 1, "ephemeral": "yes"])
@@ -247,7 +247,7 @@ import Testing
 
     // MARK: Across restarts
 
-    @Test func withStorageResumeRequestIdsAndEphemeralKeysSurviveARestartAndACompaction() throws {
+    @Test func withStorageResumeRequestIdsAndSessionBoundKeysSurviveARestartAndACompaction() throws {
         let directory = NSTemporaryDirectory() + "observatory-resume-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let configure: (inout ServerConfiguration) -> Void = {
@@ -265,7 +265,7 @@ import Testing
             _ = try owner.call(["op": "set", "key": "a", "value": 2, "requestId": "after-compaction"])
             let live = try watcher.events(through: { $0.integer("version") == 3 })
             // The process "dies" with the session open: stop() ends sessions too, so
-            // the ephemeral key's deletion below must come from this stop or the restart.
+            // the session-bound key's deletion below must come from this stop or the restart.
             return (hello.string("epoch"), live, hello.string("session"))
         }
         try withServer(configure) { server in

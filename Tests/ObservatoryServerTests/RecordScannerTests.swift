@@ -5,11 +5,11 @@ import Testing
 
 @Suite struct RecordScannerTests {
     private let records: [StorageRecord] = [
-        .header(StorageHeader(kind: .log, epoch: "e1", revision: 0, sessionLease: 1_024)),
+        .header(StorageHeader(kind: .log, epoch: "e1", revision: 0, sessionReservation: 1_024)),
         .set(RawValueEntry(key: "sky.color", value: ["rgb": [0, 0.5, 1]], version: 1, author: "alice", session: "s1")),
         .set(RawValueEntry(key: "é.k", value: "ünïcødé 😀", version: 2, author: "bob", session: "s2")),
         .delete(key: "sky.color", version: 3, author: "alice", session: "s1"),
-        .sessionLease(2_048),
+        .sessionReservation(2_048),
     ]
 
     private func framed(_ records: [StorageRecord]) -> [UInt8] {
@@ -41,7 +41,7 @@ import Testing
 
     @Test func negativeAndLargeIntegersRoundTrip() {
         let values: [Int64] = [0, 1, -1, 63, -64, 64, 1 << 40, .max, .min]
-        let entries = values.map { StorageRecord.sessionLease($0) }
+        let entries = values.map { StorageRecord.sessionReservation($0) }
         #expect(scan(framed(entries)).records == entries)
     }
 

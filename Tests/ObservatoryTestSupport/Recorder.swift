@@ -14,7 +14,7 @@ public final class Recorder<Message: Sendable>: Observer, Sendable {
     private struct Entry {
         let message: Message
         let author: ObjectIdentifier
-        let peer: Author?
+        let remoteAuthor: Author?
         let reset: Reset?
     }
 
@@ -41,14 +41,15 @@ public final class Recorder<Message: Sendable>: Observer, Sendable {
 
     private func append(_ message: Message, _ author: AnyAuthor) {
         let entry = Entry(
-            message: message, author: ObjectIdentifier(author), peer: author as? Author, reset: author as? Reset)
+            message: message, author: ObjectIdentifier(author), remoteAuthor: author as? Author, reset: author as? Reset
+        )
         recorded.withLock { $0.append(entry) }
     }
 
     /// The messages, in the order they came.
     public var messages: [Message] { recorded.withLock { $0.map(\.message) } }
     /// The authors that were a session's `Author` (nil for other authors).
-    public var peers: [Author?] { recorded.withLock { $0.map(\.peer) } }
+    public var remoteAuthors: [Author?] { recorded.withLock { $0.map(\.remoteAuthor) } }
     /// Every author's identity.
     public var authors: [ObjectIdentifier] { recorded.withLock { $0.map(\.author) } }
     /// The authors that were a ``Reset`` (nil for other authors).

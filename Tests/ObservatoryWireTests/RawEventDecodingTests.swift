@@ -26,12 +26,12 @@ import Testing
         let frame =
             #"{"event":"update","key":"k","old":{"a": 1.0},"new":[1 ,2],"version":3,"author":"al","session":"s"}"#
         let event = try RawEvent.decode(frame: Array(frame.utf8))
-        guard case .update(let key, let old, let new, let version, let author, let session, let ephemeral, _) = event
+        guard case .update(let key, let old, let new, let version, let author, let session, let sessionBound, _) = event
         else {
             Issue.record("not an update: \(event)")
             return
         }
-        #expect(key == "k" && version == 3 && author == "al" && session == "s" && !ephemeral)
+        #expect(key == "k" && version == 3 && author == "al" && session == "s" && !sessionBound)
         #expect(old?.description == #"{"a": 1.0}"#)
         #expect(new.description == "[1 ,2]")
     }
@@ -69,10 +69,10 @@ import Testing
 
     private static func raw(_ event: Event) -> RawEvent {
         switch event {
-        case .update(let key, let old, let new, let version, let author, let session, let ephemeral, _):
+        case .update(let key, let old, let new, let version, let author, let session, let sessionBound, _):
             .update(
                 key: key, old: old.map(EncodedJSON.init), new: EncodedJSON(new), version: version, author: author,
-                session: session, ephemeral: ephemeral)
+                session: session, sessionBound: sessionBound)
         case .delete(let key, let old, let version, let author, let session, let reason):
             .delete(
                 key: key, old: EncodedJSON(old), version: version, author: author, session: session, reason: reason)

@@ -20,15 +20,17 @@ import Testing
     @Test(arguments: canonicalValues)
     func getRepliesAreTheTreeEncodersBytes(_ text: String) throws {
         let (tree, bytes) = try values(text)
-        for ephemeral in [false, true] {
+        for sessionBound in [false, true] {
             let expected = Reply.success(
                 id: .integer(7),
                 .get(
-                    ValueEntry(key: "k", value: tree, version: 3, author: "alice", session: "s1", ephemeral: ephemeral))
+                    ValueEntry(
+                        key: "k", value: tree, version: 3, author: "alice", session: "s1", sessionBound: sessionBound))
             )
             let raw = RawReply.get(
                 id: .integer(7),
-                RawValueEntry(key: "k", value: bytes, version: 3, author: "alice", session: "s1", ephemeral: ephemeral))
+                RawValueEntry(
+                    key: "k", value: bytes, version: 3, author: "alice", session: "s1", sessionBound: sessionBound))
             #expect(raw.encodedLine() == expected.encodedLine())
             #expect(raw.encoded() == expected.encoded())
         }
@@ -57,16 +59,16 @@ import Testing
     func updateAndDeleteEventsAreTheTreeEncodersBytes(_ text: String) throws {
         let (tree, bytes) = try values(text)
         let (oldTree, oldBytes) = try values(#"{"was":[1,"x"]}"#)
-        for ephemeral in [false, true] {
+        for sessionBound in [false, true] {
             for hasOld in [false, true] {
                 // Not `nil`: JSONValue takes the nil literal too, as `null`.
                 let old: JSONValue? = hasOld ? oldTree : Optional.none
                 let event = Event.update(
                     key: "sky.color", old: old, new: tree, version: 12, author: "alice",
-                    session: "s3", ephemeral: ephemeral)
+                    session: "s3", sessionBound: sessionBound)
                 let raw = RawEvent.update(
                     key: "sky.color", old: hasOld ? oldBytes : nil, new: bytes, version: 12, author: "alice",
-                    session: "s3", ephemeral: ephemeral)
+                    session: "s3", sessionBound: sessionBound)
                 var eventBuffer: [UInt8] = Array("prefix".utf8)
                 var rawBuffer = eventBuffer
                 #expect(raw.encode(into: &rawBuffer) == event.encode(into: &eventBuffer))

@@ -100,14 +100,15 @@ import Testing
     @Test func aSetValueIsKeptAsTheBytesThatWereSent() throws {
         let frame = #"{"op":"set","key":"k","value": {"b" : 1.0, "a":"\u00e9"} ,"ifVersion":2}"#
         let request = try RawRequest.decode(frame: Array(frame.utf8)).get()
-        guard case .set(let key, let value, let ifVersion, let ephemeral, let requestId, _) = request.operation else {
+        guard case .set(let key, let value, let ifVersion, let sessionBound, let requestId, _) = request.operation
+        else {
             Issue.record("not a set: \(request)")
             return
         }
         #expect(key == "k")
         #expect(text(value.bytes) == #"{"b" : 1.0, "a":"\u00e9"}"#)
         #expect(ifVersion == 2)
-        #expect(!ephemeral)
+        #expect(!sessionBound)
         #expect(requestId == nil)
     }
 

@@ -146,7 +146,7 @@ import Testing
             request(frame)
                 == Request(
                     id: .string("r"),
-                    operation: .set(key: "k", value: [1], ifVersion: 4, ephemeral: true, requestId: "u-1")))
+                    operation: .set(key: "k", value: [1], ifVersion: 4, sessionBound: true, requestId: "u-1")))
         #expect(
             request(#"{"op":"observe","prefix":"a.","fromRevision":3,"epoch":"e1"}"#)?.operation
                 == .observe(.prefix("a."), from: ResumePoint(revision: 3, epoch: "e1")))

@@ -25,7 +25,7 @@ public struct BatchStep: Sendable {
         self.operation = .failure(failure)
     }
 
-    /// Sets `key` to `value`, as ``ObservatoryClient/set(_:_:ifVersion:ephemeral:ttl:)`` does.
+    /// Sets `key` to `value`, as ``ObservatoryClient/set(_:_:ifVersion:sessionBound:ttl:)`` does.
     /// - Parameters:
     ///   - key: The key to write.
     ///   - value: The new value; any `Encodable` that encodes as JSON.

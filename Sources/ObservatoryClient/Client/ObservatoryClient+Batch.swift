@@ -27,7 +27,7 @@ extension ObservatoryClient {
     ///
     /// The batch carries one `requestId`: if the connection breaks before the
     /// reply, the client sends it again after the reconnect, as it does a
-    /// ``set(_:_:ifVersion:ephemeral:ttl:)``, and the server applies it once.
+    /// ``set(_:_:ifVersion:sessionBound:ttl:)``, and the server applies it once.
     ///
     /// - Parameter steps: 1 to 128 steps, each on a different key.
     /// - Returns: The batch's revision and one result per step, in order.

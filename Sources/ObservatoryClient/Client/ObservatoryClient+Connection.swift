@@ -132,11 +132,11 @@ extension ObservatoryClient {
                 guard case .hello(_, _, let session, let author, _, let epoch) = try reply.payload(for: .hello) else {
                     throw WireError(code: .badFrame, message: "hello answered with another reply")
                 }
-                let peer = state.withLock {
+                let localAuthor = state.withLock {
                     $0.machine.greeted(on: link, session: session, name: author, epoch: epoch, at: .now)
                 }
-                guard let peer else { return }
-                logger.log(.info, "connected to \(endpoint) as \(peer)")
+                guard let localAuthor else { return }
+                logger.log(.info, "connected to \(endpoint) as \(localAuthor)")
                 resync(link)
             } catch {
                 link.end(

@@ -16,7 +16,7 @@ extension ObservatoryClient {
     /// print(status?.value.author?.name ?? "nobody yet")
     /// ```
     ///
-    /// - Parameter variable: A `Var` from ``variable(_:default:ephemeral:ttl:onConflict:)`` of this client.
+    /// - Parameter variable: A `Var` from ``variable(_:default:sessionBound:ttl:onConflict:)`` of this client.
     /// - Returns: The mirror's status, or nil when `variable` is not a mirror of this client.
     public func status<Value: Codable & Equatable & Sendable>(of variable: Var<Value>) -> Var<MirrorStatus>? {
         state.withLock { $0.machine.registry.first(Mirror<Value>.self) { $0.variable === variable } }?.status

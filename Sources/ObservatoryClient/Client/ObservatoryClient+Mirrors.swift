@@ -23,7 +23,7 @@ extension ObservatoryClient {
     /// temperature.set(21.5, as: thermostat)
     /// ```
     ///
-    /// - Session-bound (`ephemeral: true`): local writes bind the key to this
+    /// - Session-bound (`sessionBound: true`): local writes bind the key to this
     ///   client's session, so the server deletes it when the client goes away,
     ///   also when it crashes. After a reconnect the mirror writes its value
     ///   again. For presence ("alice is here") and locks.
@@ -31,7 +31,7 @@ extension ObservatoryClient {
     /// - Parameters:
     ///   - key: The remote key (1–256 bytes, no whitespace or control characters).
     ///   - defaultValue: The value while the key does not exist.
-    ///   - ephemeral: Whether this mirror's writes are session-bound.
+    ///   - sessionBound: Whether this mirror's writes are session-bound.
     ///   - ttl: Makes each of this mirror's writes expire that many seconds
     ///     later (an expiring key: the server deletes it, and the mirror shows
     ///     the default again, unless a later write restarts the clock). An
@@ -42,20 +42,20 @@ extension ObservatoryClient {
     ///     way it is reported on ``conflicts``. A mirror of the key made before
     ///     keeps its policy; a session-bound mirror always replaces.
     public func variable<Value: Codable & Equatable & Sendable>(
-        _ key: String, default defaultValue: Value, ephemeral: Bool = false, ttl: Int64? = nil,
+        _ key: String, default defaultValue: Value, sessionBound: Bool = false, ttl: Int64? = nil,
         onConflict: ConflictPolicy = .localWins
     ) -> Var<Value> {
         if let problem = offline?.takeLoadProblem() { report(problem) }
         let registration: (mirror: Mirror<Value>, link: ServerLink?) = state.withLock { state in
             if let existing = state.machine.registry.first(
-                Mirror<Value>.self, key: key, where: { $0.ephemeral == ephemeral && $0.ttl == ttl })
+                Mirror<Value>.self, key: key, where: { $0.sessionBound == sessionBound && $0.ttl == ttl })
             {
                 return (existing, nil)
             }
             let mirror = Mirror(
-                key: key, defaultValue: defaultValue, ephemeral: ephemeral, ttl: ttl, host: self,
+                key: key, defaultValue: defaultValue, sessionBound: sessionBound, ttl: ttl, host: self,
                 deliveryQueue: deliveryQueue, offline: offline, onConflict: onConflict)
-            if let kept = offline?.entry(for: key), kept.isKnown, !ephemeral, ttl == nil {
+            if let kept = offline?.entry(for: key), kept.isKnown, !sessionBound, ttl == nil {
                 state.machine.restoreResumePoint(ResumePoint(revision: kept.revision, epoch: kept.epoch), forKey: key)
             }
             return (mirror, state.machine.register(mirror))
@@ -97,7 +97,8 @@ extension ObservatoryClient {
         let mirror = state.withLock { $0.machine.registry.first(Mirror<Value>.self) { $0.variable === variable } }
         guard let mirror else { throw .notAMirror }
         return try await set(
-            mirror.key, value, ifVersion: ifVersion ?? mirror.version, ephemeral: mirror.ephemeral, ttl: mirror.ttl)
+            mirror.key, value, ifVersion: ifVersion ?? mirror.version, sessionBound: mirror.sessionBound,
+            ttl: mirror.ttl)
     }
 
     /// The version of the server's value that the mirrors of `key` last took;

@@ -131,13 +131,14 @@ extension ObservatoryClient {
             case .shutdown:
                 continue
             }
-            let (peer, mirrors, watchers) = state.withLock {
+            let (remoteAuthor, mirrors, watchers) = state.withLock {
                 $0.machine.route(key: key, version: version, session: session, name: name, generation: link.generation)
             }
             for mirror in mirrors {
-                deliveries.append(mirror.applyEvent(event, author: peer, generation: link.generation))
+                deliveries.append(mirror.applyEvent(event, author: remoteAuthor, generation: link.generation))
             }
-            let change = RemoteChange(key: key, old: old, new: new, version: version, author: peer, event: event)
+            let change = RemoteChange(
+                key: key, old: old, new: new, version: version, author: remoteAuthor, event: event)
             for watcher in watchers {
                 watcher.deliver(change)
             }

@@ -13,7 +13,7 @@ extension ObservatoryClient {
         for entry in offline.keptWrites() where mirrored[entry.key] == nil {
             guard let write = entry.write else { continue }
             let operation = Operation.set(
-                key: entry.key, value: write.value, ifVersion: nil, ephemeral: false, requestId: write.requestId)
+                key: entry.key, value: write.value, ifVersion: nil, sessionBound: false, requestId: write.requestId)
             send(operation, on: link) { [weak self] result in
                 self?.keptWriteReplied(key: entry.key, requestId: write.requestId, result)
             }

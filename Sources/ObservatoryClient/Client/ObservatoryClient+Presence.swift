@@ -10,7 +10,7 @@ extension ObservatoryClient {
     /// expires that many seconds after each announcement: a presence that goes
     /// after a while even when the session stays.
     ///
-    /// - Throws: the errors of ``set(_:_:ifVersion:ephemeral:ttl:)``, ``list(prefix:)``
+    /// - Throws: the errors of ``set(_:_:ifVersion:sessionBound:ttl:)``, ``list(prefix:)``
     ///   and ``changes(of:slow:)`` (`invalid_key`, `forbidden`, ``ClientError/notConnected(_:)``).
     public func presence(under prefix: String, as name: String, ttl: Int64? = nil) async throws(ClientError)
         -> Presence
@@ -21,7 +21,7 @@ extension ObservatoryClient {
             Watcher(target: .prefix(prefix), deliver: { [presence] change in presence.take(change) }))
         presence.fed(by: identifier)
         do {
-            try await set(prefix + name, true, ephemeral: true, ttl: ttl)
+            try await set(prefix + name, true, sessionBound: true, ttl: ttl)
             let listed = try await list(prefix: prefix)
             presence.listed(
                 Dictionary(listed.map { (String($0.key.dropFirst(prefix.count)), $0.version) }, uniquingKeysWith: max))
@@ -48,7 +48,7 @@ extension ObservatoryClient {
     /// in sync: the next `connected` writes it.
     func announce(_ key: String, ttl: Int64?) {
         let operation = Operation.set(
-            key: key, value: true, ifVersion: nil, ephemeral: true, requestId: RequestIdentifier.make(), ttl: ttl)
+            key: key, value: true, ifVersion: nil, sessionBound: true, requestId: RequestIdentifier.make(), ttl: ttl)
         _ = sendIfSynchronized(operation) { [weak self] result in
             switch result {
             case .success(let reply):

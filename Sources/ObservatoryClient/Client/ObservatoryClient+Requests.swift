@@ -51,7 +51,7 @@ extension ObservatoryClient {
     ///   - ifVersion: Only set if the key is at this version (0: only if it does
     ///     not exist); otherwise the request fails with code `conflict` and the
     ///     error carries the current version.
-    ///   - ephemeral: Bind the key to this client's session: the server deletes
+    ///   - sessionBound: Bind the key to this client's session: the server deletes
     ///     it when the connection ends, for any reason, with a delete event whose
     ///     reason is `session_ended`. A later write without the flag makes it lasting.
     ///   - ttl: Make the key expire this many seconds (1 to 31,536,000) after
@@ -60,7 +60,7 @@ extension ObservatoryClient {
     ///     without makes the key lasting again.
     @discardableResult
     public func set<Value: Encodable>(
-        _ key: String, _ value: Value, ifVersion: Int64? = nil, ephemeral: Bool = false, ttl: Int64? = nil
+        _ key: String, _ value: Value, ifVersion: Int64? = nil, sessionBound: Bool = false, ttl: Int64? = nil
     ) async throws(ClientError) -> WriteResult {
         let encoded: JSONValue
         do {
@@ -69,7 +69,8 @@ extension ObservatoryClient {
             throw .unencodableValue(key: key, detail: String(describing: error))
         }
         let operation = Operation.set(
-            key: key, value: encoded, ifVersion: ifVersion, ephemeral: ephemeral, requestId: RequestIdentifier.make(),
+            key: key, value: encoded, ifVersion: ifVersion, sessionBound: sessionBound,
+            requestId: RequestIdentifier.make(),
             ttl: ttl)
         guard case .set(_, let version, let changed, _) = try await write(operation) else {
             throw unexpected(.set)
@@ -77,7 +78,7 @@ extension ObservatoryClient {
         return WriteResult(version: version, changed: changed)
     }
 
-    /// Deletes a key and returns the revision of the delete; retried safely as ``set(_:_:ifVersion:ephemeral:ttl:)`` is.
+    /// Deletes a key and returns the revision of the delete; retried safely as ``set(_:_:ifVersion:sessionBound:ttl:)`` is.
     /// - Throws: `not_found` when the key does not exist; `conflict` when
     ///   `ifVersion` is given and does not match.
     @discardableResult

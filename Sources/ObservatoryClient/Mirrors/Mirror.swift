@@ -49,7 +49,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     /// Whether local writes bind the key to the client's session (docs/protocol.md's
     /// session-bound keys); the mirror then writes its value again after each
     /// reconnect, since the server deleted it when the old session ended.
-    let ephemeral: Bool
+    let sessionBound: Bool
     /// The seconds after each local write that the key expires, for an expiring mirror.
     let ttl: Int64?
     private let deliveryQueue: DispatchQueue
@@ -60,19 +60,19 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
     /// A mirror of `key`; with an `offline` store that kept the key, it starts
     /// from the kept value and unacknowledged write (see ``hasRestoredWrite``).
     init(
-        key: String, defaultValue: Value, ephemeral: Bool = false, ttl: Int64? = nil, host: any MirrorHost,
+        key: String, defaultValue: Value, sessionBound: Bool = false, ttl: Int64? = nil, host: any MirrorHost,
         deliveryQueue: DispatchQueue, offline: OfflinePersistence? = nil, onConflict policy: ConflictPolicy = .localWins
     ) {
         self.key = key
-        self.ephemeral = ephemeral
+        self.sessionBound = sessionBound
         self.ttl = ttl
         self.deliveryQueue = deliveryQueue
         // A write kept offline is sent again later, when a ttl would no longer mean what it meant.
-        self.offline = ephemeral || ttl != nil ? nil : offline
+        self.offline = sessionBound || ttl != nil ? nil : offline
         var rules = MirrorState<Value, UpdateAuthor>(defaultValue: defaultValue)
         // A session-bound mirror writes its value again after each reconnect (its key
         // was deleted), so it cannot expect a version: the last writer wins.
-        rules.serverWins = policy == .serverWins && !ephemeral
+        rules.serverWins = policy == .serverWins && !sessionBound
         if let entry = self.offline?.entry(for: key) {
             let resyncAuthor = host.resyncAuthor
             rules.restore(entry) { name, session in
@@ -116,7 +116,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
         defer { publishStatus() }
         state.withLock { $0.hasHeardFromServer = false }
         let host: (any MirrorHost)? = state.withLock { state in
-            state.rules.sessionEnded(ephemeral: ephemeral) ? state.host : nil
+            state.rules.sessionEnded(sessionBound: sessionBound) ? state.host : nil
         }
         host?.requestSend(for: self)
     }
@@ -144,7 +144,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
             return
         }
         let write = Operation.set(
-            key: key, value: encoded, ifVersion: ifVersion, ephemeral: ephemeral, requestId: requestId, ttl: ttl)
+            key: key, value: encoded, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId, ttl: ttl)
         let sent = host.sendIfSynchronized(write) { [weak self] result in
             self?.writeCompleted(value, ifVersion: ifVersion, result)
         }

@@ -220,8 +220,8 @@ struct MirrorState<Value: Equatable, Author> {
     /// The session ended. A session-bound mirror that wrote before writes its
     /// value again on the next session (the server deleted it); returns whether
     /// it now has an unsent write.
-    mutating func sessionEnded(ephemeral: Bool) -> Bool {
-        guard ephemeral, localWriteCount > 0, !hasUnsentWrite else { return false }
+    mutating func sessionEnded(sessionBound: Bool) -> Bool {
+        guard sessionBound, localWriteCount > 0, !hasUnsentWrite else { return false }
         hasUnsentWrite = true
         requestId = nil
         return true

@@ -109,6 +109,6 @@ struct ClusterEnvelope: Equatable, Sendable {
         guard let value else { return nil }
         return RawValueEntry(
             key: key, value: value, version: version ?? modRevision, author: author.name, session: author.session,
-            ephemeral: sessionBound, expiry: expiry)
+            sessionBound: sessionBound, expiry: expiry)
     }
 }

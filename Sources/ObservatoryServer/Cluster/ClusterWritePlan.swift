@@ -141,7 +141,7 @@ struct ClusterWritePlan {
             }
             let expiry = ttl.map { KeyExpiry(seconds: $0, after: now, by: author) }
             let lease = sessionBound ? leases.session : expiry == nil ? 0 : leases.expiry
-            if let current, current.value == value, current.ephemeral == sessionBound,
+            if let current, current.value == value, current.sessionBound == sessionBound,
                 (current.expiry == nil) == (expiry == nil), !sessionBound || current.session == author.session
             {
                 let answer = Outcome.answer(.set(key: key, version: current.version, changed: false))

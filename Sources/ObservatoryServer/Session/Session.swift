@@ -236,11 +236,11 @@ final class Session: Observer {
             try checkRead(key)
             guard let entry = state.get(key) else { throw WireError.notFound(key: key) }
             return .answered(.valueReply(.get(id: id, entry)))
-        case .set(let key, let value, let ifVersion, let ephemeral, let requestId, let ttl):
+        case .set(let key, let value, let ifVersion, let sessionBound, let requestId, let ttl):
             // `RawRequest` keeps the values of sets and batches as bytes; a tree is written as its encoding.
             return try perform(
                 .set(
-                    key: key, value: EncodedJSON(value), ifVersion: ifVersion, ephemeral: ephemeral,
+                    key: key, value: EncodedJSON(value), ifVersion: ifVersion, sessionBound: sessionBound,
                     requestId: requestId, ttl: ttl),
                 id: id)
         case .delete(let key, let ifVersion, let requestId):

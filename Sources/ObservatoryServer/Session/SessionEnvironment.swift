@@ -52,7 +52,7 @@ final class SessionEnvironment: Sendable {
         self.init(
             state: store, authenticator: Authenticator(auth: configuration.auth, logger: logger),
             sessionNumbers: SessionNumbers(
-                after: store.storage?.sessionLease ?? 0, storage: store.storage, logger: logger),
+                after: store.storage?.sessionReservation ?? 0, storage: store.storage, logger: logger),
             limits: Limits(configuration.limits), logger: logger)
     }
 

@@ -28,7 +28,7 @@ public enum DataDirectoryCheck {
             "epoch: \(state.epoch)",
             "revision: \(state.revision)",
             "keys: \(state.entries.count)",
-            "session numbers used up to: \(state.sessionLease)",
+            "session numbers used up to: \(state.sessionReservation)",
             "files:",
         ]
         lines += state.files.map(describe)

@@ -34,7 +34,7 @@ struct RecoveredState: Sendable {
     /// The history's name; new when the directory was empty.
     var epoch: String
     /// Session numbers up to this one may have been used already.
-    var sessionLease: Int64 = 0
+    var sessionReservation: Int64 = 0
     /// Whether the directory held no data files (a new history begins).
     var isNew = true
     /// The sequence number the next log takes.

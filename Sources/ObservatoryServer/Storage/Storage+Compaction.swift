@@ -58,13 +58,14 @@ extension Storage {
             }
         }
         let started = DispatchTime.now().uptimeNanoseconds
-        guard let (frozen, sequence, lease) = try startSnapshotLog() else { return }
+        guard let (frozen, sequence, reservation) = try startSnapshotLog() else { return }
         let revision = frozen.revision
         guard step(.logStarted) else { return }
         let name = DataDirectory.snapshotName(sequence)
         let temporary = directory.path(of: name + DataDirectory.temporarySuffix)
         let isWhole = try SnapshotWriter(files: options.files, path: temporary).write(
-            frozen, header: StorageHeader(kind: .snapshot, epoch: epoch, revision: revision, sessionLease: lease),
+            frozen,
+            header: StorageHeader(kind: .snapshot, epoch: epoch, revision: revision, sessionReservation: reservation),
             isCancelled: { [state] in state.withLock { $0.isClosed || $0.isAbandoned } },
             afterWriting: { step(.snapshotWritten) })
         guard isWhole, step(.snapshotSynced) else { return }
@@ -98,14 +99,14 @@ extension Storage {
                 }
                 let sequence = state.nextSequence
                 let header = StorageHeader(
-                    kind: .log, epoch: epoch, revision: frozen.revision, sessionLease: state.sessionLease)
+                    kind: .log, epoch: epoch, revision: frozen.revision, sessionReservation: state.sessionReservation)
                 let log = try Self.startLog(sequence, in: directory, header: header)
                 state.nextSequence += 1
                 state.retiring.append(state.log)
                 state.log = log.file
                 state.logSize = log.size
                 state.logBytesSinceSnapshot = log.size
-                return (frozen, sequence, state.sessionLease)
+                return (frozen, sequence, state.sessionReservation)
             }
         }
     }

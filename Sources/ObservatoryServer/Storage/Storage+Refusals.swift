@@ -8,9 +8,9 @@ extension Storage {
         /// fsync waits for recovery too (which snapshots them), as long as the log
         /// can be trusted.
         case batch
-        /// A session lease, which makes no change: written while changes are
+        /// A reservation of session numbers, which makes no change: written while changes are
         /// refused until a restart, so that the restart still skips the numbers.
-        case sessionLease
+        case sessionReservation
     }
 
     /// Throws why storage fails or refuses changes when `isRefused`, or that it is closed.

@@ -62,7 +62,7 @@ protocol SnapshotSource: AnyObject, Sendable {
 /// machine's order); the gate's waiters run after both are released, and no
 /// handler ever runs under either. fsync runs off every lock (the syncer takes
 /// the files under it, syncs, and reports under it again). The one blocking
-/// call under it is `write(2)` of a change, a turn's batch or a session lease
+/// call under it is `write(2)` of a change, a turn's batch or a session reservation
 /// (and the truncation that cuts back a failed one): it runs under this lock
 /// and, for changes, under the store's, which keeps the log in revision order
 /// and lets a failed write be cut back before anything else is appended.
@@ -90,7 +90,7 @@ public final class Storage: Sendable {
         var retiring: [LogFile] = []
         /// The written, synced and acknowledged revisions, failures and lost changes.
         var durability: DurabilityMachine
-        var sessionLease: Int64
+        var sessionReservation: Int64
         var nextSequence: Int64
         var logBytesSinceSnapshot: Int
         var isCompacting = false
@@ -169,7 +169,7 @@ public final class Storage: Sendable {
             sequence, in: directory,
             header: StorageHeader(
                 kind: .log, epoch: recovered.epoch, revision: recovered.revision,
-                sessionLease: recovered.sessionLease))
+                sessionReservation: recovered.sessionReservation))
         if recovered.isNew {
             try directory.files.synchronizeDirectory(directory.path)
         }
@@ -179,7 +179,7 @@ public final class Storage: Sendable {
                 durability: DurabilityMachine(
                     policy: options.fsync, revision: recovered.revision,
                     stalledSyncNanoseconds: options.stalledSyncNanoseconds),
-                sessionLease: recovered.sessionLease, nextSequence: sequence + 1,
+                sessionReservation: recovered.sessionReservation, nextSequence: sequence + 1,
                 logBytesSinceSnapshot: recovered.logBytes + log.size))
         gate = RevisionGate(reached: recovered.revision)
         let thread = Thread { [self] in runSyncer() }
@@ -222,7 +222,7 @@ public final class Storage: Sendable {
         switch kind {
         case .change: try checkAcceptsChanges(state)
         case .batch: try checkCanWrite(state, unless: state.durability.isLogDamaged)
-        case .sessionLease: try checkCanWrite(state, unless: state.durability.needsRecovery)
+        case .sessionReservation: try checkCanWrite(state, unless: state.durability.needsRecovery)
         }
         let log = state.log
         do {
@@ -252,16 +252,16 @@ public final class Storage: Sendable {
     }
 
     /// Session numbers up to this one may have been handed out (read back, or recorded since).
-    var sessionLease: Int64 {
-        state.withLock { $0.sessionLease }
+    var sessionReservation: Int64 {
+        state.withLock { $0.sessionReservation }
     }
 
     /// Records that session numbers up to `number` may be handed out, so a restart continues above them.
     func reserveSessions(through number: Int64) throws(StorageError) {
-        let bytes = RecordFraming.framed(.sessionLease(number))
+        let bytes = RecordFraming.framed(.sessionReservation(number))
         try state.withLock { state throws(StorageError) in
-            try write(bytes, into: &state, kind: .sessionLease)
-            state.sessionLease = max(state.sessionLease, number)
+            try write(bytes, into: &state, kind: .sessionReservation)
+            state.sessionReservation = max(state.sessionReservation, number)
         }
     }
 

@@ -19,15 +19,15 @@ struct StorageHeader: Equatable, Sendable {
     var epoch: String
     /// For a log, the revision before its first change; for a snapshot, the revision it captures.
     var revision: Int64
-    /// Session numbers handed out up to this one (see `StorageRecord.sessionLease`).
-    var sessionLease: Int64
+    /// Session numbers handed out up to this one (see `StorageRecord.sessionReservation`).
+    var sessionReservation: Int64
 
     func encode(into buffer: inout [UInt8]) {
         RecordEncoding.write(format, into: &buffer)
         buffer.append(kind.rawValue)
         RecordEncoding.write(epoch, into: &buffer)
         RecordEncoding.write(revision, into: &buffer)
-        RecordEncoding.write(sessionLease, into: &buffer)
+        RecordEncoding.write(sessionReservation, into: &buffer)
     }
 
     static func decode(_ reader: inout RecordReader) throws(RecordDecodingError) -> StorageHeader {
@@ -41,6 +41,6 @@ struct StorageHeader: Equatable, Sendable {
         }
         return StorageHeader(
             format: format, kind: kind, epoch: try reader.string(), revision: try reader.integer(),
-            sessionLease: try reader.integer())
+            sessionReservation: try reader.integer())
     }
 }

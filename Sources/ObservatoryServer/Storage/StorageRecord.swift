@@ -3,7 +3,7 @@ import ObservatoryWire
 /// One record of a data file: what the change log appends and a snapshot holds.
 ///
 /// Every file starts with a `header`. A log then holds `set`, `delete`,
-/// `appliedWrite` and `sessionLease` records in the order they happened; a
+/// `appliedWrite` and `sessionReservation` records in the order they happened; a
 /// snapshot holds one `set` per key, then the recent changes (`history`) and the
 /// remembered writes (`appliedWrite`), and ends with `snapshotEnd`, so a snapshot
 /// cut short is never taken for a whole one. The encoding is binary and versioned by the header's `format`:
@@ -28,7 +28,7 @@ enum StorageRecord: Equatable, Sendable {
     /// survives compaction.
     case history(RawEvent)
     /// Session numbers up to this one may have been handed out; a restart continues above it.
-    case sessionLease(Int64)
+    case sessionReservation(Int64)
     /// The last record of a complete snapshot, with the number of entries before it.
     case snapshotEnd(entryCount: Int64)
     /// The time (milliseconds since 1970 UTC) of the change records that follow,
@@ -42,7 +42,7 @@ enum StorageRecord: Equatable, Sendable {
     case batch(revision: Int64, [StorageRecord])
 
     private enum Kind: UInt8 {
-        case header = 1, set = 2, delete = 3, sessionLease = 4, snapshotEnd = 5
+        case header = 1, set = 2, delete = 3, sessionReservation = 4, snapshotEnd = 5
         case sessionBoundSet = 6, sessionEndedDelete = 7, appliedWrite = 8, history = 9
         case changeTime = 10, batch = 11
         /// Added with expiring keys; a data directory without them has none.
@@ -55,7 +55,7 @@ enum StorageRecord: Equatable, Sendable {
         case .set(let entry): entry.version
         case .delete(_, let version, _, _, _, _): version
         case .batch(let revision, _): revision
-        case .header, .sessionLease, .snapshotEnd, .appliedWrite, .history, .changeTime, .expiry: nil
+        case .header, .sessionReservation, .snapshotEnd, .appliedWrite, .history, .changeTime, .expiry: nil
         }
     }
 
@@ -66,7 +66,7 @@ enum StorageRecord: Equatable, Sendable {
             buffer.append(Kind.header.rawValue)
             header.encode(into: &buffer)
         case .set(let entry):
-            let kind: Kind = entry.expiry != nil ? .expiringSet : entry.ephemeral ? .sessionBoundSet : .set
+            let kind: Kind = entry.expiry != nil ? .expiringSet : entry.sessionBound ? .sessionBoundSet : .set
             buffer.append(kind.rawValue)
             RecordEncoding.write(entry.version, into: &buffer)
             RecordEncoding.write(entry.key, into: &buffer)
@@ -74,7 +74,7 @@ enum StorageRecord: Equatable, Sendable {
             RecordEncoding.write(entry.session, into: &buffer)
             RecordEncoding.write(entry.value, into: &buffer)
             if let expiry = entry.expiry {
-                buffer.append(entry.ephemeral ? 1 : 0)
+                buffer.append(entry.sessionBound ? 1 : 0)
                 RecordEncoding.write(expiry, into: &buffer)
             }
         case .expiry(let key, let expiry):
@@ -112,8 +112,8 @@ enum StorageRecord: Equatable, Sendable {
             buffer.append(Kind.history.rawValue)
             // The event's JSON text is the rest of the record: no length needed.
             event.encode(into: &buffer)
-        case .sessionLease(let number):
-            buffer.append(Kind.sessionLease.rawValue)
+        case .sessionReservation(let number):
+            buffer.append(Kind.sessionReservation.rawValue)
             RecordEncoding.write(number, into: &buffer)
         case .snapshotEnd(let count):
             buffer.append(Kind.snapshotEnd.rawValue)
@@ -157,9 +157,9 @@ enum StorageRecord: Equatable, Sendable {
             let value = try reader.value()
             var entry = RawValueEntry(
                 key: key, value: value, version: version, author: author, session: session,
-                ephemeral: kind == .sessionBoundSet)
+                sessionBound: kind == .sessionBoundSet)
             if kind == .expiringSet {
-                entry.ephemeral = try reader.byte() == 1
+                entry.sessionBound = try reader.byte() == 1
                 entry.expiry = try reader.expiry(&strings)
             }
             record = .set(entry)
@@ -189,8 +189,8 @@ enum StorageRecord: Equatable, Sendable {
             record = .appliedWrite(AppliedWrite(requestId: requestId, appliedAt: appliedAt, reply: reply))
         case .history:
             record = .history(try reader.event())
-        case .sessionLease:
-            record = .sessionLease(try reader.integer())
+        case .sessionReservation:
+            record = .sessionReservation(try reader.integer())
         case .snapshotEnd:
             record = .snapshotEnd(entryCount: try reader.integer())
         case .changeTime:

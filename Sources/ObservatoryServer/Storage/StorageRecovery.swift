@@ -163,7 +163,7 @@ struct StorageRecovery {
                 .update(
                     key: entry.key, old: previous?.value, new: entry.value, version: entry.version,
                     author: entry.author,
-                    session: entry.session, ephemeral: entry.ephemeral, ttl: entry.expiry?.seconds))
+                    session: entry.session, sessionBound: entry.sessionBound, ttl: entry.expiry?.seconds))
         case .expiry(let key, let expiry):
             guard state.entries[key] != nil else {
                 throw damaged(file, at: offset, "an expiry of \"\(key)\", which does not exist at that point")
@@ -181,8 +181,8 @@ struct StorageRecovery {
                     reason: sessionEnded ? RawEvent.sessionEnded : expired ? RawEvent.expired : nil))
         case .appliedWrite(let write):
             state.appliedWrites.remember(write, now: now)
-        case .sessionLease(let number):
-            state.sessionLease = max(state.sessionLease, number)
+        case .sessionReservation(let number):
+            state.sessionReservation = max(state.sessionReservation, number)
         case .changeTime(let at):
             state.changeTime = at
         case .header, .snapshotEnd, .history:
@@ -238,7 +238,7 @@ struct StorageRecovery {
                 "it belongs to history \(header.epoch), the files before it to \(state.epoch): "
                     + "files of two data directories were mixed")
         }
-        state.sessionLease = max(state.sessionLease, header.sessionLease)
+        state.sessionReservation = max(state.sessionReservation, header.sessionReservation)
         return header
     }
 

@@ -120,10 +120,9 @@ public final class StoreChange: Sendable, Equatable {
         key: String, old: EncodedJSON?, new: EncodedJSON, version: Int64, by author: Author,
         sessionBound: Bool = false, ttl: Int64? = nil, heldBytes: Int? = nil, at: Int64 = StoreChange.now()
     ) -> StoreChange {
-        // The wire keeps its name for a session-bound key: `ephemeral`.
         let event = RawEvent.update(
             key: key, old: old, new: new, version: version, author: author.name, session: author.session,
-            ephemeral: sessionBound, ttl: ttl)
+            sessionBound: sessionBound, ttl: ttl)
         return StoreChange(event, key: key, version: version, at: at, heldBytes: heldBytes)
     }
 
@@ -157,7 +156,7 @@ public final class StoreChange: Sendable, Equatable {
         case .update(let key, _, let new, let version, let author, let session, let sessionBound, let ttl):
             event = .update(
                 key: key, old: firstOld, new: new, version: version, author: author, session: session,
-                ephemeral: sessionBound, ttl: ttl)
+                sessionBound: sessionBound, ttl: ttl)
         case .delete(let key, let lastOld, let version, let author, let session, let reason):
             event = .delete(
                 key: key, old: firstOld ?? lastOld, version: version, author: author, session: session, reason: reason)
@@ -203,7 +202,7 @@ public final class StoreChange: Sendable, Equatable {
                 .set(
                     RawValueEntry(
                         key: key, value: new, version: version, author: author, session: session,
-                        ephemeral: sessionBound, expiry: expiry)),
+                        sessionBound: sessionBound, expiry: expiry)),
             ]
         case .delete(let key, _, let version, let author, let session, let reason):
             [

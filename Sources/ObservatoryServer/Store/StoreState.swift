@@ -42,7 +42,7 @@ struct StoreState {
         // (EntryTable is not a Sequence; its forEach walks its slots in place.)
         entries.forEach { entry in
             bytes += Footprint.of(entry: entry)
-            if entry.ephemeral { sessionBoundKeys[entry.session, default: []].insert(StoreKey(entry.key)) }
+            if entry.sessionBound { sessionBoundKeys[entry.session, default: []].insert(StoreKey(entry.key)) }
             if let expiry = entry.expiry { expiries.schedule(entry.key, at: expiry.deadline) }
         }
     }
@@ -72,7 +72,7 @@ struct StoreState {
         let stored = entries[entryKey]
         try checkVersion(of: key, existing: stored, expected: ifVersion)
         let expiry = ttl.map { KeyExpiry(seconds: $0, after: now, by: author) }
-        if let existing = stored?.entry, existing.ephemeral == sessionBound,
+        if let existing = stored?.entry, existing.sessionBound == sessionBound,
             (existing.expiry == nil) == (expiry == nil), !sessionBound || existing.session == author.session,
             existing.value == value
         {
@@ -93,7 +93,7 @@ struct StoreState {
         let version = revision + 1
         let unboxed = RawValueEntry(
             key: key, value: value, version: version, author: author.name, session: author.session,
-            ephemeral: sessionBound, expiry: expiry)
+            sessionBound: sessionBound, expiry: expiry)
         let entryBytes = Footprint.of(entry: unboxed)
         let entry = StoredEntry(consume unboxed, key: entryKey)
         let byteChange = entryBytes - (stored.map { Footprint.of(entry: $0.entry) } ?? 0)
@@ -225,7 +225,7 @@ struct StoreState {
     /// Plans a change etcd has already decided (cluster mode's cache): no rule is
     /// checked, the old value comes from this state. A deletion without an
     /// author is the owner's; when the key was session-bound, its session ended;
-    /// else, when it was expiring, its lease expired: in the name of the write
+    /// else, when it was expiring, its time ran out: in the name of the write
     /// that set the expiry, with reason `expired` (as `.expire`). A restart of a
     /// clock replaces only the entry's expiry, and announces nothing.
     ///
@@ -240,7 +240,7 @@ struct StoreState {
         case .set(let entry):
             let change = StoreChange.update(
                 key: entry.key, old: stored?.entry.value, new: entry.value, version: entry.version,
-                by: Author(name: entry.author, session: entry.session), sessionBound: entry.ephemeral,
+                by: Author(name: entry.author, session: entry.session), sessionBound: entry.sessionBound,
                 ttl: entry.expiry?.seconds, at: at)
             return PlannedWrite(
                 change: change, applied: nil, payload: .set(key: entry.key, version: entry.version, changed: true),
@@ -272,8 +272,8 @@ struct StoreState {
         guard let stored else { return nil }
         let (existing, key) = (stored.entry, entryKey.text)
         var by = author ?? Author(name: existing.author, session: existing.session)
-        var reason = author == nil && existing.ephemeral ? RawEvent.sessionEnded : nil
-        if let expiry = existing.expiry, author == nil, expired || !existing.ephemeral {
+        var reason = author == nil && existing.sessionBound ? RawEvent.sessionEnded : nil
+        if let expiry = existing.expiry, author == nil, expired || !existing.sessionBound {
             (by, reason) = (Author(name: expiry.author, session: expiry.session), RawEvent.expired)
         }
         let change = StoreChange.delete(
@@ -322,12 +322,12 @@ struct StoreState {
     /// index, the session-bound keys and the expiring keys in step. A key that
     /// neither is nor was session-bound or expiring touches neither of those.
     private mutating func replace(_ key: EntryKey, _ old: StoredEntry?, with new: StoredEntry?) {
-        if let old, old.entry.ephemeral {
+        if let old, old.entry.sessionBound {
             let session = old.entry.session
             sessionBoundKeys[session]?.remove(StoreKey(key.text))
             if sessionBoundKeys[session]?.isEmpty == true { sessionBoundKeys[session] = nil }
         }
-        if let new, new.entry.ephemeral {
+        if let new, new.entry.sessionBound {
             sessionBoundKeys[new.entry.session, default: []].insert(StoreKey(key.text))
         }
         if let expiry = new?.entry.expiry {

@@ -13,12 +13,12 @@
 /// (`1.0` stays `1.0`, which docs/protocol.md allows: a value is "returned as it was sent").
 public enum ServerEvent<Value: JSONWritable>: Sendable, Equatable {
     /// A key was created (`old` is `nil`, and absent on the wire) or changed.
-    /// `ephemeral` is true when the key is bound to its writer's session
+    /// `sessionBound` is true when the key is bound to its writer's session
     /// (`"ephemeral":true` on the wire, absent otherwise); `ttl`, for an
     /// expiring key, is the seconds it has left (`"ttl"`, absent otherwise).
     case update(
         key: String, old: Value?, new: Value, version: Int64, author: String, session: String,
-        ephemeral: Bool = false, ttl: Int64? = nil)
+        sessionBound: Bool = false, ttl: Int64? = nil)
     /// A key was deleted; `old` is its last value. `reason` is ``sessionEnded``
     /// when the server deleted a session-bound key because its session ended
     /// (the author and session are then the owner's), ``expired`` when an
@@ -52,10 +52,10 @@ public enum ServerEvent<Value: JSONWritable>: Sendable, Equatable {
     @discardableResult
     public func encode(into buffer: inout [UInt8]) -> Range<Int> {
         switch self {
-        case .update(let key, let old, let new, let version, let author, let session, let ephemeral, let ttl):
+        case .update(let key, let old, let new, let version, let author, let session, let sessionBound, let ttl):
             return JSONWriter.writeUpdateEvent(
                 key: key, old: old, new: new, version: version, author: author, session: session,
-                ephemeral: ephemeral, ttl: ttl, into: &buffer)
+                sessionBound: sessionBound, ttl: ttl, into: &buffer)
         case .delete(let key, let old, let version, let author, let session, let reason):
             return JSONWriter.writeDeleteEvent(
                 key: key, old: old, version: version, author: author, session: session, reason: reason,
@@ -97,7 +97,7 @@ extension ServerEvent {
                 version: try fields.requiredInteger("version", minimum: 0),
                 author: try fields.requiredString("author"),
                 session: try fields.requiredString("session"),
-                ephemeral: try fields.optionalBool("ephemeral") ?? false,
+                sessionBound: try fields.optionalBool("ephemeral") ?? false,
                 ttl: try fields.optionalInteger("ttl", minimum: 0)
             )
         case "delete":

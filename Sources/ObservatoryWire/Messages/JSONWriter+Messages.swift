@@ -7,7 +7,7 @@ extension JSONWriter {
     /// `,"ephemeral":true` for a session-bound key and `,"ttl":…` for an expiring
     /// one (no braces): a `get` reply's fields and a snapshot entry.
     static func writeEntryFields(
-        key: String, value: some JSONWritable, version: Int64, author: String, session: String, ephemeral: Bool,
+        key: String, value: some JSONWritable, version: Int64, author: String, session: String, sessionBound: Bool,
         ttl: Int64?, into buffer: inout [UInt8]
     ) {
         writeLiteral("\"key\":", into: &buffer)
@@ -15,7 +15,7 @@ extension JSONWriter {
         writeLiteral(",\"value\":", into: &buffer)
         value.encode(into: &buffer)
         writeChangeStamp(version: version, author: author, session: session, into: &buffer)
-        if ephemeral { writeLiteral(",\"ephemeral\":true", into: &buffer) }
+        if sessionBound { writeLiteral(",\"ephemeral\":true", into: &buffer) }
         writeTTL(ttl, into: &buffer)
     }
 
@@ -54,7 +54,7 @@ extension JSONWriter {
     /// - Returns: where the `,"old":…` member was written (the empty range where
     ///   it would go when there is no `old`).
     static func writeUpdateEvent<Value: JSONWritable>(
-        key: String, old: Value?, new: Value, version: Int64, author: String, session: String, ephemeral: Bool,
+        key: String, old: Value?, new: Value, version: Int64, author: String, session: String, sessionBound: Bool,
         ttl: Int64?, into buffer: inout [UInt8]
     ) -> Range<Int> {
         writeLiteral("{\"event\":\"update\",\"key\":", into: &buffer)
@@ -68,7 +68,7 @@ extension JSONWriter {
         writeLiteral(",\"new\":", into: &buffer)
         new.encode(into: &buffer)
         writeChangeStamp(version: version, author: author, session: session, into: &buffer)
-        if ephemeral { writeLiteral(",\"ephemeral\":true", into: &buffer) }
+        if sessionBound { writeLiteral(",\"ephemeral\":true", into: &buffer) }
         writeTTL(ttl, into: &buffer)
         buffer.append(UInt8(ascii: "}"))
         return oldMember

@@ -15,14 +15,14 @@ public struct RawValueEntry: Sendable, Equatable {
     /// The session id of the connection that made the last change.
     public var session: String
     /// Whether the key is bound to that session (`"ephemeral":true` on the wire, absent otherwise).
-    public var ephemeral: Bool
+    public var sessionBound: Bool
     /// When the key expires, for an expiring key; `nil` for a lasting one. The
     /// encoding carries `"ttl"`, the seconds left when it is made.
     public var expiry: KeyExpiry?
 
     /// Creates an entry.
     public init(
-        key: String, value: EncodedJSON, version: Int64, author: String, session: String, ephemeral: Bool = false,
+        key: String, value: EncodedJSON, version: Int64, author: String, session: String, sessionBound: Bool = false,
         expiry: KeyExpiry? = nil
     ) {
         self.key = key
@@ -30,7 +30,7 @@ public struct RawValueEntry: Sendable, Equatable {
         self.version = version
         self.author = author
         self.session = session
-        self.ephemeral = ephemeral
+        self.sessionBound = sessionBound
         self.expiry = expiry
     }
 
@@ -38,7 +38,7 @@ public struct RawValueEntry: Sendable, Equatable {
     /// the seconds left now for an expiring key.
     func encodeFields(into buffer: inout [UInt8]) {
         JSONWriter.writeEntryFields(
-            key: key, value: value, version: version, author: author, session: session, ephemeral: ephemeral,
+            key: key, value: value, version: version, author: author, session: session, sessionBound: sessionBound,
             ttl: expiry.map { $0.secondsLeft(now: KeyExpiry.wallMilliseconds()) }, into: &buffer)
     }
 }

@@ -13,14 +13,14 @@ public struct ValueEntry: Sendable, Hashable {
     public var session: String
     /// Whether the key is bound to that session: the server deletes it when the
     /// session ends (`"ephemeral":true` on the wire, absent otherwise).
-    public var ephemeral: Bool
+    public var sessionBound: Bool
     /// For an expiring key, the whole seconds it had left when the server made
     /// the message (`"ttl"` on the wire); `nil` for a lasting key.
     public var ttl: Int64?
 
     /// Creates an entry.
     public init(
-        key: String, value: JSONValue, version: Int64, author: String, session: String, ephemeral: Bool = false,
+        key: String, value: JSONValue, version: Int64, author: String, session: String, sessionBound: Bool = false,
         ttl: Int64? = nil
     ) {
         self.key = key
@@ -28,7 +28,7 @@ public struct ValueEntry: Sendable, Hashable {
         self.version = version
         self.author = author
         self.session = session
-        self.ephemeral = ephemeral
+        self.sessionBound = sessionBound
         self.ttl = ttl
     }
 
@@ -36,7 +36,7 @@ public struct ValueEntry: Sendable, Hashable {
     /// `"ephemeral":true` for a session-bound key and `"ttl"` for an expiring one (no braces).
     func encodeFields(into buffer: inout [UInt8]) {
         JSONWriter.writeEntryFields(
-            key: key, value: value, version: version, author: author, session: session, ephemeral: ephemeral,
+            key: key, value: value, version: version, author: author, session: session, sessionBound: sessionBound,
             ttl: ttl, into: &buffer)
     }
 
@@ -48,7 +48,7 @@ public struct ValueEntry: Sendable, Hashable {
             version: try fields.requiredInteger("version", minimum: 0),
             author: try fields.requiredString("author"),
             session: try fields.requiredString("session"),
-            ephemeral: try fields.optionalBool("ephemeral") ?? false,
+            sessionBound: try fields.optionalBool("ephemeral") ?? false,
             ttl: try fields.optionalInteger("ttl", minimum: 0)
         )
     }

@@ -109,7 +109,7 @@ extension BatchOperation {
             let key = try key(from: fields)
             let value = try readValue()
             let ifVersion = try fields.optionalInteger(.ifVersion, minimum: 0)
-            let sessionBound = try fields.optionalBool(.ephemeral) ?? false
+            let sessionBound = try fields.optionalBool(.sessionBound) ?? false
             let ttl = try ttl(from: fields)
             try checkSize(value)
             return .set(key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, ttl: ttl)

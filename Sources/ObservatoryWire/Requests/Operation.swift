@@ -5,11 +5,11 @@ public enum Operation: Sendable, Equatable {
     /// Read a key.
     case get(key: String)
     /// Write a key; with `ifVersion`, only if the key is at that version (0: only if missing).
-    /// `ephemeral` binds the key to the writer's session; `requestId` makes the
+    /// `sessionBound` binds the key to the writer's session; `requestId` makes the
     /// write safe to send again (the server applies it once); `ttl` makes it an
     /// expiring key, deleted that many seconds after this write (1 to ``maxTTLSeconds``).
     case set(
-        key: String, value: JSONValue, ifVersion: Int64?, ephemeral: Bool = false, requestId: String? = nil,
+        key: String, value: JSONValue, ifVersion: Int64?, sessionBound: Bool = false, requestId: String? = nil,
         ttl: Int64? = nil)
     /// Remove a key; with `ifVersion`, only if the key is at that version; `requestId` as for `set`.
     case delete(key: String, ifVersion: Int64?, requestId: String? = nil)
@@ -74,7 +74,7 @@ extension Operation {
                     try checkSize(of: value, limit: limits.maxValueBytes, frameByteCount: frameByteCount)
                 })
             return .set(
-                key: set.key, value: set.value, ifVersion: set.ifVersion, ephemeral: set.ephemeral,
+                key: set.key, value: set.value, ifVersion: set.ifVersion, sessionBound: set.sessionBound,
                 requestId: set.requestId, ttl: set.ttl)
         case .delete:
             return .delete(
@@ -104,7 +104,7 @@ extension Operation {
     }
 
     /// Reads a `set`'s fields in the order that decides which error is reported
-    /// first: `key`, `value` (with `readValue`), `ifVersion`, `ephemeral`,
+    /// first: `key`, `value` (with `readValue`), `ifVersion`, `sessionBound`,
     /// `requestId`, `ttl`, and last the value's size (with `checkSize`).
     ///
     /// Shared by ``Request`` (a `JSONValue`) and ``RawRequest`` (an `EncodedJSON`).
@@ -112,16 +112,16 @@ extension Operation {
         from fields: FieldReader<RequestFields>, readValue: () throws(WireError) -> Value,
         checkSize: (Value) throws(WireError) -> Void
     ) throws(WireError) -> (
-        key: String, value: Value, ifVersion: Int64?, ephemeral: Bool, requestId: String?, ttl: Int64?
+        key: String, value: Value, ifVersion: Int64?, sessionBound: Bool, requestId: String?, ttl: Int64?
     ) {
         let key = try key(from: fields)
         let value = try readValue()
         let ifVersion = try fields.optionalInteger(.ifVersion, minimum: 0)
-        let ephemeral = try fields.optionalBool(.ephemeral) ?? false
+        let sessionBound = try fields.optionalBool(.sessionBound) ?? false
         let requestId = try requestId(from: fields)
         let ttl = try ttl(from: fields)
         try checkSize(value)
-        return (key, value, ifVersion, ephemeral, requestId, ttl)
+        return (key, value, ifVersion, sessionBound, requestId, ttl)
     }
 
     /// The longest `ttl`: 365 days, in seconds.
@@ -245,11 +245,11 @@ extension Operation {
             Self.writeField("protocol", .integer(protocolVersion), into: &buffer)
         case .get(let key):
             Self.writeField("key", .string(key), into: &buffer)
-        case .set(let key, let value, let ifVersion, let ephemeral, let requestId, let ttl):
+        case .set(let key, let value, let ifVersion, let sessionBound, let requestId, let ttl):
             Self.writeField("key", .string(key), into: &buffer)
             Self.writeField("value", value, into: &buffer)
             if let ifVersion { Self.writeField("ifVersion", .integer(ifVersion), into: &buffer) }
-            if ephemeral { Self.writeField("ephemeral", .bool(true), into: &buffer) }
+            if sessionBound { Self.writeField("ephemeral", .bool(true), into: &buffer) }
             if let requestId { Self.writeField("requestId", .string(requestId), into: &buffer) }
             if let ttl { Self.writeField("ttl", .integer(ttl), into: &buffer) }
         case .delete(let key, let ifVersion, let requestId):

@@ -10,7 +10,7 @@
 /// switch RawRequest.decode(frame: line, limits: limits) {
 /// case .success(let request):
 ///     switch request.operation {
-///     case .set(let key, let value, let ifVersion, let ephemeral, let requestId, let ttl): store(key, value)
+///     case .set(let key, let value, let ifVersion, let sessionBound, let requestId, let ttl): store(key, value)
 ///     case .other(let operation): handle(operation)
 ///     }
 /// case .failure(let rejection): send(rejection.reply.encoded())
@@ -97,7 +97,7 @@ public struct RawRequest: Sendable, Equatable {
             return RawRequest(
                 id: id,
                 operation: .set(
-                    key: set.key, value: set.value, ifVersion: set.ifVersion, ephemeral: set.ephemeral,
+                    key: set.key, value: set.value, ifVersion: set.ifVersion, sessionBound: set.sessionBound,
                     requestId: set.requestId, ttl: set.ttl))
         }
     }

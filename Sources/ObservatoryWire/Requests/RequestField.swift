@@ -1,6 +1,6 @@
 /// A field that some request of docs/protocol.md carries, known by the byte pattern of its name.
 enum RequestField: Int, CaseIterable {
-    case id, op, key, value, prefix, after, limit, ifVersion, ephemeral, requestId
+    case id, op, key, value, prefix, after, limit, ifVersion, sessionBound, requestId
     case name, token, protocolVersion, fromRevision, epoch, slow
     case author, session, toRevision, newestFirst
     case ops, ttl
@@ -21,7 +21,7 @@ enum RequestField: Int, CaseIterable {
         case .after: return "after"
         case .limit: return "limit"
         case .ifVersion: return "ifVersion"
-        case .ephemeral: return "ephemeral"
+        case .sessionBound: return "ephemeral"
         case .requestId: return "requestId"
         case .name: return "name"
         case .token: return "token"
@@ -71,7 +71,7 @@ enum RequestField: Int, CaseIterable {
         case (7, UInt8(ascii: "s")): return .session
         case (8, UInt8(ascii: "p")): return .protocolVersion
         case (9, UInt8(ascii: "i")): return .ifVersion
-        case (9, UInt8(ascii: "e")): return .ephemeral
+        case (9, UInt8(ascii: "e")): return .sessionBound
         case (9, UInt8(ascii: "r")): return .requestId
         case (10, UInt8(ascii: "t")): return .toRevision
         case (11, UInt8(ascii: "n")): return .newestFirst

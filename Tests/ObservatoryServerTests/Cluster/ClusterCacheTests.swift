@@ -18,7 +18,7 @@ private final class CacheObserver: Observer {
         -> RawValueEntry
     {
         RawValueEntry(
-            key: key, value: value, version: version, author: "alice", session: "sa.1", ephemeral: sessionBound)
+            key: key, value: value, version: version, author: "alice", session: "sa.1", sessionBound: sessionBound)
     }
 
     private func cache(_ entries: [RawValueEntry], at revision: Int64) -> SharedStore {

@@ -16,7 +16,7 @@ import Testing
             ],
             layout: layout)
         let entry = RawValueEntry(
-            key: "sky", value: "red", version: 4, author: "alice", session: "sa.1", ephemeral: true)
+            key: "sky", value: "red", version: 4, author: "alice", session: "sa.1", sessionBound: true)
         #expect(changes == [.set(entry)])
     }
 

@@ -163,7 +163,7 @@ import Testing
 
     private func entry(version: Int64, expiry: KeyExpiry?, sessionBound: Bool = false) -> RawValueEntry {
         RawValueEntry(
-            key: "lamp", value: 1, version: version, author: "alice", session: "sa.1", ephemeral: sessionBound,
+            key: "lamp", value: 1, version: version, author: "alice", session: "sa.1", sessionBound: sessionBound,
             expiry: expiry)
     }
 }

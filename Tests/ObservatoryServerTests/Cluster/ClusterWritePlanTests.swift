@@ -9,7 +9,8 @@ import Testing
     private let alice = Author(name: "alice", session: "sa.1")
 
     private func entry(_ value: EncodedJSON, version: Int64, sessionBound: Bool = false) -> RawValueEntry {
-        RawValueEntry(key: "k", value: value, version: version, author: "bob", session: "sb.1", ephemeral: sessionBound)
+        RawValueEntry(
+            key: "k", value: value, version: version, author: "bob", session: "sb.1", sessionBound: sessionBound)
     }
 
     @Test func aWriteComparesTheVersionItBelievesTheKeyHas() {

@@ -1,15 +1,15 @@
 /// The rule for recording session numbers as possibly used, as a plain value:
-/// which number needs a lease record before it is handed out, and how far.
+/// which number needs a reservation record before it is handed out, and how far.
 ///
-/// A number may be handed out once a lease record at or above it is in the log,
+/// A number may be handed out once a reservation record at or above it is in the log,
 /// so that a restart continues above every number this process may have used.
-/// Leases are recorded a block ahead, and renewed once half the block is used,
+/// Reservations are recorded a block ahead, and renewed once half the block is used,
 /// so that the next sessions find their numbers recorded already; the thread
 /// that renews writes the record (`write(2)`) holding no lock of its own, and
-/// another thread that needs a number past the recorded lease meanwhile records
+/// another thread that needs a number past the recorded reservation meanwhile records
 /// one itself (storage's lock orders the two records; a restart takes the
 /// highest).
-struct SessionLease: Equatable {
+struct SessionReservation: Equatable {
     /// Numbers up to this one are recorded as possibly used.
     private(set) var recorded: Int64
     /// Whether a thread is writing a renewal.
@@ -22,8 +22,8 @@ struct SessionLease: Equatable {
         self.block = block
     }
 
-    /// `number` is about to be handed out. Returns the lease to record first, if
-    /// any: always when `number` is past the recorded lease; half a block
+    /// `number` is about to be handed out. Returns the reservation to record first, if
+    /// any: always when `number` is past the recorded reservation; half a block
     /// before, unless a renewal is under way.
     mutating func handingOut(_ number: Int64) -> Int64? {
         if number > recorded {
@@ -35,9 +35,9 @@ struct SessionLease: Equatable {
         return recorded + block
     }
 
-    /// A lease record through `lease` was written (`true`) or failed.
-    mutating func recorded(through lease: Int64, written: Bool) {
+    /// A reservation record through `reservation` was written (`true`) or failed.
+    mutating func recorded(through reservation: Int64, written: Bool) {
         isRenewing = false
-        if written { recorded = max(recorded, lease) }
+        if written { recorded = max(recorded, reservation) }
     }
 }
