@@ -10,7 +10,10 @@ import ObservatoryWire
 /// changes), and the reply follows from the plan. If one does not hold, the
 /// failure branch reads every key (and the `requestId`'s record), and the batch
 /// is planned again against what etcd returned: the first failing operation is
-/// always found against a state etcd vouched for.
+/// always found against a state etcd vouched for. The transaction is nested to
+/// stay within etcd's default `--max-txn-ops` where it can
+/// (`ClusterBoundedTransaction`): every changing operation takes two etcd
+/// operations, so a flat one would take at most 64.
 ///
 /// A `set` with `ttl` is planned as a single one (`ClusterWritePlan`): its key
 /// goes on the lease of the second it expires in (`expiryLeases`), and an equal
@@ -27,13 +30,17 @@ struct ClusterBatchPlan {
         case failure(WireError)
     }
 
-    let transaction: EtcdTransaction
+    /// The transaction, nested to stay within etcd's default `--max-txn-ops`.
+    let bounded: ClusterBoundedTransaction
     let outcome: Outcome
     /// The keys the batch creates (each needs room in the key budget).
     let creates: [String]
     /// Whether the batch takes a revision of its own: it changes a key or
     /// records its `requestId` (restarting clocks alone does not, as in local mode).
     private let takesRevision: Bool
+    /// Whether the transaction writes anything when its compares hold (a change,
+    /// or the record of a `requestId`): then it takes a revision of its own.
+    let writes: Bool
 
     /// Plans `operations` by `author` against `current` (by key; a key missing
     /// there is believed absent; last put at `currentRevisions[key]`, else at
@@ -109,7 +116,8 @@ struct ClusterBatchPlan {
                         lease: requestLease))
             }
         }
-        transaction = EtcdTransaction(compares: compares, success: success, failure: failed)
+        bounded = ClusterBoundedTransaction(compares: compares, success: success, failure: failed)
+        writes = !success.isEmpty
         self.creates = creates
         takesRevision = failure == nil && (changes.contains(true) || requestId != nil)
     }
@@ -127,10 +135,15 @@ struct ClusterBatchPlan {
         }
     }
 
-    /// Whether the transaction writes anything when its compares hold (a change,
-    /// or the record of a `requestId`): then it takes a revision of its own.
-    var writes: Bool {
-        !transaction.success.isEmpty
+    /// The transaction to send to etcd.
+    var transaction: EtcdTransaction {
+        bounded.transaction
+    }
+
+    /// etcd's answer to `transaction` as if it had one level: whether every
+    /// compare held, and the reads of the failure branch in their order.
+    func outcome(of result: EtcdTransactionResult) -> EtcdTransactionResult {
+        bounded.outcome(of: result)
     }
 
     /// What each key holds according to a failed transaction's reads, and its

@@ -47,8 +47,20 @@ extension ClusterState {
                 for key in reserved { keyBudget.release(key) }
             }
         } catch {
-            pending.fulfill(.failure(Self.unavailable(error)))
+            pending.fulfill(.failure(Self.batchFailure(error, operationCount: operations.count)))
         }
+    }
+
+    /// The reply to a batch etcd did not apply: too large for etcd's
+    /// `--max-txn-ops` (sending it again will not help), or etcd unavailable.
+    private static func batchFailure(_ error: EtcdError, operationCount: Int) -> WireError {
+        guard error.message.contains("too many operations in txn request") else { return unavailable(error) }
+        return WireError(
+            code: .limitExceeded,
+            message:
+                "a batch of \(operationCount) operations is more than etcd takes in one transaction here "
+                + "(with its default --max-txn-ops of 128, a node fits 125 changing operations and a requestId); "
+                + "split the batch, or start etcd with a larger --max-txn-ops")
     }
 
     /// Notes the session-bound keys the batch put at `revision` (changed, or
@@ -97,7 +109,7 @@ extension ClusterState {
             }
             let result: EtcdTransactionResult
             do throws(EtcdError) {
-                result = try client.transaction(plan.transaction)
+                result = plan.outcome(of: try client.transaction(plan.transaction))
             } catch {
                 for key in reserved { keyBudget.release(key) }
                 throw error

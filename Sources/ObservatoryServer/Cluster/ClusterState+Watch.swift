@@ -52,8 +52,9 @@ extension ClusterState {
 
     /// Starts the watch of the prefix after `revision`, unless the state is closed.
     ///
-    /// Without previous values: the cache holds them (an event's `old`, a
-    /// deleted key's owner), and etcd would read each one back for every node.
+    /// Without previous values: the cache holds what a change replaces, and etcd
+    /// reads a previous value for each event one at a time before it sends them,
+    /// which made the 10,000 deletes of a lease that ended arrive seconds late.
     func startWatch(after revision: Int64) {
         let request = EtcdWatchRequest(
             range: layout.everything, startRevision: revision + 1, previousKeyValues: false)
