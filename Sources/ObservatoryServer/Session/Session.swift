@@ -25,10 +25,9 @@ import ObservatoryWire
 ///
 /// Not thread-safe: its connection calls it from one thread at a time.
 ///
-/// Its fifteen stored properties are the splitter, the author and rights, the
-/// per-request settings it keeps at hand (read once instead of through its
-/// environment on every request: measured with callgrind) and the state of the
-/// batch being answered; they change together within one frame's answer.
+/// Its fifteen stored properties are the splitter, the author and rights, the per-request
+/// settings it keeps at hand (read once instead of through its environment on every
+/// request: measured with callgrind) and the state of the batch being answered.
 final class Session: Observer {
     /// The core library's handle on this session's observations.
     let receiver = Receiver()
