@@ -15,6 +15,20 @@ import ObservatoryWire
 /// (`ClusterBoundedTransaction`): every changing operation takes two etcd
 /// operations, so a flat one would take at most 64.
 ///
+/// Only when the compares would not fit etcd's default limit (a batch of more
+/// than 125 operations with a `requestId`), the last few unconditional `set`s
+/// that create a key leave theirs out, as few as it takes: such a put is
+/// last-writer-wins, so a write landing on its key between the plan and the
+/// commit is simply overwritten at the batch's later revision; its room in the
+/// key budget was reserved either way, its reply version and event are the
+/// batch's revision, and it is not decided on the key's value. (Against a
+/// concurrent create of the same value it writes again where it would have
+/// answered `changed:false`.) Every other operation keeps its compare: an
+/// `ifVersion`, a `check`, an equal value answered `changed:false`, a restarted
+/// clock, a delete (its event and reply depend on the key being there), and a
+/// `set` of an existing key (which a concurrent delete would turn into a create
+/// outside the key budget).
+///
 /// A `set` with `ttl` is planned as a single one (`ClusterWritePlan`): its key
 /// goes on the lease of the second it expires in (`expiryLeases`), and an equal
 /// value with `ttl` restarts the clock with a put that keeps the key's version;
@@ -38,6 +52,9 @@ struct ClusterBatchPlan {
     /// Whether the batch takes a revision of its own: it changes a key or
     /// records its `requestId` (restarting clocks alone does not, as in local mode).
     private let takesRevision: Bool
+    /// Whether the transaction fits etcd's default `--max-txn-ops`; when it does
+    /// not, etcd with default settings refuses it before looking at any compare.
+    let fits: Bool
     /// Whether the transaction writes anything when its compares hold (a change,
     /// or the record of a `requestId`): then it takes a revision of its own.
     let writes: Bool
@@ -58,6 +75,7 @@ struct ClusterBatchPlan {
         var changes: [Bool] = []
         var creates: [String] = []
         var failure: WireError?
+        var unguarded: [Int] = []
         for (index, operation) in operations.enumerated() {
             let key = operation.key
             let entry = current[key]
@@ -97,6 +115,7 @@ struct ClusterBatchPlan {
                 results.append(BatchResult(key: key, version: 0, changed: operation.name == "set" ? true : nil))
                 changes.append(true)
                 if entry == nil { creates.append(key) }
+                if entry == nil, case .set(_, _, nil, _, _) = operation { unguarded.append(index) }
             }
         }
         var failed = operations.map { EtcdOperation.range(.key(layout.valueKey($0.key))) }
@@ -116,10 +135,30 @@ struct ClusterBatchPlan {
                         lease: requestLease))
             }
         }
+        compares = Self.withinLimit(compares, leavingOut: unguarded, success: success.count, failure: failed.count)
+        fits = ClusterBoundedTransaction.fits(compares: compares.count, success: success.count, failure: failed.count)
         bounded = ClusterBoundedTransaction(compares: compares, success: success, failure: failed)
         writes = !success.isEmpty
         self.creates = creates
         takesRevision = failure == nil && (changes.contains(true) || requestId != nil)
+    }
+
+    /// `compares` without as few of those at `optional` (the last first) as it
+    /// takes to fit etcd's default `--max-txn-ops`; all of them when they fit
+    /// already, or when the transaction cannot fit even without them.
+    private static func withinLimit(_ compares: [EtcdCompare], leavingOut optional: [Int], success: Int, failure: Int)
+        -> [EtcdCompare]
+    {
+        guard !ClusterBoundedTransaction.fits(compares: compares.count, success: success, failure: failure) else {
+            return compares
+        }
+        for count in stride(from: 1, through: optional.count, by: 1) {
+            guard ClusterBoundedTransaction.fits(compares: compares.count - count, success: success, failure: failure)
+            else { continue }
+            let left = Set(optional.suffix(count))
+            return compares.enumerated().filter { !left.contains($0.offset) }.map(\.element)
+        }
+        return compares
     }
 
     /// The reply once etcd committed the transaction at `revision`; a batch that

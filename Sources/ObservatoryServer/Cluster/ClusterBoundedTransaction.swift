@@ -13,9 +13,10 @@ import ObservatoryEtcd
 /// small as fit. It stays one transaction (one revision, all or nothing).
 ///
 /// A transaction with more than about `limit` compares, or too many operations
-/// for them (a batch of more than 125 changing operations with a `requestId`),
-/// cannot fit; it is sent flat, and etcd refuses it unless it was started with
-/// a larger `--max-txn-ops`.
+/// for them (more than 125 compares with the operations of a full batch), cannot
+/// fit; it is sent flat, and etcd refuses it unless it was started with a larger
+/// `--max-txn-ops`. `fits` tells beforehand, so that a batch can leave out the
+/// compares it can do without (`ClusterBatchPlan`).
 struct ClusterBoundedTransaction {
     /// etcd's default `--max-txn-ops`.
     static let defaultLimit = 128
@@ -39,6 +40,12 @@ struct ClusterBoundedTransaction {
         transaction = EtcdTransaction(
             compares: compares, success: Self.nested(success, width: width, inner: inner),
             failure: Self.nested(failure, width: width, inner: inner))
+    }
+
+    /// Whether a transaction of `compares` compares, `success` and `failure`
+    /// operations can be built within `limit`, flat or nested.
+    static func fits(compares: Int, success: Int, failure: Int, limit: Int = defaultLimit) -> Bool {
+        max(compares, success, failure) <= limit || outerWidth(compares, success, failure, limit: limit) != nil
     }
 
     /// etcd's answer to `transaction` as if it were flat: whether every compare

@@ -94,6 +94,15 @@ extension ClusterState {
                 operations: operations, requestId: requestId, author: author, current: current,
                 currentRevisions: revisions, layout: layout, lease: leases.session, requestLease: leases.request,
                 expiryLeases: leases.expiry, now: now)
+            // Too wide for etcd's default limit, it would be refused before its
+            // `requestId`'s compare could find a duplicate (an applied batch of
+            // 128 sets, sent again, has every key to compare): look it up first.
+            if !plan.fits, let requestId,
+                let stored = try client.range(.key(layout.requestKey(requestId))).keyValues.first,
+                let duplicate = ClusterRequestRecord.duplicateReply(stored)
+            {
+                return (duplicate.writtenVersion, .success(duplicate), [])
+            }
             var reserved: [String] = []
             for key in plan.creates {
                 let hasRoom = try keyBudget.reserve(key, in: cache) { () throws(EtcdError) in
