@@ -95,6 +95,10 @@ final class EventLoop: @unchecked Sendable {
     /// write rarely, few enough that its flush stays short.
     private static let sharesPerTurn = 4
 
+    /// Whether the output of connections not answered this turn waits while a
+    /// handler still works through its shares (at most 2 ms).
+    @exclusivity(unchecked) private var eventFlushDelay = EventFlushDelay(limit: 2_000_000)
+
     /// Bytes one read may take; shared by every connection of the loop, since a
     /// connection keeps only what it has not answered.
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -328,6 +332,9 @@ final class EventLoop: @unchecked Sendable {
         // the next turn. The three lists trade places and keep their capacity.
         swap(&flushing, &answering)
         flushAll()
+        guard !dirty.isEmpty, eventFlushDelay.writesNow(handlersResuming: !resuming.isEmpty, now: Self.now) else {
+            return
+        }
         swap(&flushing, &dirty)
         flushAll()
     }
