@@ -29,11 +29,12 @@ extension SharedStore {
     /// Applies changes etcd committed, in revision order, and announces them; then
     /// takes `revision` as the last one (cluster mode's cache, fed by its watch).
     ///
-    /// The revision gate advances to `revision` before the changes are announced,
-    /// so that connections send their events without waiting; whoever waits for
-    /// one of these revisions (a write's reply) is woken once the lock is
-    /// released (after the changes were sent, if this thread sends them), when
-    /// the cache holds every change.
+    /// The revision gate advances to `revision` only after the changes were sent
+    /// to their observers' connections (the watch's thread is the cache's only
+    /// writer, so it sends its own changes once the lock is released): a write's
+    /// reply waits on the gate, and the writer's next request (a `ping`) must find
+    /// the write's event already queued for it. Connections hold those events
+    /// until the gate reaches them, and are woken then.
     ///
     /// `times` gives each revision's `at` as its envelopes carry it; a change
     /// without one (a key etcd deleted with its lease) takes this node's clock.
@@ -42,8 +43,8 @@ extension SharedStore {
     @discardableResult
     func replicate(_ changes: [ClusterChange], through revision: Int64, times: [Int64: Int64] = [:]) -> Int {
         var expired = 0
+        defer { gate.advance(to: revision).run() }
         withStoreLock { guarded in
-            guarded.wakeup += gate.advance(to: revision)
             for replicated in changes {
                 guard let planned = guarded.data.planReplicated(replicated, at: times[replicated.version]) else {
                     continue
