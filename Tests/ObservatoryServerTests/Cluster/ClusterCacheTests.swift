@@ -7,6 +7,9 @@ import Testing
 private final class CacheObserver: Observer {
     let receiver = Receiver()
     var changes: [StoreChange] = []
+    /// Whether a waiter for the change's revision, added while the change was
+    /// being sent, had been woken when the handler returned.
+    var wokenWhileSending: [Bool] = []
 }
 
 /// A node's cache applies what etcd committed, at etcd's revisions, without etcd.
@@ -43,6 +46,22 @@ private final class CacheObserver: Observer {
         #expect(observer.changes.map(\.version) == [15, 18])
         #expect(observer.changes.map(\.author) == ["bob", "alice"])
         #expect(observer.changes.map(\.old) == [1, 2])
+    }
+
+    @Test func aWriteWaitingForItsRevisionIsWokenOnlyAfterItsChangeReachedTheObservers() {
+        let store = cache([entry("a", 1, 4)], at: 10)
+        let observer = CacheObserver()
+        let woken = Locked(false)
+        _ = store.observe(.prefix(""), by: observer, subscribe: true) { change in
+            observer.changes.append(change)
+            // A write's reply starts waiting now, while its change is still on its way to observers.
+            store.gate.wait(for: change.version) { woken.withLock { $0 = true } }
+            observer.wokenWhileSending.append(woken.withLock { $0 })
+        }
+        store.replicate(
+            [.set(RawValueEntry(key: "a", value: 2, version: 15, author: "bob", session: "sb.1"))], through: 15)
+        #expect(observer.wokenWhileSending == [false])
+        #expect(woken.withLock { $0 })
     }
 
     @Test func aDeletionWithoutAnAuthorIsTheOwnersAndEndsItsSessionWhenSessionBound() {
