@@ -59,7 +59,8 @@ extension ClusterState {
             code: .limitExceeded,
             message:
                 "a batch of \(operationCount) operations is more than etcd takes in one transaction here "
-                + "(with its default --max-txn-ops of 128, a node fits 125 changing operations and a requestId); "
+                + "(with its default --max-txn-ops of 128, a node fits 125 operations that each need a compare, "
+                + "such as ifVersion, check or an update, and a requestId); "
                 + "split the batch, or start etcd with a larger --max-txn-ops")
     }
 
