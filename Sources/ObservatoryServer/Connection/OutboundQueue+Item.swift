@@ -15,10 +15,10 @@ extension OutboundQueue {
         /// it is sent, on the connection's own queue, not by the writer that
         /// delivered the change (which holds the store's lock).
         case merged(first: StoreChange, latest: StoreChange)
-        /// The place of a write's reply that is not known yet: the shared state
+        /// The slot of a write's reply that is not known yet: the shared state
         /// answers it into reply slot `slot` (see `fill(_:with:)`).
         case pendingWrite(slot: Int, id: RequestID?)
-        /// The place of a resuming `observe`'s reply and replay, not known yet.
+        /// The slot of a resuming `observe`'s reply and replay, not known yet.
         case pendingObservation(PendingObservation)
 
         /// The bytes the item counts for in `maxQueuedBytes`.
@@ -31,7 +31,7 @@ extension OutboundQueue {
             }
         }
 
-        /// A pending reply's count until it is known: not 0, so a queue holding one is not empty.
+        /// A slot's count until its answer is in: not 0, so a queue holding one is not empty.
         static let pendingWriteByteCount = 64
 
         /// What a pending write becomes once answered: a write's reply (which waits
