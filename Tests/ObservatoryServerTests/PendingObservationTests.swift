@@ -4,7 +4,7 @@ import Testing
 
 @testable import ObservatoryServer
 
-/// A resuming `observe` answered later holds its place in its connection's
+/// A resuming `observe` answered later holds its slot in its connection's
 /// output: its reply, then its replay, then the events queued behind it.
 @Suite struct PendingObservationTests {
     private let bob = Author(name: "bob", session: "sb.1")
@@ -21,13 +21,12 @@ import Testing
 
     @Test func liveEventsQueuedBehindItGoOutAfterItsReplyAndReplay() throws {
         let output = try output(observing: [.prefix("sky.")])
-        let replay = PendingReplay(after: 10)
-        output.appendPendingObservation(replay, id: .integer(1), route: .prefix)
+        output.appendPendingObservation(slot: 0, resumeRevision: 10, id: .integer(1), route: .prefix)
         output.deliver(change("sky.a", 3, 20), via: .prefix)
         #expect(try output.drainMessages().isEmpty)
-        #expect(output.withQueue { $0.waitingForPendingReply } === replay.reply)
+        #expect(output.withQueue { $0.isWaitingForAnswer })
 
-        replay.fulfill(replaying: [change("sky.a", 1, 11), change("sky.a", 2, 14, old: 1)], through: 15)
+        #expect(output.fill(0, with: .replay([change("sky.a", 1, 11), change("sky.a", 2, 14, old: 1)], through: 15)))
         let messages = try output.drainMessages()
         #expect(messages.first?["id"] == 1)
         #expect(messages.first?["resumed"] == true)
@@ -38,12 +37,11 @@ import Testing
 
     @Test func aSnapshotAnswerCarriesItsValuesAndNoReplay() throws {
         let output = try output(observing: [.prefix("sky.")])
-        let replay = PendingReplay(after: 10)
-        output.appendPendingObservation(replay, id: .integer(1), route: .prefix)
+        output.appendPendingObservation(slot: 0, resumeRevision: 10, id: .integer(1), route: .prefix)
         output.deliver(change("sky.a", 3, 20), via: .prefix)
         let entry = RawValueEntry(key: "sky.a", value: 2, version: 14, author: "bob", session: "sb.1")
-        replay.fulfill(snapshot: [entry], at: 15)
-        replay.fulfill(replaying: [change("sky.a", 1, 11)], through: 15)
+        #expect(output.fill(0, with: .snapshot([entry], at: 15)))
+        #expect(!output.fill(0, with: .replay([change("sky.a", 1, 11)], through: 15)))
         let messages = try output.drainMessages()
         #expect(messages.first?["resumed"] == false, "the first answer counts")
         #expect(messages.first?["values"]?[0]?["value"] == 2)
@@ -53,9 +51,8 @@ import Testing
     @Test func theReplayIsFilteredLikeLiveEventsOfItsRoute() throws {
         // `sky.a` is observed on its own: its changes come by the key route, never by the prefix's.
         let output = try output(observing: [.key("sky.a"), .prefix("sky.")])
-        let replay = PendingReplay(after: 10)
-        output.appendPendingObservation(replay, id: .integer(1), route: .prefix)
-        replay.fulfill(replaying: [change("sky.a", 1, 11), change("sky.b", 1, 12)], through: 15)
+        output.appendPendingObservation(slot: 0, resumeRevision: 10, id: .integer(1), route: .prefix)
+        output.fill(0, with: .replay([change("sky.a", 1, 11), change("sky.b", 1, 12)], through: 15))
         let messages = try output.drainMessages()
         #expect(messages.dropFirst().map { $0["key"] } == ["sky.b"])
     }
@@ -65,7 +62,7 @@ import Testing
         _ = try output.updateObservations { observations in
             try observations.add(.prefix("sky."), slow: .close)
         }
-        output.appendPendingObservation(PendingReplay(after: 10), id: .integer(1), route: .prefix)
+        output.appendPendingObservation(slot: 0, resumeRevision: 10, id: .integer(1), route: .prefix)
         for version in 20..<100 { output.deliver(change("sky.k\(version)", 1, Int64(version)), via: .prefix) }
         let messages = try output.drainMessages()
         #expect(messages.count == 1)
@@ -78,16 +75,16 @@ import Testing
         var queue = OutboundQueue(maxQueuedBytes: 700, chunkBytes: 1)
         var observations = ObservationSet(limit: 10)
         _ = try observations.add(.prefix(""))
-        let replay = PendingReplay(after: 10)
         queue.appendPendingObservation(
-            PendingObservation(replay, id: .integer(1), route: .prefix, observations: observations))
+            PendingObservation(
+                slot: 0, resumeRevision: 10, id: .integer(1), route: .prefix, observations: observations))
         _ = queue.appendEvent(change("a", padding, 20))
         _ = queue.appendEvent(change("b", padding, 21))
         _ = queue.appendEvent(change("a", padding, 22, old: padding))
         _ = queue.appendEvent(change("c", padding, 23))
         #expect(queue.isCoalescing, "the set-up overflows the queue once")
 
-        replay.fulfill(replaying: [change("x", 1, 11), change("y", 1, 12)], through: 15)
+        _ = queue.fill(0, with: .replay([change("x", 1, 11), change("y", 1, 12)], through: 15))
         let first = queue.nextBytes()
         queue.markSent(first.count)
         _ = queue.appendEvent(change("a", 5, 24, old: padding))

@@ -4,20 +4,19 @@ import ObservatoryWire
 // A `batch` on a cluster node: one etcd transaction (`ClusterBatchPlan`), its
 // events brought back by the watch in one revision and applied to the cache together.
 extension ClusterState {
-    func applyBatch(_ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author)
-        throws(WireError)
-        -> WriteReply
-    {
-        let pending = PendingReply()
+    func applyBatch(
+        _ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author,
+        answering slot: ReplySlot
+    ) throws(WireError) -> WriteReply {
         queue(of: author.session).async { [self] in
-            performBatch(operations, requestId: requestId, by: author, answering: pending)
+            performBatch(operations, requestId: requestId, by: author, answering: slot)
         }
-        return .pending(pending)
+        return .pending(slot)
     }
 
     private func performBatch(
         _ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author,
-        answering pending: PendingReply
+        answering slot: ReplySlot
     ) {
         let isSessionBound = operations.contains {
             if case .set(_, _, _, true, _) = $0 { return true }
@@ -43,11 +42,11 @@ extension ClusterState {
                 if isSessionBound { holdSessionBoundKeys(of: operations, results, at: committed, by: author.session) }
                 for (key, deadline) in expiring.sessionBound { expireSessionBound(key, at: deadline) }
             }
-            answerWhenApplied(revision, reply, pending) { [keyBudget] in
+            answerWhenApplied(revision, reply, slot) { [keyBudget] in
                 for key in reserved { keyBudget.release(key) }
             }
         } catch {
-            pending.fulfill(.failure(Self.batchFailure(error, operationCount: operations.count)))
+            slot.answer(.reply(.failure(Self.batchFailure(error, operationCount: operations.count))))
         }
     }
 

@@ -21,9 +21,9 @@ extension ClusterState {
     /// `start.revision` (where the observation started, live events follow) from
     /// etcd, off the caller's event loop. Falls back to `start`'s snapshot when
     /// etcd compacted that far, cannot be read, does not answer within the
-    /// request timeout, or the changes exceed `replayLimits`.
-    func replay(_ target: Target, after resumeRevision: Int64, until start: ObservationStart) -> PendingReplay {
-        let pending = PendingReplay(after: resumeRevision)
+    /// request timeout, or the changes exceed `replayLimits`. The answer goes into `slot`.
+    func replay(_ target: Target, after resumeRevision: Int64, until start: ObservationStart, answering slot: ReplySlot)
+    {
         let fetch = Locked(ReplayFetch())
         // Replays `changes`, or answers the snapshot when `nil`; only the first call counts.
         let finish: @Sendable (_ changes: [StoreChange]?, _ why: String) -> Void = { [logger] changes, why in
@@ -36,9 +36,9 @@ extension ClusterState {
             }
             guard let watch else { return }
             watch?.cancel()
-            if let changes { return pending.fulfill(replaying: changes, through: start.revision) }
+            if let changes { return slot.answer(.replay(changes, through: start.revision)) }
             logger.info("cluster: a resume from revision \(resumeRevision) gets a snapshot: \(why)")
-            pending.fulfill(snapshot: start.values, at: start.revision)
+            slot.answer(.snapshot(start.values, at: start.revision))
         }
         let timeout = DispatchTimeInterval.milliseconds(configuration.requestTimeoutMilliseconds)
         let timeLimit = DispatchWorkItem {
@@ -93,6 +93,5 @@ extension ClusterState {
             }
             if !isKept { watch.cancel() }
         }
-        return pending
     }
 }

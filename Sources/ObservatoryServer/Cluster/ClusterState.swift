@@ -13,12 +13,12 @@ import ObservatoryWire
 ///   applies each committed change in revision order (`ClusterEventMapper`).
 ///   A resume from before the cache's history is read back from etcd and
 ///   answered later (`ClusterState+Replay.swift`, `ClusterReplay`).
-/// - **Writes** never block the caller's event loop: `apply` returns a
-///   `PendingReply` and runs the transaction (`ClusterWritePlan`) on a queue of
+/// - **Writes** never block the caller's event loop: `apply` returns the
+///   session's `ReplySlot` and runs the transaction (`ClusterWritePlan`) on a queue of
 ///   the writer's session (so one session's writes reach etcd in request order,
 ///   while writes of different sessions are in flight together over the client's
-///   pool). The reply is fulfilled once etcd committed the write and the cache
-///   applied its revision, or with `unavailable` when etcd cannot be reached.
+///   pool). The reply is answered into the slot once etcd committed the write and
+///   the cache applied its revision, or with `unavailable` when etcd cannot be reached.
 ///   The writes go to etcd through one machine of groups and turns
 ///   (`ClusterWriteGroups`, `ClusterGroupedWrites`: a group of one write each,
 ///   since writes of one group would share a revision), where writes of one key
@@ -132,12 +132,11 @@ final class ClusterState: SharedState {
         cache.revision
     }
 
-    func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply {
-        let pending = PendingReply()
+    func apply(_ write: Write, by author: Author, answering slot: ReplySlot) throws(WireError) -> WriteReply {
         queue(of: author.session).async { [self] in
-            perform(write, by: author, answering: pending)
+            perform(write, by: author, answering: slot)
         }
-        return .pending(pending)
+        return .pending(slot)
     }
 
     func get(_ key: String) -> RawValueEntry? {
@@ -157,7 +156,7 @@ final class ClusterState: SharedState {
     }
 
     func observe<Failure: Error>(
-        _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer,
+        _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer, answering slot: ReplySlot,
         subscribe: (_ ignoringThrough: Int64) throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
     ) throws(Failure) -> ObservationStart {
         var start = try cache.observe(target, from: resumePoint, by: observer, subscribe: subscribe, receive: receive)
@@ -165,7 +164,8 @@ final class ClusterState: SharedState {
         if let resumePoint, start.replay == nil, resumePoint.epoch.map({ $0 == epoch }) ?? true,
             resumePoint.revision < start.revision
         {
-            start.pendingReplay = replay(target, after: resumePoint.revision, until: start)
+            replay(target, after: resumePoint.revision, until: start, answering: slot)
+            start.pending = slot
         }
         return start
     }
@@ -261,7 +261,7 @@ final class ClusterState: SharedState {
 
     /// Runs one write's transaction in a group, in its key's turn on this node,
     /// and answers it once the cache has applied its revision. On the session's queue.
-    private func perform(_ write: Write, by author: Author, answering pending: PendingReply) {
+    private func perform(_ write: Write, by author: Author, answering slot: ReplySlot) {
         let (key, sessionBound, requestId, ttl): (String, Bool, String?, Int64?)
         switch write {
         case .set(let name, _, _, let bound, let id, let seconds):
@@ -282,12 +282,12 @@ final class ClusterState: SharedState {
             let leases = (session: lease, request: requestLease, expiry: expiryLease ?? 0)
             let decision = try decide(write, key: key, turn: turn, by: author, leases: leases, now: now)
             if sessionBound, decision.isChange { sessionKeys.hold(key, at: decision.revision, by: author.session) }
-            answerWhenApplied(decision.revision, decision.reply, pending) { [keyBudget] in
+            answerWhenApplied(decision.revision, decision.reply, slot) { [keyBudget] in
                 if decision.isCreate { keyBudget.release(key) }
             }
             if sessionBound, let deadline, case .success = decision.reply { expireSessionBound(key, at: deadline) }
         } catch {
-            pending.fulfill(.failure(Self.unavailable(error)))
+            slot.answer(.reply(.failure(Self.unavailable(error))))
         }
     }
 
@@ -354,27 +354,37 @@ final class ClusterState: SharedState {
                 WireError(code: .unavailable, message: "\"\(key)\" changed too often to write it; try again")))
     }
 
-    /// Fulfills `pending` with `reply` once the cache applied `revision`, or with
+    /// Answers `reply` into `slot` once the cache applied `revision`, or
     /// `unavailable` if the watch has not brought it within the request timeout;
-    /// then runs `finally`.
+    /// then runs `finally`. Whichever comes first answers (`isAnswered` says which).
     func answerWhenApplied(
-        _ revision: Int64, _ reply: Result<ReplyPayload, WireError>, _ pending: PendingReply,
+        _ revision: Int64, _ reply: Result<ReplyPayload, WireError>, _ slot: ReplySlot,
         finally: @escaping @Sendable () -> Void
     ) {
+        // Whether one of the two answered: the second finds it set and does nothing.
+        let isAnswered = Locked(false)
+        let claim: @Sendable () -> Bool = {
+            isAnswered.withLock { isAnswered in
+                defer { isAnswered = true }
+                return !isAnswered
+            }
+        }
         gate.wait(for: revision) {
-            pending.fulfill(reply)
+            guard claim() else { return }
+            slot.answer(.reply(reply))
             finally()
         }
         let timeout = DispatchTimeInterval.milliseconds(configuration.requestTimeoutMilliseconds)
         workers.asyncAfter(deadline: .now() + timeout) {
             // Already answered (nearly always): `finally` ran then.
-            guard pending.result == nil else { return }
-            pending.fulfill(
-                .failure(
-                    WireError(
-                        code: .unavailable,
-                        message: "etcd committed the write at revision \(revision), but this node has not applied it "
-                            + "yet; it cannot answer")))
+            guard claim() else { return }
+            slot.answer(
+                .reply(
+                    .failure(
+                        WireError(
+                            code: .unavailable,
+                            message: "etcd committed the write at revision \(revision), but this node has not "
+                                + "applied it yet; it cannot answer"))))
             finally()
         }
     }

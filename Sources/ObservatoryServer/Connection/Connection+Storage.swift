@@ -1,7 +1,8 @@
 import ObservatoryWire
 
 // Waiting for the shared state: replies to writes and events go out only as far
-// as its revision gate lets them, and a flush stopped there resumes when it moves.
+// as its revision gate lets them, and a flush stopped there resumes when it moves;
+// an answer the state gives later comes in as an input on the loop and flushes.
 extension Connection {
     /// How far the shared state's gate lets replies to writes and events go now.
     func storageAcknowledgement() -> OutboundQueue.Acknowledgement {
@@ -15,17 +16,13 @@ extension Connection {
         }
     }
 
-    /// Flushes again once the write reply at the head of the queue is known.
-    func waitForReply(_ pending: PendingReply) {
-        if let awaited = awaitedReply, awaited === pending { return }
-        awaitedReply = pending
-        pending.whenFulfilled { [weak self] in
-            guard let self else { return }
-            loop.execute {
-                if self.awaitedReply === pending { self.awaitedReply = nil }
-                self.flush()
-            }
-        }
+    /// The answer the shared state gave later for reply slot `slot` (handed over
+    /// by `ConnectionOutput.answer(_:into:)`); on the loop's thread. The session
+    /// takes it, the queue fills the slot, and the flush sends it as far as the
+    /// revision gate lets it.
+    func receive(_ answer: ReplySlot.Answer, into slot: Int) {
+        guard session.receive(answer, into: slot) else { return }
+        flush()
     }
 
     /// Flushes again once `revision` passed the gate (or was lost).

@@ -24,7 +24,7 @@ import ObservatoryWire
 /// ## Stored properties
 /// More than ten: the shell's collaborators (socket, loop, output, session, auth
 /// timeout, input budget, revision gate, close callback), its loop-confined
-/// bookkeeping (machine, token, interest, flush mark, awaited revision and reply, held
+/// bookkeeping (machine, token, interest, flush mark, awaited revision, held
 /// input, armed deadline) and the web face's (sniffer, web face, dialect, stream
 /// keep-alive, metrics). Only this class reads them; structs would add only names.
 /// An idle connection's memory is mostly this object: what only some connections
@@ -60,8 +60,6 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     @exclusivity(unchecked) private var isMarkedForFlush = false
     /// The revision the gate will call back for, so a connection waits on it once.
     @exclusivity(unchecked) var awaitedRevision: Int64?
-    /// The pending write reply the connection will be called back for, so it waits on it once.
-    @exclusivity(unchecked) var awaitedReply: PendingReply?
     /// Whether the `InputBudget` counts this connection's bytes (else no report, no lock).
     @exclusivity(unchecked) private var isHoldingInput = false
     /// The most the next read may take, as the `InputBudget` last said.
@@ -172,9 +170,8 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         if !outcome.isDrained && !isSocketFull {
             if let revision = look.waitingForRevision {
                 waitForStorage(revision)
-            } else if let pending = look.waitingForPendingReply {
-                waitForReply(pending)
-            } else {
+            } else if !look.isWaitingForAnswer {
+                // A slot waiting for its answer is flushed again when the answer comes in.
                 markForFlush(answered: false)
             }
         }

@@ -8,7 +8,10 @@ import ObservatoryWire
 /// sends bytes; store handlers, on whatever thread made a change, append events.
 /// Handlers call `deliver(_:via:)`, which only takes this lock, queues bytes and
 /// asks the connection's loop for a flush (at most one request outstanding), so a
-/// writer never touches another client's socket.
+/// writer never touches another client's socket. An answer the shared state gives
+/// later (`ReplySlot`) comes through `answer(_:into:)`, which reads the connection
+/// under this lock and hands the answer to the connection's loop; there it fills
+/// its slot in the queue (`fill(_:with:)`).
 ///
 /// Built by its `Connection`, which binds it to itself in the same initializer
 /// (`bind(to:)`), before any other thread can reach the output.
@@ -106,20 +109,39 @@ final class ConnectionOutput: Sendable {
         }
     }
 
-    /// Queues the place of a write's reply that the shared state gives later
+    /// Queues the slot of a write's reply that the shared state gives later
     /// (the caller flushes); nothing behind it goes out before it.
-    func appendPendingWrite(_ pending: PendingReply, id: RequestID?) {
-        state.withLock { $0.queue.appendPendingWrite(pending, id: id) }
+    func appendPendingWrite(slot: Int, id: RequestID?) {
+        state.withLock { $0.queue.appendPendingWrite(slot: slot, id: id) }
     }
 
-    /// Queues the place of a resuming `observe`'s reply and replay that the shared
-    /// state gives later (the caller flushes); its replay is filtered by the
-    /// observations as they are now, like live events of `route`.
-    func appendPendingObservation(_ replay: PendingReplay, id: RequestID?, route: ObservationSet.Route) {
+    /// Queues the slot of a resuming `observe`'s reply and replay (a resume after
+    /// `resumeRevision`) that the shared state gives later (the caller flushes);
+    /// its replay is filtered by the observations as they are now, like live
+    /// events of `route`.
+    func appendPendingObservation(slot: Int, resumeRevision: Int64, id: RequestID?, route: ObservationSet.Route) {
         state.withLock { state in
-            let observation = PendingObservation(replay, id: id, route: route, observations: state.observations)
-            state.queue.appendPendingObservation(observation)
+            state.queue.appendPendingObservation(
+                PendingObservation(
+                    slot: slot, resumeRevision: resumeRevision, id: id, route: route,
+                    observations: state.observations))
         }
+    }
+
+    /// Hands the answer to reply slot `slot` to this output's connection, on the
+    /// connection's own loop (`Connection.receive(_:into:)`); from any thread.
+    /// Dropped when the connection has gone (or none was bound: a session
+    /// tested without sockets, whose test carries answers itself).
+    func answer(_ answer: ReplySlot.Answer, into slot: Int) {
+        guard let connection = state.withLock({ $0.connection }) else { return }
+        connection.loop.execute { connection.receive(answer, into: slot) }
+    }
+
+    /// Fills reply slot `slot` with its answer (see `OutboundQueue.fill(_:with:)`);
+    /// `false` when no such slot waits. The caller flushes.
+    @discardableResult
+    func fill(_ slot: Int, with answer: ReplySlot.Answer) -> Bool {
+        state.withLock { $0.queue.fill(slot, with: answer) }
     }
 
     /// Queues a reply that carries values, copying their bytes (the caller flushes).
@@ -178,12 +200,14 @@ final class ConnectionOutput: Sendable {
         case .valueReply(let reply):
             let frame = reply.encodedLine()
             return locked(releasingEventsFirst) { $0.queue.appendFrame(frame) }
-        case .pendingWrite(let pending, let id):
-            return locked(releasingEventsFirst) { $0.queue.appendPendingWrite(pending, id: id) }
-        case .pendingObservation(let replay, let id, let route):
+        case .pendingWrite(let slot, let id):
+            return locked(releasingEventsFirst) { $0.queue.appendPendingWrite(slot: slot, id: id) }
+        case .pendingObservation(let slot, let resumeRevision, let id, let route):
             return locked(releasingEventsFirst) { state in
-                let observation = PendingObservation(replay, id: id, route: route, observations: state.observations)
-                state.queue.appendPendingObservation(observation)
+                state.queue.appendPendingObservation(
+                    PendingObservation(
+                        slot: slot, resumeRevision: resumeRevision, id: id, route: route,
+                        observations: state.observations))
             }
         }
     }

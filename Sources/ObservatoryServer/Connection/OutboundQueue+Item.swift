@@ -15,9 +15,10 @@ extension OutboundQueue {
         /// it is sent, on the connection's own queue, not by the writer that
         /// delivered the change (which holds the store's lock).
         case merged(first: StoreChange, latest: StoreChange)
-        /// The place of a write's reply that is not known yet.
-        case pendingWrite(PendingReply, id: RequestID?)
-        /// The place of a resuming `observe`'s reply and replay, not known yet.
+        /// The slot of a write's reply that is not known yet: the shared state
+        /// answers it into reply slot `slot` (see `fill(_:with:)`).
+        case pendingWrite(slot: Int, id: RequestID?)
+        /// The slot of a resuming `observe`'s reply and replay, not known yet.
         case pendingObservation(PendingObservation)
 
         /// The bytes the item counts for in `maxQueuedBytes`.
@@ -30,12 +31,17 @@ extension OutboundQueue {
             }
         }
 
-        /// A pending reply's count until it is known: not 0, so a queue holding one is not empty.
+        /// A slot's count until its answer is in: not 0, so a queue holding one is not empty.
         static let pendingWriteByteCount = 64
 
-        /// What a fulfilled pending write becomes: a write's reply (which waits for
-        /// its revision's acknowledgement), or an error's frame.
-        static func resolved(_ result: Result<ReplyPayload, WireError>, id: RequestID?) -> Item {
+        /// What a pending write becomes once answered: a write's reply (which waits
+        /// for its revision to pass the revision gate), or an error's frame. A
+        /// resume's answer cannot come for a write; it would be sent as an `internal` error.
+        static func resolved(_ answer: ReplySlot.Answer, id: RequestID?) -> Item {
+            guard case .reply(let result) = answer else {
+                let error = WireError(code: .internalError, message: "the server answered a write as a resume")
+                return .frame(Reply.failure(id: id, error).encodedLine())
+            }
             switch result {
             case .success(let payload):
                 let frame = Reply.success(id: id, payload).encodedLine()
@@ -60,7 +66,7 @@ extension OutboundQueue {
             switch self {
             case .change(let change), .merged(let change, _), .strictChange(let change): change.version
             // Its replay starts right after the resume point.
-            case .pendingObservation(let observation): observation.replay.resumeRevision + 1
+            case .pendingObservation(let observation): observation.resumeRevision + 1
             case .frame, .write, .pendingWrite: nil
             }
         }

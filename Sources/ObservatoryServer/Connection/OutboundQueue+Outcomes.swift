@@ -20,8 +20,8 @@ extension OutboundQueue {
         var sentByteCount = 0
         /// The revision the head waits for storage to acknowledge, if it does.
         var waitingForRevision: Int64?
-        /// The pending reply the head waits for, if it does.
-        var waitingForPendingReply: PendingReply?
+        /// Whether the head is a slot whose answer is not in yet.
+        var isWaitingForAnswer = false
     }
 
     /// Takes the next bytes to send (if `taking`, see `nextBytes(acknowledging:)`)
@@ -30,7 +30,7 @@ extension OutboundQueue {
         let bytes = taking ? nextBytes(acknowledging: acknowledgement) : []
         return Look(
             bytes: bytes, isEmpty: isEmpty, isFailed: isFailed, sentByteCount: sentByteCount,
-            waitingForRevision: waitingForRevision, waitingForPendingReply: waitingForPendingReply)
+            waitingForRevision: waitingForRevision, isWaitingForAnswer: isWaitingForAnswer)
     }
 
     /// How far storage lets replies to writes and events go, for one refill.

@@ -23,12 +23,13 @@ import ObservatoryWire
 ///   and everything behind them waits too, so order holds. A write whose fsync
 ///   failed gets the error its `Acknowledgement` says instead of its reply.
 /// - A write's reply or a resuming `observe`'s reply and replay that the shared
-///   state gives later holds its place: nothing behind it goes out until it is
-///   known (`waitingForPendingReply` says which one the head waits for).
+///   state gives later holds its place, a slot numbered by its `ReplySlot`:
+///   nothing behind it goes out until its answer is in (`fill(_:with:)`, an input
+///   the connection carries on its own loop; `isWaitingForAnswer` says the head waits).
 ///
 /// Items, counts and cursors are internal for `OutboundQueue+Pending.swift`.
 /// Its nineteen stored properties (items, byte and event counts, coalescing index,
-/// direct-write buffer and its framing, acknowledgement and pending-reply cursors,
+/// direct-write buffer and its framing, acknowledgement and answer cursors,
 /// the replay's allowance, the failure's revision) all change together on every
 /// append and send, on every delivery's hot path, so they stay in one value.
 struct OutboundQueue {
@@ -65,8 +66,9 @@ struct OutboundQueue {
     /// The revision the head of the queue waits for storage to acknowledge, after a
     /// refill that stopped there.
     private(set) var waitingForRevision: Int64?
-    /// The pending reply the head of the queue waits for, after a refill that stopped there.
-    private(set) var waitingForPendingReply: PendingReply?
+    /// Whether the head of the queue is a slot whose answer is not in yet, after a
+    /// refill that stopped there (its answer's arrival flushes the connection again).
+    private(set) var isWaitingForAnswer = false
 
     /// Creates an empty queue.
     ///
@@ -320,7 +322,7 @@ struct OutboundQueue {
         writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
         writeOffset = 0
         waitingForRevision = nil
-        waitingForPendingReply = nil
+        isWaitingForAnswer = false
         while head < items.count, writeBuffer.count < chunkBytes {
             // Moved out, not copied: a copy would cost a reference count per frame.
             guard let item = items[head].take() else {
@@ -328,24 +330,11 @@ struct OutboundQueue {
                 continue
             }
             switch item {
-            case .pendingWrite(let pending, let id):
-                guard let result = pending.result else {
-                    waitingForPendingReply = pending
-                    items[head] = item
-                    return compactItems()
-                }
-                // Becomes the reply it stood for, handled as such on the next round.
-                let resolved = Item.resolved(result, id: id)
-                pendingBytes += resolved.byteCount - item.byteCount
-                items[head] = resolved
-                continue
-            case .pendingObservation(let observation):
-                guard expand(observation, at: head) else {
-                    waitingForPendingReply = observation.replay.reply
-                    items[head] = item
-                    return compactItems()
-                }
-                continue
+            case .pendingWrite, .pendingObservation:
+                // `fill(_:with:)` replaces the slot once its answer is in.
+                isWaitingForAnswer = true
+                items[head] = item
+                return compactItems()
             case .frame(let bytes):
                 framing.append(bytes, to: &writeBuffer)
             case .change(let change), .merged(_, let change), .strictChange(let change):

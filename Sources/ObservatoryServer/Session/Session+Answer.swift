@@ -8,8 +8,8 @@ extension Session {
         case keepOpen
         /// Send what is queued, then close (after `frame_too_large` or a failed `hello`).
         case close
-        /// Stop reading: the output holds more than `maxQueuedBytes`, or a write's
-        /// reply is not known yet. Ask for the next answers once it has drained.
+        /// Stop reading: the output holds more than `maxQueuedBytes`, or the answer
+        /// to a reply slot is not in yet. Ask for the next answers once it has drained.
         case backlogged
     }
 
@@ -21,11 +21,13 @@ extension Session {
             case reply(Reply)
             /// A reply that carries values (a `get`, an `observe` snapshot), written from their bytes.
             case valueReply(RawReply)
-            /// The reply to a write (request `id`) that the shared state decides later.
-            case pendingWrite(PendingReply, id: RequestID?)
-            /// The reply to a resuming `observe` (request `id`) and its replay, given
-            /// later; the replay is filtered like live events of `route`.
-            case pendingObservation(PendingReplay, id: RequestID?, route: ObservationSet.Route)
+            /// The slot of the reply to a write (request `id`) that the shared
+            /// state decides later and answers into reply slot `slot`.
+            case pendingWrite(slot: Int, id: RequestID?)
+            /// The slot of the reply to a resuming `observe` (request `id`, a resume
+            /// after `resumeRevision`) and its replay, answered later into reply slot
+            /// `slot`; the replay is filtered like live events of `route`.
+            case pendingObservation(slot: Int, resumeRevision: Int64, id: RequestID?, route: ObservationSet.Route)
         }
 
         /// The reply to queue, or the write whose reply holds its place.
@@ -47,9 +49,16 @@ extension Session {
     enum Step {
         /// The answer to the next frame.
         case answer(Answer)
-        /// The output holds too much, or a write's reply is awaited: stop until it drains.
+        /// The output holds too much, or a slot's answer is awaited: stop until it drains.
         case backlogged
         /// No complete frame is left, or the session is closing.
         case finished
+    }
+
+    /// Whether a rejected frame was a `hello` (a failed hello closes the connection,
+    /// also when one of its fields is ill-typed). Parses again, on the error path only.
+    static func namesHello(_ frame: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let value = try? JSONValue.parse(frame) else { return false }
+        return value["op"] == "hello"
     }
 }

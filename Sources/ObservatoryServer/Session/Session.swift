@@ -51,13 +51,15 @@ final class Session: Observer {
     private(set) var isClosing = false
     /// Whether this session is subscribed to every change (it observes at least one prefix).
     private var observesPrefixes = false
-    /// A write or a resuming `observe` answered later: no further frame is answered
-    /// until it is known, so that the next request sees the write (as it would on
-    /// the local store), and a connection has one replay in flight at most.
-    private var awaitedReply: PendingReply?
+    /// The reply slots: while a write or a resuming `observe` is answered later,
+    /// no further frame is answered until its answer is in (`receive(_:into:)`),
+    /// so that the next request sees the write (as it would on the local store),
+    /// and a connection has one replay in flight at most.
+    private var slots = ReplySlots()
     /// The answer being built: `perform` marks a ping, a replay or a pending one on it.
     private var answer = (
-        releasesEventsFirst: false, replay: Replay?.none, pending: (PendingReplay, ObservationSet.Route)?.none
+        releasesEventsFirst: false, replay: Replay?.none,
+        pending: (slot: Int, resumeRevision: Int64, route: ObservationSet.Route)?.none
     )
 
     /// The client's address, for logs.
@@ -94,8 +96,7 @@ final class Session: Observer {
         guard !isClosing else { return .finished }
         if queuedBytes > maxQueuedBytes { return .backlogged }
         // Answered again once the queue drained, which it does after the reply went out.
-        if let awaitedReply, awaitedReply.result == nil { return .backlogged }
-        awaitedReply = nil
+        if slots.isAwaiting { return .backlogged }
         do throws(WireError) {
             // Decoded where it lies in the input buffer, which nothing changes meanwhile.
             guard let frame = try splitter.nextFrame() else { return .finished }
@@ -159,26 +160,24 @@ final class Session: Observer {
         let metrics = environment.metrics
         metrics.countRequest(request.operation.kind)
         do throws(WireError) {
-            let written: WriteReply
+            let written: (reply: WriteReply, counting: ReplySlots.Counting)
             switch try perform(request.operation, id: request.id) {
             case .answered(let content):
                 // A resuming `observe` a cluster answers later: its reply waits in the output.
-                guard let (pending, route) = answer.pending else { return content }
-                awaitedReply = pending.reply
-                return .pendingObservation(pending, id: request.id, route: route)
-            case .written(let reply): written = reply
+                guard let pending = answer.pending else { return content }
+                slots.await(pending.slot, counting: .resume)
+                return .pendingObservation(
+                    slot: pending.slot, resumeRevision: pending.resumeRevision, id: request.id, route: pending.route)
+            case .written(let reply, let counting): written = (reply, counting)
             }
-            switch written {
+            switch written.reply {
             case .ready(let payload):
                 metrics.countChange(payload)
                 return .reply(.success(id: request.id, payload))
-            case .pending(let pending):
-                // A write a cluster answers later: counted once etcd has decided it.
-                pending.whenFulfilled {
-                    if case .success(let payload) = pending.result { metrics.countChange(payload) }
-                }
-                awaitedReply = pending
-                return .pendingWrite(pending, id: request.id)
+            case .pending(let slot):
+                // A write a cluster answers later: counted once its answer is in.
+                slots.await(slot.number, counting: written.counting)
+                return .pendingWrite(slot: slot.number, id: request.id)
             }
         } catch {
             metrics.countError(error.code)
@@ -187,18 +186,25 @@ final class Session: Observer {
         }
     }
 
-    /// Whether a rejected frame was a `hello` (a failed hello closes the connection,
-    /// also when one of its fields is ill-typed). Parses again, on the error path only.
-    private static func namesHello(_ frame: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let value = try? JSONValue.parse(frame) else { return false }
-        return value["op"] == "hello"
+    /// What performing an operation gave: a write's reply (now or later, with
+    /// what to count then), or any other op's reply.
+    private enum Performed {
+        case written(WriteReply, ReplySlots.Counting)
+        case answered(Answer.Content)
     }
 
-    /// What performing an operation gave: a write's reply (now or later), or
-    /// any other op's reply.
-    private enum Performed {
-        case written(WriteReply)
-        case answered(Answer.Content)
+    /// The reply slot the state answers into if it answers this request later.
+    private var replySlot: ReplySlot {
+        ReplySlot(output: output, number: slots.next)
+    }
+
+    /// The answer to reply slot `slot` is in (on the connection's loop): counts it,
+    /// fills its slot in the output, and answers frames again once that drained.
+    /// `false`, doing nothing, for a slot not awaited (a late second answer).
+    func receive(_ answer: ReplySlot.Answer, into slot: Int) -> Bool {
+        guard !isClosing, let counting = slots.receive(slot) else { return false }
+        counting.count(answer, in: environment.metrics)
+        return output.fill(slot, with: answer)
     }
 
     /// Performs one operation of request `id`; only writes may be answered later.
@@ -217,9 +223,10 @@ final class Session: Observer {
                     .set(
                         key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId,
                         ttl: ttl),
-                    by: identity))
+                    by: identity, answering: replySlot),
+                .change)
         case .batch(let operations, let requestId):
-            return .written(try applyBatch(operations, requestId: requestId))
+            return .written(try applyBatch(operations, requestId: requestId), .batch(operations))
         case .other(let operation):
             return try perform(operation, id: id)
         }
@@ -245,7 +252,9 @@ final class Session: Observer {
         case .delete(let key, let ifVersion, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
             return .written(
-                try state.apply(.delete(key: key, ifVersion: ifVersion, requestId: requestId), by: identity))
+                try state.apply(
+                    .delete(key: key, ifVersion: ifVersion, requestId: requestId), by: identity, answering: replySlot),
+                .change)
         case .observe(let target, let resumePoint, let slow):
             try checkRead(target)
             return .answered(.valueReply(try observe(target, from: resumePoint, slow: slow, id: id)))
@@ -275,27 +284,19 @@ final class Session: Observer {
             answer.releasesEventsFirst = true
             return ready(.ping(revision: revision, epoch: state.epoch))
         case .batch(let operations, let requestId):
-            return .written(try applyBatch(operations.map { $0.encodedValues() }, requestId: requestId))
+            let encoded = operations.map { $0.encodedValues() }
+            return .written(try applyBatch(encoded, requestId: requestId), .batch(encoded))
         }
     }
 
-    /// Applies a batch and counts its changes (a cluster's once etcd has decided it).
+    /// Applies a batch and counts its changes (a cluster's once its answer is in: `receive(_:into:)`).
     private func applyBatch(_ operations: [BatchOperation<EncodedJSON>], requestId: String?) throws(WireError)
         -> WriteReply
     {
         try checkRights(of: operations)
-        let reply = try state.applyBatch(operations, requestId: requestId, by: identity)
-        let metrics = environment.metrics
-        switch reply {
-        case .ready(.batch(_, let results, false)):
-            metrics.countChanges(of: operations, results)
-        case .pending(let pending):
-            pending.whenFulfilled {
-                guard case .success(.batch(_, let results, false)) = pending.result else { return }
-                metrics.countChanges(of: operations, results)
-            }
-        case .ready:
-            break
+        let reply = try state.applyBatch(operations, requestId: requestId, by: identity, answering: replySlot)
+        if case .ready(.batch(_, let results, false)) = reply {
+            environment.metrics.countChanges(of: operations, results)
         }
         return reply
     }
@@ -338,7 +339,7 @@ final class Session: Observer {
             case .prefix: .prefix
             }
         let output = self.output
-        let observation = try state.observe(target, from: resumePoint, by: self) {
+        let observation = try state.observe(target, from: resumePoint, by: self, answering: replySlot) {
             (ignoringThrough: Int64) throws(WireError) in
             let isNew = try output.updateObservations { observations throws(WireError) in
                 try observations.add(target, slow: slow, ignoringThrough: ignoringThrough)
@@ -350,17 +351,10 @@ final class Session: Observer {
             output.deliver(change, via: route)
         }
         let (values, revision) = (observation.values, observation.revision)
-        guard resumePoint != nil else { return .observe(id: id, values: values, revision: revision) }
-        if let pending = observation.pendingReplay {
-            let metrics = environment.metrics
-            pending.reply.whenFulfilled {
-                guard case .success(.observe(_, _, true)) = pending.reply.result else {
-                    return metrics.resumesReset.add()
-                }
-                metrics.resumesReplayed.add()
-            }
-            answer.pending = (pending, route)
-            // Not sent: the pending replay's reply takes its place.
+        guard let resumePoint else { return .observe(id: id, values: values, revision: revision) }
+        if let slot = observation.pending {
+            answer.pending = (slot.number, resumePoint.revision, route)
+            // Not sent: the answer given later into the slot takes its place.
             return .observe(id: id, values: [], revision: revision)
         }
         guard let changes = observation.replay else {

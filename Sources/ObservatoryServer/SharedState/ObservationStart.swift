@@ -13,6 +13,6 @@ public struct ObservationStart: Sendable {
     /// Set when the state answers later (a cluster node reading the changes
     /// its own history no longer holds back from etcd): the observation has
     /// started, `values` and `revision` are the snapshot it falls back to, and
-    /// the reply and its replay come from here.
-    var pendingReplay: PendingReplay? = nil
+    /// the reply and its replay are answered into this slot.
+    var pending: ReplySlot? = nil
 }

@@ -9,11 +9,12 @@ import ObservatoryWire
 /// implementation is `SharedStore` with its `Storage`; cluster mode (docs/protocol.md,
 /// "Cluster mode") adds a second one that keeps a cache of etcd. A write is answered
 /// in two steps, so an implementation that commits elsewhere fits: `apply` returns
-/// the reply, at once or as a `PendingReply` filled in later (it never blocks the
-/// calling event loop), and the connection sends it only once its revision has
-/// passed the state's revision gate (`gate`), or answers the write's error instead
-/// if the gate reports it lost (storage failed) or the pending reply carries an
-/// error (in a cluster, etcd never committed it: `unavailable`).
+/// the reply at once, or answers it later into the `ReplySlot` the session gave it
+/// (it never blocks the calling event loop; the answer reaches the connection as
+/// an input on its own event loop, see `ReplySlot`), and the connection sends it
+/// only once its revision has passed the state's revision gate (`gate`), or
+/// answers the write's error instead if the gate reports it lost (storage failed)
+/// or the answer is an error (in a cluster, etcd never committed it: `unavailable`).
 protocol SharedState: AnyObject, Sendable {
     /// The name of this history (docs/protocol.md's epoch).
     var epoch: String { get }
@@ -25,25 +26,26 @@ protocol SharedState: AnyObject, Sendable {
 
     /// Applies one write as `author`, and announces its change to observers.
     ///
-    /// Must not block: a write decided elsewhere returns `.pending` and fulfills
-    /// it when the answer comes.
+    /// Must not block: a write decided elsewhere returns `.pending(slot)` and
+    /// answers into `slot` when the answer comes.
     ///
     /// - Returns: the reply's fields, now or later; the reply waits for `gate`.
     /// - Throws: `conflict`, `not_found`, `limit_exceeded`, or `internal` when the
-    ///   change cannot be stored (it is then not made); a pending reply carries
-    ///   these errors (and `unavailable`) instead.
-    func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply
+    ///   change cannot be stored (it is then not made); an answer given later
+    ///   carries these errors (and `unavailable`) instead.
+    func apply(_ write: Write, by author: Author, answering slot: ReplySlot) throws(WireError) -> WriteReply
 
     /// Applies `operations` as one batch by `author` (docs/protocol.md,
     /// "Batches"): all or nothing, every change at one revision, announced to
     /// each observer as one run; `requestId` covers the whole batch. The session
     /// has checked its rights for each operation.
     ///
-    /// - Returns: the `batch` reply's fields, now or later, as for `apply`.
+    /// - Returns: the `batch` reply's fields, now or later (into `slot`), as for `apply`.
     /// - Throws: the first failing operation's error with its `index`, or `internal`.
-    func applyBatch(_ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author)
-        throws(WireError)
-        -> WriteReply
+    func applyBatch(
+        _ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author,
+        answering slot: ReplySlot
+    ) throws(WireError) -> WriteReply
 
     /// The entry of `key`, if it exists.
     func get(_ key: String) -> RawValueEntry?
@@ -67,10 +69,10 @@ protocol SharedState: AnyObject, Sendable {
     /// their way to handlers (0 when none are).
     ///
     /// Must not block: a state that fetches the changes elsewhere (a cluster node
-    /// reading etcd's history) returns a start with `pendingReplay` set, which
-    /// answers `resumed:true` and the replay, or the start's snapshot, later.
+    /// reading etcd's history) returns a start with `pending` set to `slot`, and
+    /// answers `resumed:true` and the replay, or the start's snapshot, into it later.
     func observe<Failure: Error>(
-        _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer,
+        _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer, answering slot: ReplySlot,
         subscribe: (_ ignoringThrough: Int64) throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
     ) throws(Failure) -> ObservationStart
 

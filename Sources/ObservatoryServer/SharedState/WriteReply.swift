@@ -8,7 +8,8 @@ import ObservatoryWire
 enum WriteReply: Sendable {
     /// The reply's fields, known now.
     case ready(ReplyPayload)
-    /// The reply, filled in when the write is decided; the connection sends
-    /// nothing behind it until then.
-    case pending(PendingReply)
+    /// The reply follows: the state answers into this slot (the one the session
+    /// gave it) once the write is decided; the connection sends nothing behind
+    /// the slot until then.
+    case pending(ReplySlot)
 }

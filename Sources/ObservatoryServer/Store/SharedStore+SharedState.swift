@@ -1,7 +1,27 @@
+import Observatory
 import ObservatoryWire
 
-// The local shared state: this process's store and its storage.
+// The local shared state: this process's store and its storage. It answers
+// every write and observation at once, so it never uses the reply slot.
 extension SharedStore: SharedState {
+    func apply(_ write: Write, by author: Author, answering slot: ReplySlot) throws(WireError) -> WriteReply {
+        try apply(write, by: author)
+    }
+
+    func applyBatch(
+        _ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author,
+        answering slot: ReplySlot
+    ) throws(WireError) -> WriteReply {
+        try applyBatch(operations, requestId: requestId, by: author)
+    }
+
+    func observe<Failure: Error>(
+        _ target: Target, from resumePoint: ResumePoint?, by observer: some Observer, answering slot: ReplySlot,
+        subscribe: (_ ignoringThrough: Int64) throws(Failure) -> Bool, receive: @escaping (StoreChange) -> Void
+    ) throws(Failure) -> ObservationStart {
+        try observe(target, from: resumePoint, by: observer, subscribe: subscribe, receive: receive)
+    }
+
     /// Applies a session's write batched: see `SharedStore+Batching.swift`.
     func apply(_ write: Write, by author: Author) throws(WireError) -> WriteReply {
         switch write {
