@@ -12,7 +12,8 @@ import ObservatoryWire
 ///
 /// - `ifVersion` is a compare on `mod_revision` (versions are etcd revisions).
 /// - A set stores a `ClusterEnvelope` with the author, attached to the session's
-///   lease when session-bound, and removes the key's deletion marker.
+///   lease when session-bound; a create also removes the key's deletion marker
+///   (an existing key has none, so a set of one is a single put).
 /// - A delete writes the deletion marker with its author and deletes the value,
 ///   in one revision.
 /// - A set with `ttl` stores the expiry in the envelope and attaches the value
@@ -155,6 +156,9 @@ struct ClusterWritePlan {
             let envelope = ClusterEnvelope(
                 value: value, author: author, sessionBound: sessionBound, expiry: expiry, at: StoreChange.now())
             let put = EtcdOperation.put(key: layout.valueKey(key), value: envelope.encoded(), lease: lease)
+            // A key that exists has no deletion marker: the set that created it removed it, and a
+            // marker is only written with the key's delete. The compare holds only if it still exists.
+            guard current == nil else { return ([put], .change) }
             return ([put, .deleteRange(.key(layout.deletionKey(key)))], .change)
         case .delete(let key, let ifVersion, _):
             guard current != nil else {
