@@ -58,6 +58,10 @@ final class ClusterState: SharedState {
     let expiryLeases = ClusterExpiryLeases()
     /// etcd's `mod_revision` of the keys whose clock a put restarted (their version is older).
     let restartedRevisions = Locked<[String: Int64]>([:])
+    /// The keys whose deletion marker etcd holds, as the node's watch last saw
+    /// them: a create of one of them removes its marker, a create of any other
+    /// key is one put.
+    let deletionMarkers: Locked<Set<String>>
     /// The expired deletes the watch announced and `expireDue` has not counted yet.
     let expiredSeen = Locked(0)
     /// A tag unique among the nodes of the cluster, for session ids.
@@ -119,6 +123,8 @@ final class ClusterState: SharedState {
         // The cache starts up to `historyChanges` revisions back and its watch replays them, so that
         // observers can resume on this node from before it started, as on the nodes that saw them live.
         let current = try client.range(layout.values, limit: 1).header.revision
+        // The markers now; the watch's replay of the revisions before brings them to this state again.
+        deletionMarkers = Locked(Self.deletionMarkers(try client.range(layout.deletions), layout))
         let (entries, revision) = try Self.read(client, layout, earliestAfter: current - Int64(historyChanges))
         cache = SharedStore(replicating: entries, at: revision, epoch: epoch, historyChanges: historyChanges)
         startWatch(after: revision)
@@ -296,7 +302,7 @@ final class ClusterState: SharedState {
         let machine = ClusterWriteDecision(
             write: write, key: key, author: author, current: cache.get(key),
             currentRevision: restartedRevisions.withLock { $0[key] }, layout: layout, leases: leases, now: now,
-            maximumAttempts: Self.maximumAttempts)
+            deletionMarker: deletionMarkers.withLock { $0.contains(key) }, maximumAttempts: Self.maximumAttempts)
         let turn = (id: groupedWrites.begin(), keys: ["key:" + key] + (requestId.map { ["requestId:" + $0] } ?? []))
         let run = ClusterWriteRun(machine, key: key, turn: turn, state: self) { [self] decision in
             if sessionBound, decision.isChange { sessionKeys.hold(key, at: decision.revision, by: author.session) }

@@ -65,6 +65,8 @@ struct ClusterWriteDecision {
     private let layout: ClusterKeyLayout
     private let leases: (session: Int64, request: Int64, expiry: Int64)
     private let now: Int64
+    /// Whether the key may have a deletion marker, which a create then removes.
+    private let deletionMarker: Bool
     private var current: RawValueEntry?
     private var currentRevision: Int64?
     private var plan: ClusterWritePlan?
@@ -72,11 +74,12 @@ struct ClusterWriteDecision {
     private var phase = Phase.idle
 
     /// A decision of `write` of `key` by `author`, believing the key holds
-    /// `current` (etcd's `mod_revision` `currentRevision` when its clock was restarted).
+    /// `current` (etcd's `mod_revision` `currentRevision` when its clock was restarted),
+    /// and that the key may have a deletion marker (`deletionMarker`).
     init(
         write: Write, key: String, author: Author, current: RawValueEntry?, currentRevision: Int64?,
         layout: ClusterKeyLayout, leases: (session: Int64, request: Int64, expiry: Int64), now: Int64,
-        maximumAttempts: Int = 64
+        deletionMarker: Bool = true, maximumAttempts: Int = 64
     ) {
         self.write = write
         self.key = key
@@ -86,6 +89,7 @@ struct ClusterWriteDecision {
         self.layout = layout
         self.leases = leases
         self.now = now
+        self.deletionMarker = deletionMarker
         self.maximumAttempts = max(1, maximumAttempts)
     }
 
@@ -149,7 +153,8 @@ struct ClusterWriteDecision {
         attempts += 1
         let plan = ClusterWritePlan(
             write: write, author: author, current: current, currentRevision: currentRevision, layout: layout,
-            lease: leases.session, requestLease: leases.request, expiryLease: leases.expiry, now: now)
+            lease: leases.session, requestLease: leases.request, expiryLease: leases.expiry, now: now,
+            deletionMarker: deletionMarker)
         self.plan = plan
         // Only a set changes a missing key: it creates it.
         if current == nil, plan.outcome == .change {

@@ -50,6 +50,10 @@ import Testing
             write: .set(key: "k", value: 2, ifVersion: nil, sessionBound: false, requestId: nil), author: alice,
             current: nil, layout: layout)
         #expect(create.transaction.success.last == .deleteRange(.key(layout.deletionKey("k"))))
+        let createUnmarked = ClusterWritePlan(
+            write: .set(key: "k", value: 2, ifVersion: nil, sessionBound: false, requestId: nil), author: alice,
+            current: nil, layout: layout, deletionMarker: false)
+        #expect(createUnmarked.transaction.success.count == 1, "no marker known: nothing to remove")
     }
 
     @Test func aSetWithAnEqualValueChangesNothing() throws {
