@@ -7,7 +7,9 @@
 /// connections to any of the members.
 ///
 /// Every call blocks its thread until etcd answers or `requestTimeout` passes,
-/// never longer: a member that cannot be reached, or cannot answer (no leader,
+/// never longer, except those with a completion (`transaction(_:completion:)`,
+/// `range(_:revision:limit:completion:)`), which one thread of the client's
+/// carries out for any number of callers at once: a member that cannot be reached, or cannot answer (no leader,
 /// no quorum), makes the client try the next one while time remains, then
 /// fail with `EtcdError.Code.unavailable`. A write that was sent but not
 /// answered in time is never sent again: its error says `mayHaveBeenApplied`.
@@ -33,6 +35,8 @@ public final class EtcdClient: Sendable {
     /// The configuration the client was created with.
     public let configuration: EtcdClientConfiguration
     private let pool: EtcdConnectionPool
+    /// Carries out the calls with a completion, on one thread of the client's.
+    private let exchanges: EtcdExchangeLoop
 
     /// Creates a client; it connects on the first request.
     public init(configuration: EtcdClientConfiguration) {
@@ -40,6 +44,7 @@ public final class EtcdClient: Sendable {
         pool = EtcdConnectionPool(
             endpoints: configuration.endpoints,
             maximumIdlePerEndpoint: configuration.maximumIdleConnectionsPerEndpoint)
+        exchanges = EtcdExchangeLoop(pool: pool, configuration: configuration)
     }
 
     /// Creates a client of the members at `urls` (`http://host:port`).
@@ -50,11 +55,14 @@ public final class EtcdClient: Sendable {
     }
 
     deinit {
+        exchanges.stop()
         pool.close()
     }
 
-    /// Closes the idle connections; later requests open new ones.
+    /// Closes the idle connections and fails the calls with a completion still
+    /// under way (`canceled`); later requests open new ones.
     public func close() {
+        exchanges.stop()
         pool.close()
     }
 
@@ -67,6 +75,23 @@ public final class EtcdClient: Sendable {
     {
         let operation = EtcdOperation.range(range, revision: revision, limit: limit)
         return try EtcdRangeResult(json: call("/v3/kv/range", operation.requestObject, .idempotent))
+    }
+
+    /// Reads the keys of `range` as `range(_:revision:limit:)` does, without
+    /// blocking the calling thread: `completion` gets the answer on the
+    /// client's own thread of exchanges, and must return quickly.
+    public func range(
+        _ range: EtcdKeyRange, revision: Int64 = 0, limit: Int64 = 0,
+        completion: @escaping @Sendable (Result<EtcdRangeResult, EtcdError>) -> Void
+    ) {
+        let operation = EtcdOperation.range(range, revision: revision, limit: limit)
+        exchanges.submit(
+            path: "/v3/kv/range", body: EtcdJSON.bytes(of: operation.requestObject), isWrite: false,
+            timeout: configuration.requestTimeout
+        ) { answer in
+            completion(
+                answer.flatMap { object in Result { () throws(EtcdError) in try EtcdRangeResult(json: object) } })
+        }
     }
 
     /// Reads one key; nil when it does not exist.
@@ -105,6 +130,23 @@ public final class EtcdClient: Sendable {
     public func transaction(_ transaction: EtcdTransaction) throws(EtcdError) -> EtcdTransactionResult {
         let kind: Kind = transaction.isWrite ? .write : .idempotent
         return try EtcdTransactionResult(json: call("/v3/kv/txn", transaction.requestObject, kind))
+    }
+
+    /// Runs `transaction` as `transaction(_:)` does, without blocking the
+    /// calling thread: `completion` gets the answer (or the failure) on the
+    /// client's own thread of exchanges, which serves any number of calls in
+    /// flight at once, so it must return quickly and never block.
+    public func transaction(
+        _ transaction: EtcdTransaction,
+        completion: @escaping @Sendable (Result<EtcdTransactionResult, EtcdError>) -> Void
+    ) {
+        exchanges.submit(
+            path: "/v3/kv/txn", body: EtcdJSON.bytes(of: transaction.requestObject), isWrite: transaction.isWrite,
+            timeout: configuration.requestTimeout
+        ) { answer in
+            completion(
+                answer.flatMap { object in Result { () throws(EtcdError) in try EtcdTransactionResult(json: object) } })
+        }
     }
 
     /// Grants a lease of `ttl` seconds; keys attached to it go when it expires

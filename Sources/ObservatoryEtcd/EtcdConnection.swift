@@ -34,6 +34,15 @@ struct EtcdConnection: Sendable {
     private(set) var isReused = false
     private var decoder = HTTPResponseDecoder()
     private var peerClosed = false
+    /// What arrived so far of the response being read.
+    private var partial = PartialResponse()
+
+    /// The parts of a response read so far.
+    private struct PartialResponse: Sendable {
+        var status = 0
+        var keepAlive = false
+        var body: [UInt8] = []
+    }
 
     /// Connects to `endpoint`, waiting at most until `deadline`.
     static func open(to endpoint: EtcdEndpoint, index: Int, until deadline: ContinuousClock.Instant) throws(Failure)
@@ -76,24 +85,53 @@ struct EtcdConnection: Sendable {
         Response, reusable: Bool
     ) {
         try send(request, until: deadline)
-        var status = 0
-        var keepAlive = false
-        var body: [UInt8] = []
         while true {
-            guard let part = try nextPart(until: deadline) else {
+            if let answer = try takeResponse() { return answer }
+            let milliseconds = Self.milliseconds(until: deadline)
+            guard milliseconds > 0, socket.waitReadable(timeoutMilliseconds: milliseconds) else {
                 throw Failure(reason: "no answer within the request timeout", requestSent: true)
+            }
+            try receive()
+        }
+    }
+
+    /// Reads what has arrived (the socket was readable) and returns the
+    /// response once it is complete, without waiting: for an exchange carried
+    /// out by a loop over many connections (`EtcdExchangeLoop`).
+    ///
+    /// - Returns: the response and whether the connection can serve another
+    ///   request, or nil while it is incomplete.
+    mutating func readAvailable() throws(Failure) -> (Response, reusable: Bool)? {
+        if let answer = try takeResponse() { return answer }
+        try receive()
+        return try takeResponse()
+    }
+
+    /// The response, when the decoder holds all of it; what it holds of it otherwise goes into `partial`.
+    private mutating func takeResponse() throws(Failure) -> (Response, reusable: Bool)? {
+        while true {
+            let part: HTTPResponsePart?
+            do {
+                part = try decoder.next()
+            } catch {
+                throw Failure(reason: "the answer is not valid HTTP: \(error)", requestSent: true)
+            }
+            guard let part else {
+                if peerClosed { throw Failure(reason: "the member closed the connection", requestSent: true) }
+                return nil
             }
             switch part {
             case .head(let head):
                 // A 1xx interim head is followed by the final one; the last head counts.
-                status = head.status.code
-                keepAlive = head.keepAlive
+                partial.status = head.status.code
+                partial.keepAlive = head.keepAlive
             case .body(let bytes):
-                body += bytes
+                partial.body += bytes
             case .end:
-                if (100..<200).contains(status) { continue }
+                if (100..<200).contains(partial.status) { continue }
                 isReused = true
-                return (Response(status: status, body: body), keepAlive && !peerClosed)
+                defer { partial = PartialResponse() }
+                return (Response(status: partial.status, body: partial.body), partial.keepAlive && !peerClosed)
             }
         }
     }
@@ -110,7 +148,7 @@ struct EtcdConnection: Sendable {
         }
     }
 
-    /// The next part of the response being read, or nil when `deadline` passed first.
+    /// The next part of the response being read (a stream's), or nil when `deadline` passed first.
     mutating func nextPart(until deadline: ContinuousClock.Instant) throws(Failure) -> HTTPResponsePart? {
         while true {
             do {

@@ -4,7 +4,9 @@ import ObservatoryWire
 import Testing
 
 /// A cluster node's threads do not grow with its sessions: one lease keeper
-/// renews the node's one lease, to which every session-bound key is attached.
+/// renews the node's one lease, to which every session-bound key is attached,
+/// and no thread waits for etcd's answer to a write (one thread of the etcd
+/// client's carries every exchange in flight).
 @Suite(.requiresEtcd, .serialized)
 struct ClusterThreadCountTests {
     private let launcher = DaemonLauncher()
@@ -40,6 +42,27 @@ struct ClusterThreadCountTests {
                 return
             }
             #expect(keys.count == sessions.count)
+            for session in sessions { session.close() }
+        }
+    }
+
+    @Test func aNodeWithHundredsOfSessionsWritingAtOnceStaysWithinItsThreadBound() async throws {
+        try await EtcdCluster.withCluster(members: 1) { etcd in
+            let nodes = try DaemonNodes(1, on: etcd, launcher: launcher)
+            defer { nodes.stop() }
+            let node = nodes.processIdentifier(0)
+            let sessions = try (0..<300).map { index in try nodes.client(0, name: "writer\(index)") }
+            var most = 0
+            // Every session's write is in flight at once: no thread may wait for etcd per writer.
+            for round in 0..<3 {
+                for (index, session) in sessions.enumerated() {
+                    try session.send(#"{"op":"set","key":"load.\#(index)","value":\#(round)}"#)
+                }
+                most = max(most, try Self.threadCount(of: node))
+                for session in sessions { #expect(try session.next()["ok"] == true) }
+                most = max(most, try Self.threadCount(of: node))
+            }
+            #expect(most <= Self.threadBound, "the node ran \(most) threads for \(sessions.count) sessions writing")
             for session in sessions { session.close() }
         }
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import Observatory
 import ObservatoryEtcd
 
@@ -6,19 +5,19 @@ import ObservatoryEtcd
 /// each group is one etcd transaction nesting its writes' transactions, and each
 /// write gets its own transaction's answer back.
 ///
-/// A group's HTTP exchange never runs on an event loop: a group of one write
-/// runs on its writer's thread (the session's write queue, `ClusterState.perform`,
-/// which waits for it anyway), a group sent when another ends runs on the serial
-/// queue of its slot; so the node's threads follow the sessions writing and the
-/// groups in flight, not the sessions connected. A group that etcd refuses as a whole without applying
-/// any of it (a lease of one write that just expired, say) is sent again one
-/// write at a time, so one write's fault stays its own.
+/// No thread waits for a group: each goes out through the etcd client's calls
+/// with a completion, which answer on the client's one thread of exchanges, so
+/// the node's threads do not follow the writes in flight nor the sessions
+/// writing. A group that etcd refuses as a whole without applying any of it (a
+/// lease of one write that just expired, say) is sent again one write at a
+/// time, so one write's fault stays its own.
 ///
 /// Thread safety: the machine and the writes' answers-to-be are in one `Locked`
 /// box, held only to feed the machine or take a write's transaction, never
-/// while etcd is asked or a writer is woken.
+/// while etcd is asked or a writer is answered.
 final class ClusterGroupedWrites: Sendable {
-    private typealias Answer = @Sendable (Result<EtcdTransactionResult, EtcdError>) -> Void
+    /// What a write is handed: its own transaction's answer, or the failure.
+    typealias Answer = @Sendable (Result<EtcdTransactionResult, EtcdError>) -> Void
 
     private struct State {
         var machine: ClusterWriteGroups
@@ -28,17 +27,15 @@ final class ClusterGroupedWrites: Sendable {
 
     private let state: Locked<State>
     private let client: EtcdClient
-    private let slots: [DispatchQueue]
 
     /// Groups over `client`, with the machine's limits.
     init(client: EtcdClient, groups: ClusterWriteGroups = ClusterWriteGroups()) {
         self.client = client
         state = Locked(State(machine: groups))
-        slots = (0..<groups.maximumGroups).map { _ in DispatchQueue(label: "observatory.cluster.write-group") }
     }
 
     /// A new write's identifier, which holds its keys' turns from its first
-    /// `run` until `finish`.
+    /// `submit` until `finish`.
     func begin() -> Int {
         state.withLock { state in
             defer { state.nextID += 1 }
@@ -46,31 +43,17 @@ final class ClusterGroupedWrites: Sendable {
         }
     }
 
-    /// Runs `transaction` for write `id`, in a group with other writes, once
-    /// `keys` are this write's turn; blocks the calling thread (a session's write
-    /// queue, never an event loop) until etcd answered.
-    ///
-    /// - Returns: the write's own transaction's answer, with the group's header.
-    func run(_ transaction: EtcdTransaction, for id: Int, keys: [String]) throws(EtcdError) -> EtcdTransactionResult {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<Result<EtcdTransactionResult, EtcdError>?>(nil)
+    /// Sends `transaction` for write `id`, in a group with other writes, once
+    /// `keys` are this write's turn; `answer` gets the write's own transaction's
+    /// answer, with the group's header, on the etcd client's thread (or on
+    /// this one, when etcd cannot be asked at all).
+    func submit(_ transaction: EtcdTransaction, for id: Int, keys: [String], answer: @escaping Answer) {
         let submission = ClusterWriteGroups.Submission(id: id, keys: keys, bytes: Self.bytes(of: transaction))
         let actions = state.withLock { state in
-            state.sent[id] = (
-                transaction,
-                { result in
-                    outcome.withLock { $0 = result }
-                    done.signal()
-                }
-            )
+            state.sent[id] = (transaction, answer)
             return state.machine.submit(submission)
         }
-        perform(actions, here: id)
-        done.wait()
-        guard let result = outcome.withLock({ $0 }) else {
-            throw EtcdError.invalidResponse("the write's group ended without an answer")
-        }
-        return try result.get()
+        perform(actions)
     }
 
     /// Write `id` is decided: the next writes of its keys may go.
@@ -78,42 +61,53 @@ final class ClusterGroupedWrites: Sendable {
         perform(state.withLock { $0.machine.finished(id) })
     }
 
-    /// Sends the groups of `actions`: one that holds only write `here` on this
-    /// thread (its writer waits for it anyway), the others on their slots' queues.
-    private func perform(_ actions: [ClusterWriteGroups.Action], here: Int? = nil) {
+    /// Sends the groups of `actions`; when etcd answered one, frees its slot
+    /// and hands each write its answer.
+    private func perform(_ actions: [ClusterWriteGroups.Action]) {
         for case .send(let slot, let ids) in actions {
             let writes = state.withLock { state in ids.compactMap { state.sent.removeValue(forKey: $0) } }
-            if let here, ids == [here] {
-                deliver(writes, in: slot)
-            } else {
-                slots[slot].async { [self] in deliver(writes, in: slot) }
+            send(writes.map(\.transaction)) { [self] answers in
+                perform(state.withLock { $0.machine.answered(slot: slot) })
+                for (write, answer) in zip(writes, answers) { write.answer(answer) }
             }
         }
     }
 
-    /// Sends one group, frees its slot and hands each write its answer.
-    private func deliver(_ writes: [(transaction: EtcdTransaction, answer: Answer)], in slot: Int) {
-        let answers = send(writes.map(\.transaction))
-        perform(state.withLock { $0.machine.answered(slot: slot) })
-        for (write, answer) in zip(writes, answers) { write.answer(answer) }
-    }
-
-    /// Each write's answer to one group of `transactions`.
-    func send(_ transactions: [EtcdTransaction]) -> [Result<EtcdTransactionResult, EtcdError>] {
+    /// Each write's answer to one group of `transactions`, to `completion`.
+    func send(
+        _ transactions: [EtcdTransaction],
+        completion: @escaping @Sendable ([Result<EtcdTransactionResult, EtcdError>]) -> Void
+    ) {
         guard transactions.count > 1 else {
-            return transactions.map { transaction in
-                Result { () throws(EtcdError) in try client.transaction(transaction) }
-            }
+            guard let transaction = transactions.first else { return completion([]) }
+            client.transaction(transaction) { completion([$0]) }
+            return
         }
         let group = EtcdTransaction(success: transactions.map { .transaction($0) })
-        do throws(EtcdError) {
-            let result = try client.transaction(group)
-            return try Self.split(result, count: transactions.count).map { .success($0) }
-        } catch  where !error.mayHaveBeenApplied && error.code != .unavailable && error.code != .invalidResponse {
-            // etcd refused the whole group and applied none of it: each write alone.
-            return transactions.flatMap { send([$0]) }
-        } catch {
-            return Array(repeating: .failure(error), count: transactions.count)
+        client.transaction(group) { [self] answer in
+            switch answer.flatMap({ result in
+                Result { () throws(EtcdError) in try Self.split(result, count: transactions.count) }
+            }) {
+            case .success(let answers):
+                completion(answers.map { .success($0) })
+            case .failure(let error)
+            where !error.mayHaveBeenApplied && error.code != .unavailable && error.code != .invalidResponse:
+                // etcd refused the whole group and applied none of it: each write alone.
+                sendEachAlone(transactions[...], answered: [], completion: completion)
+            case .failure(let error):
+                completion(Array(repeating: .failure(error), count: transactions.count))
+            }
+        }
+    }
+
+    /// Sends `transactions` one after another, each alone, then hands over every answer.
+    private func sendEachAlone(
+        _ transactions: ArraySlice<EtcdTransaction>, answered: [Result<EtcdTransactionResult, EtcdError>],
+        completion: @escaping @Sendable ([Result<EtcdTransactionResult, EtcdError>]) -> Void
+    ) {
+        guard let first = transactions.first else { return completion(answered) }
+        client.transaction(first) { [self] answer in
+            sendEachAlone(transactions.dropFirst(), answered: answered + [answer], completion: completion)
         }
     }
 

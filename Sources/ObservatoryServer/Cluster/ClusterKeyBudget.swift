@@ -27,7 +27,7 @@ import ObservatoryWire
 /// Thread safety: the reservations are in a `Locked` box, held only to count or
 /// change them (counting reads the cache, whose lock is taken after this one);
 /// never while etcd is asked. Decisions near the limit run one at a time on a
-/// serial queue.
+/// serial queue (the writer waits for it, or is called back from it).
 final class ClusterKeyBudget: Sendable {
     /// A create this node has in flight, or made and not yet in a count of etcd's.
     private struct Reservation {
@@ -63,34 +63,59 @@ final class ClusterKeyBudget: Sendable {
     func reserve<Failure: Error>(
         _ key: String, in cache: SharedStore, committedKeys: () throws(Failure) -> (count: Int, revision: Int64)
     ) throws(Failure) -> Bool {
-        let hasPlentyOfRoom = state.withLock { state in
+        if reserveFarFromLimit(key, in: cache) { return true }
+        let decided = nearLimitTurn.sync { () -> Result<Bool, Failure> in
+            Result { () throws(Failure) -> Bool in try reserveNearLimit(key, committedKeys: committedKeys) }
+        }
+        return try decided.get()
+    }
+
+    /// Reserves room as `reserve(_:in:committedKeys:)` does, without blocking
+    /// the caller: far from the limit `decided` is called at once; near it,
+    /// the count is asked on the budget's serial queue (one thread at most,
+    /// whatever the number of writers), and `decided` is called there.
+    func reserve<Failure: Error>(
+        _ key: String, in cache: SharedStore,
+        committedKeys: @escaping @Sendable () throws(Failure) -> (count: Int, revision: Int64),
+        decided: @escaping @Sendable (Result<Bool, Failure>) -> Void
+    ) {
+        if reserveFarFromLimit(key, in: cache) { return decided(.success(true)) }
+        nearLimitTurn.async { [self] in
+            decided(Result { () throws(Failure) -> Bool in try reserveNearLimit(key, committedKeys: committedKeys) })
+        }
+    }
+
+    /// Reserves room for `key` when the cache and the creates in flight leave
+    /// plenty; false when the decision needs etcd's count.
+    private func reserveFarFromLimit(_ key: String, in cache: SharedStore) -> Bool {
+        state.withLock { state in
             let count = cache.keyCount(missing: state.reservations.keys)
             guard count.held + count.missing + 1 < maxKeys else { return false }
             state.reservations[StoreKey(key)] = Reservation()
             return true
         }
-        if hasPlentyOfRoom { return true }
-        let decided = nearLimitTurn.sync { () -> Result<Bool, Failure> in
-            Result { () throws(Failure) -> Bool in
-                state.withLock { $0.isAskingEtcd = true }
-                defer {
-                    // Every count asked from now on includes what committed so far.
-                    state.withLock { state in
-                        state.isAskingEtcd = false
-                        state.reservations = state.reservations.filter { !$0.value.isReleased }
-                    }
-                }
-                let committed = try committedKeys()
-                return state.withLock { state in
-                    // Those etcd counted are in `committed`; every other one still takes room.
-                    let uncounted = state.reservations.values.count { !Self.isCounted($0, committed) }
-                    guard committed.count + uncounted < maxKeys else { return false }
-                    state.reservations[StoreKey(key)] = Reservation()
-                    return true
-                }
+    }
+
+    /// Decides near the limit from etcd's count; in the turn of `nearLimitTurn`.
+    private func reserveNearLimit<Failure: Error>(
+        _ key: String, committedKeys: () throws(Failure) -> (count: Int, revision: Int64)
+    ) throws(Failure) -> Bool {
+        state.withLock { $0.isAskingEtcd = true }
+        defer {
+            // Every count asked from now on includes what committed so far.
+            state.withLock { state in
+                state.isAskingEtcd = false
+                state.reservations = state.reservations.filter { !$0.value.isReleased }
             }
         }
-        return try decided.get()
+        let committed = try committedKeys()
+        return state.withLock { state in
+            // Those etcd counted are in `committed`; every other one still takes room.
+            let uncounted = state.reservations.values.count { !Self.isCounted($0, committed) }
+            guard committed.count + uncounted < maxKeys else { return false }
+            state.reservations[StoreKey(key)] = Reservation()
+            return true
+        }
     }
 
     private static func isCounted(_ reservation: Reservation, _ committed: (count: Int, revision: Int64)) -> Bool {

@@ -65,6 +65,11 @@ struct ClusterKeyLayout: Sendable, Equatable {
         .prefix(valuePrefix)
     }
 
+    /// Every deletion marker.
+    var deletions: EtcdKeyRange {
+        .prefix(deletionPrefix)
+    }
+
     /// The keys holding the values of `target`: what a replay reads at its resume point.
     func values(of target: Target) -> EtcdKeyRange {
         switch target {

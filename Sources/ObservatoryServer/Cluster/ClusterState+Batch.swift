@@ -8,15 +8,21 @@ extension ClusterState {
         _ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author,
         answering slot: ReplySlot
     ) throws(WireError) -> WriteReply {
-        queue(of: author.session).async { [self] in
-            performBatch(operations, requestId: requestId, by: author, answering: slot)
+        let queue = queue(of: author.session)
+        queue.async { [self] in
+            // The session's next write (or its end) waits until this batch is decided.
+            queue.suspend()
+            performBatch(operations, requestId: requestId, by: author, answering: slot) { queue.resume() }
         }
         return .pending(slot)
     }
 
+    /// Starts the batch's decision (`ClusterBatchDecision`, carried out by
+    /// `ClusterBatchRun`), answers it once the cache applied its revision, and
+    /// calls `done` once it is decided. On the session's queue; returns before etcd answers.
     private func performBatch(
         _ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author,
-        answering slot: ReplySlot
+        answering slot: ReplySlot, done: @escaping @Sendable () -> Void
     ) {
         let isSessionBound = operations.contains {
             if case .set(_, _, _, true, _) = $0 { return true }
@@ -36,23 +42,42 @@ extension ClusterState {
                 }
             }
             let leases = (session: lease, request: requestLease, expiry: expiring.leases)
-            let (revision, reply, reserved) = try decideBatch(
-                operations, requestId: requestId, by: author, leases: leases, now: now)
-            if case .success(.batch(let committed, let results, false)) = reply {
-                if isSessionBound { holdSessionBoundKeys(of: operations, results, at: committed, by: author.session) }
-                for (key, deadline) in expiring.sessionBound { expireSessionBound(key, at: deadline) }
+            let expiringSessionBound = expiring.sessionBound
+            let keys = operations.map(\.key)
+            var current: [String: RawValueEntry] = [:]
+            for key in keys { current[key] = cache.get(key) }
+            let revisions = restartedRevisions.withLock { known in known.filter { keys.contains($0.key) } }
+            let machine = ClusterBatchDecision(
+                operations: operations, requestId: requestId, current: current, revisions: revisions,
+                maximumAttempts: Self.maximumAttempts
+            ) { [layout] current, revisions in
+                ClusterBatchPlan(
+                    operations: operations, requestId: requestId, author: author, current: current,
+                    currentRevisions: revisions, layout: layout, lease: leases.session, requestLease: leases.request,
+                    expiryLeases: leases.expiry, now: now)
             }
-            answerWhenApplied(revision, reply, slot) { [keyBudget] in
-                for key in reserved { keyBudget.release(key) }
+            let run = ClusterBatchRun(machine, requestId: requestId, state: self) { [self] decision in
+                if case .success(.batch(let committed, let results, false)) = decision.reply {
+                    if isSessionBound {
+                        holdSessionBoundKeys(of: operations, results, at: committed, by: author.session)
+                    }
+                    for (key, deadline) in expiringSessionBound { expireSessionBound(key, at: deadline) }
+                }
+                answerWhenApplied(decision.revision, decision.reply, slot) { [keyBudget] in
+                    for key in decision.reserved { keyBudget.release(key) }
+                }
+                done()
             }
+            run.start()
         } catch {
-            slot.answer(.reply(.failure(Self.batchFailure(error, operationCount: operations.count))))
+            answerWhenApplied(0, .failure(Self.batchFailure(error, operationCount: operations.count)), slot) {}
+            done()
         }
     }
 
     /// The reply to a batch etcd did not apply: too large for etcd's
     /// `--max-txn-ops` (sending it again will not help), or etcd unavailable.
-    private static func batchFailure(_ error: EtcdError, operationCount: Int) -> WireError {
+    static func batchFailure(_ error: EtcdError, operationCount: Int) -> WireError {
         guard error.message.contains("too many operations in txn request") else { return unavailable(error) }
         return WireError(
             code: .limitExceeded,
@@ -73,76 +98,5 @@ extension ClusterState {
                 sessionKeys.hold(key, at: revision, by: session)
             }
         }
-    }
-
-    /// Runs the batch's transaction, planned again while a key changed under it;
-    /// returns the revision the cache must reach before the reply goes out, the
-    /// reply, and the keys whose room in the key budget it holds until then.
-    private func decideBatch(
-        _ operations: [BatchOperation<EncodedJSON>], requestId: String?, by author: Author,
-        leases: (session: Int64, request: Int64, expiry: [String: Int64]), now: Int64
-    ) throws(EtcdError) -> (Int64, Result<ReplyPayload, WireError>, [String]) {
-        let keys = operations.map(\.key)
-        var current: [String: RawValueEntry] = [:]
-        for key in keys { current[key] = cache.get(key) }
-        var revisions: [String: Int64] = [:]
-        restartedRevisions.withLock { known in
-            for key in keys { revisions[key] = known[key] }
-        }
-        for _ in 0..<Self.maximumAttempts {
-            let plan = ClusterBatchPlan(
-                operations: operations, requestId: requestId, author: author, current: current,
-                currentRevisions: revisions, layout: layout, lease: leases.session, requestLease: leases.request,
-                expiryLeases: leases.expiry, now: now)
-            // Too wide for etcd's default limit, it would be refused before its
-            // `requestId`'s compare could find a duplicate (an applied batch of
-            // 128 sets, sent again, has every key to compare): look it up first.
-            if !plan.fits, let requestId,
-                let stored = try client.range(.key(layout.requestKey(requestId))).keyValues.first,
-                let duplicate = ClusterRequestRecord.duplicateReply(stored)
-            {
-                return (duplicate.writtenVersion, .success(duplicate), [])
-            }
-            var reserved: [String] = []
-            for key in plan.creates {
-                let hasRoom = try keyBudget.reserve(key, in: cache) { () throws(EtcdError) in
-                    let range = try client.range(layout.values, limit: 1)
-                    return (Int(range.count), range.header.revision)
-                }
-                guard hasRoom else {
-                    for key in reserved { keyBudget.release(key) }
-                    let index = operations.firstIndex { $0.key == key } ?? 0
-                    return (0, .failure(keyBudget.exceeded.at(index: index)), [])
-                }
-                reserved.append(key)
-            }
-            let result: EtcdTransactionResult
-            do throws(EtcdError) {
-                result = plan.outcome(of: try client.transaction(plan.transaction))
-            } catch {
-                for key in reserved { keyBudget.release(key) }
-                throw error
-            }
-            guard result.succeeded else {
-                for key in reserved { keyBudget.release(key) }
-                if let duplicate = ClusterBatchPlan.duplicateReply(from: result, keyCount: keys.count) {
-                    return (duplicate.writtenVersion, .success(duplicate), [])
-                }
-                (current, revisions) = ClusterBatchPlan.current(from: result, keys: keys)
-                continue
-            }
-            let committed = result.header.revision
-            for key in reserved { keyBudget.committed(key, at: committed) }
-            // Also a batch that writes nothing waits: what it read may be ahead of the cache.
-            let seen = max(current.values.map(\.version).max() ?? 0, cache.revision)
-            let revision = plan.writes ? committed : seen
-            return (revision, plan.reply(committedAt: committed, current: seen), reserved)
-        }
-        return (
-            0,
-            .failure(
-                WireError(code: .unavailable, message: "the batch's keys changed too often to apply it; try again")),
-            []
-        )
     }
 }

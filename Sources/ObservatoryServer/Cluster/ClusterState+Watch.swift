@@ -80,6 +80,9 @@ extension ClusterState {
         guard !watch.withLock({ $0.isClosed }) else { return }
         do throws(EtcdError) {
             let (entries, revision) = try Self.read(client, layout)
+            // Read after the values: the new watch replays what changed since.
+            let markers = Self.deletionMarkers(try client.range(layout.deletions), layout)
+            deletionMarkers.withLock { $0 = markers }
             cache.reset(to: entries, at: revision)
             startWatch(after: revision)
             logger.warning(
@@ -95,11 +98,35 @@ extension ClusterState {
         }
     }
 
+    /// The keys whose deletion markers `read` (of `layout.deletions`) holds.
+    static func deletionMarkers(_ read: EtcdRangeResult, _ layout: ClusterKeyLayout) -> Set<String> {
+        Set(
+            read.keyValues.compactMap { stored in
+                guard case .deletion(let key) = layout.kind(of: stored.key) else { return nil }
+                return key
+            })
+    }
+
+    /// Notes the deletion markers `events` put and delete, in order.
+    private func trackDeletionMarkers(_ events: [EtcdWatchEvent]) {
+        let markers = events.compactMap { event -> (key: String, put: Bool)? in
+            guard case .deletion(let key) = layout.kind(of: event.keyValue.key) else { return nil }
+            return (key, event.kind == .put)
+        }
+        guard !markers.isEmpty else { return }
+        deletionMarkers.withLock { known in
+            for marker in markers {
+                if marker.put { known.insert(marker.key) } else { known.remove(marker.key) }
+            }
+        }
+    }
+
     /// Applies what the watch reports to the cache; on the watch's thread.
     func handle(_ update: EtcdWatch.Update) {
         switch update {
         case .events(let events):
             guard let last = events.last?.revision else { return }
+            trackDeletionMarkers(events)
             let changes = ClusterEventMapper.changes(from: events, layout: layout)
             trackRestartedRevisions(changes)
             let expired = cache.replicate(

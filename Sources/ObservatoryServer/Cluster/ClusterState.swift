@@ -13,12 +13,15 @@ import ObservatoryWire
 ///   applies each committed change in revision order (`ClusterEventMapper`).
 ///   A resume from before the cache's history is read back from etcd and
 ///   answered later (`ClusterState+Replay.swift`, `ClusterReplay`).
-/// - **Writes** never block the caller's event loop: `apply` returns the
-///   session's `ReplySlot` and runs the transaction (`ClusterWritePlan`) on a queue of
-///   the writer's session (so one session's writes reach etcd in request order,
-///   while writes of different sessions are in flight together over the client's
-///   pool). The reply is answered into the slot once etcd committed the write and
-///   the cache applied its revision, or with `unavailable` when etcd cannot be reached.
+/// - **Writes** never block the caller's event loop, and no thread waits for
+///   etcd: `apply` returns the session's `ReplySlot` and starts the write's decision
+///   (`ClusterWriteDecision`, a machine carried out by `ClusterWriteRun`) from a
+///   queue of the writer's session, which waits until the write is decided (so
+///   one session's writes reach etcd in request order, while writes of
+///   different sessions are in flight together); the transactions go through
+///   the etcd client's calls with a completion. The reply is answered into the slot once etcd
+///   committed the write and the cache applied its revision, or with
+///   `unavailable` when etcd cannot be reached.
 ///   The writes go to etcd through one machine of groups and turns
 ///   (`ClusterWriteGroups`, `ClusterGroupedWrites`: a group of one write each,
 ///   since writes of one group would share a revision), where writes of one key
@@ -55,6 +58,10 @@ final class ClusterState: SharedState {
     let expiryLeases = ClusterExpiryLeases()
     /// etcd's `mod_revision` of the keys whose clock a put restarted (their version is older).
     let restartedRevisions = Locked<[String: Int64]>([:])
+    /// The keys whose deletion marker etcd holds, as the node's watch last saw
+    /// them: a create of one of them removes its marker, a create of any other
+    /// key is one put.
+    let deletionMarkers: Locked<Set<String>>
     /// The expired deletes the watch announced and `expireDue` has not counted yet.
     let expiredSeen = Locked(0)
     /// A tag unique among the nodes of the cluster, for session ids.
@@ -116,6 +123,8 @@ final class ClusterState: SharedState {
         // The cache starts up to `historyChanges` revisions back and its watch replays them, so that
         // observers can resume on this node from before it started, as on the nodes that saw them live.
         let current = try client.range(layout.values, limit: 1).header.revision
+        // The markers now; the watch's replay of the revisions before brings them to this state again.
+        deletionMarkers = Locked(Self.deletionMarkers(try client.range(layout.deletions), layout))
         let (entries, revision) = try Self.read(client, layout, earliestAfter: current - Int64(historyChanges))
         cache = SharedStore(replicating: entries, at: revision, epoch: epoch, historyChanges: historyChanges)
         startWatch(after: revision)
@@ -133,8 +142,11 @@ final class ClusterState: SharedState {
     }
 
     func apply(_ write: Write, by author: Author, answering slot: ReplySlot) throws(WireError) -> WriteReply {
-        queue(of: author.session).async { [self] in
-            perform(write, by: author, answering: slot)
+        let queue = queue(of: author.session)
+        queue.async { [self] in
+            // The session's next write (or its end) waits until this one is decided.
+            queue.suspend()
+            perform(write, by: author, answering: slot) { queue.resume() }
         }
         return .pending(slot)
     }
@@ -244,114 +256,69 @@ final class ClusterState: SharedState {
 
     /// The serial queue of `session`'s writes, made on its first write.
     ///
-    /// Not aimed at `workers`: a write blocks its thread until etcd answers its group, and
-    /// a concurrent queue runs about as many blocks at once as there are cores,
-    /// which held a node to a handful of writes in flight (`observatory-bench
-    /// cluster`: 50 writing connections, 6 connections to etcd). A serial queue
-    /// of its own runs on libdispatch's overcommitting pool, which gives a
-    /// blocked session another thread, up to its cap of threads.
+    /// On `workers`, whose threads are about as many as the cores: a write holds
+    /// its session's queue only while it is started (`apply` suspends the queue
+    /// until the write is decided, so the session's writes reach etcd in request
+    /// order), and no thread waits for etcd meanwhile (`ClusterWriteRun`), so the
+    /// node's threads do not follow the sessions writing at once.
     func queue(of session: String) -> DispatchQueue {
         sessions.withLock { sessions in
             if let link = sessions[session] { return link.queue }
-            let queue = DispatchQueue(label: "observatory.cluster.session")
+            let queue = DispatchQueue(label: "observatory.cluster.session", target: workers)
             sessions[session] = SessionLink(queue: queue)
             return queue
         }
     }
 
-    /// Runs one write's transaction in a group, in its key's turn on this node,
-    /// and answers it once the cache has applied its revision. On the session's queue.
-    private func perform(_ write: Write, by author: Author, answering slot: ReplySlot) {
+    /// Starts one write's decision (`ClusterWriteDecision`, carried out by
+    /// `ClusterWriteRun`) in its key's turn on this node, answers it once the
+    /// cache has applied its revision, and calls `done` once it is decided.
+    /// On the session's queue; returns before etcd answers.
+    private func perform(
+        _ write: Write, by author: Author, answering slot: ReplySlot, done: @escaping @Sendable () -> Void
+    ) {
         let (key, sessionBound, requestId, ttl): (String, Bool, String?, Int64?)
         switch write {
         case .set(let name, _, _, let bound, let id, let seconds):
             (key, sessionBound, requestId, ttl) = (name, bound, id, seconds)
         case .delete(let name, _, let id): (key, sessionBound, requestId, ttl) = (name, false, id, nil)
         }
-        let hasRequestId = requestId != nil
-        let turn = (id: groupedWrites.begin(), keys: ["key:" + key] + (requestId.map { ["requestId:" + $0] } ?? []))
-        defer { groupedWrites.finish(turn.id) }
+        let now = KeyExpiry.wallMilliseconds()
+        let deadline = ttl.map { now + $0 * 1_000 }
+        let leases: (session: Int64, request: Int64, expiry: Int64)
         do throws(EtcdError) {
-            let now = KeyExpiry.wallMilliseconds()
+            // Granted on first use only (or when lost, or each second of expiry): nearly always at hand.
             let lease = sessionBound ? try sessionKeys.lease() : 0
-            let requestLease = hasRequestId ? try requestLeases.current(client) : 0
-            let deadline = ttl.map { now + $0 * 1_000 }
+            let requestLease = requestId != nil ? try requestLeases.current(client) : 0
             let expiryLease = try deadline.map { deadline throws(EtcdError) in
                 sessionBound ? 0 : try expiryLeases.lease(for: deadline, client)
             }
-            let leases = (session: lease, request: requestLease, expiry: expiryLease ?? 0)
-            let decision = try decide(write, key: key, turn: turn, by: author, leases: leases, now: now)
-            if sessionBound, decision.isChange { sessionKeys.hold(key, at: decision.revision, by: author.session) }
-            answerWhenApplied(decision.revision, decision.reply, slot) { [keyBudget] in
-                if decision.isCreate { keyBudget.release(key) }
-            }
-            if sessionBound, let deadline, case .success = decision.reply { expireSessionBound(key, at: deadline) }
+            leases = (lease, requestLease, expiryLease ?? 0)
         } catch {
-            slot.answer(.reply(.failure(Self.unavailable(error))))
+            answer(slot, .init(revision: 0, reply: .failure(Self.unavailable(error))), key: key)
+            done()
+            return
         }
+        let machine = ClusterWriteDecision(
+            write: write, key: key, author: author, current: cache.get(key),
+            currentRevision: restartedRevisions.withLock { $0[key] }, layout: layout, leases: leases, now: now,
+            deletionMarker: deletionMarkers.withLock { $0.contains(key) }, maximumAttempts: Self.maximumAttempts)
+        let turn = (id: groupedWrites.begin(), keys: ["key:" + key] + (requestId.map { ["requestId:" + $0] } ?? []))
+        let run = ClusterWriteRun(machine, key: key, turn: turn, state: self) { [self] decision in
+            if sessionBound, decision.isChange { sessionKeys.hold(key, at: decision.revision, by: author.session) }
+            answer(slot, decision, key: key)
+            if sessionBound, let deadline, case .success = decision.reply { expireSessionBound(key, at: deadline) }
+            done()
+        }
+        run.start()
     }
 
-    /// What a write came to: its reply, the revision the cache must apply before
-    /// it goes out, and whether it holds a reservation of `keyBudget` until then.
-    private struct Decision {
-        let revision: Int64
-        let reply: Result<ReplyPayload, WireError>
-        var isCreate = false
-        /// Whether the write put the key at `revision`: changed it, or restarted its clock.
-        var isChange = false
-    }
-
-    /// Runs `write`'s transaction in a group, in its `turn` (its identifier and
-    /// keys in `groupedWrites`), planned again while the key changed under it
-    /// (another node's write). A create must first find room in `keyBudget`.
-    private func decide(
-        _ write: Write, key: String, turn: (id: Int, keys: [String]), by author: Author,
-        leases: (session: Int64, request: Int64, expiry: Int64), now: Int64
-    ) throws(EtcdError) -> Decision {
-        var current = cache.get(key)
-        var currentRevision = restartedRevisions.withLock { $0[key] }
-        for _ in 0..<Self.maximumAttempts {
-            let plan = ClusterWritePlan(
-                write: write, author: author, current: current, currentRevision: currentRevision, layout: layout,
-                lease: leases.session, requestLease: leases.request, expiryLease: leases.expiry, now: now)
-            // Only a set changes a missing key: it creates it.
-            let isCreate = current == nil && plan.outcome == .change
-            if isCreate {
-                let hasRoom = try keyBudget.reserve(key, in: cache) { () throws(EtcdError) in
-                    let range = try client.range(layout.values, limit: 1)
-                    return (Int(range.count), range.header.revision)
-                }
-                guard hasRoom else { return Decision(revision: 0, reply: .failure(keyBudget.exceeded)) }
-            }
-            let result: EtcdTransactionResult
-            do throws(EtcdError) {
-                result = try groupedWrites.run(plan.transaction, for: turn.id, keys: turn.keys)
-            } catch {
-                if isCreate { keyBudget.release(key) }
-                throw error
-            }
-            guard result.succeeded else {
-                if isCreate { keyBudget.release(key) }
-                if let duplicate = ClusterWritePlan.duplicateReply(from: result) {
-                    return Decision(revision: duplicate.writtenVersion, reply: .success(duplicate))
-                }
-                let read = ClusterWritePlan.current(from: result, key: key)
-                (current, currentRevision) = (read?.entry, read?.revision)
-                continue
-            }
-            if isCreate { keyBudget.committed(key, at: result.header.revision) }
-            // Also an answer without a change waits: `current` may come from etcd, ahead of the cache.
-            // A restart of an expiring key's clock waits for its put like a change.
-            let revision =
-                plan.outcome == .change || plan.restartsExpiry ? result.header.revision : current?.version ?? 0
-            return Decision(
-                revision: revision, reply: plan.reply(committedAt: result.header.revision), isCreate: isCreate,
-                isChange: plan.outcome == .change || plan.restartsExpiry)
+    /// Answers `decision`'s reply into `slot` once the cache applied its
+    /// revision, then releases the room a create held in the key budget.
+    private func answer(_ slot: ReplySlot, _ decision: ClusterWriteDecision.Decision, key: String) {
+        answerWhenApplied(decision.revision, decision.reply, slot) { [keyBudget] in
+            if decision.isCreate { keyBudget.release(key) }
         }
-        return Decision(
-            revision: 0,
-            reply: .failure(
-                WireError(code: .unavailable, message: "\"\(key)\" changed too often to write it; try again")))
     }
 
     /// Answers `reply` into `slot` once the cache applied `revision`, or

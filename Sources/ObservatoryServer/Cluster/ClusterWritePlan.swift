@@ -12,7 +12,9 @@ import ObservatoryWire
 ///
 /// - `ifVersion` is a compare on `mod_revision` (versions are etcd revisions).
 /// - A set stores a `ClusterEnvelope` with the author, attached to the session's
-///   lease when session-bound, and removes the key's deletion marker.
+///   lease when session-bound; a create also removes the key's deletion marker
+///   if the node knows of one (an existing key has none, so a set of one is a
+///   single put).
 /// - A delete writes the deletion marker with its author and deletes the value,
 ///   in one revision.
 /// - A set with `ttl` stores the expiry in the envelope and attaches the value
@@ -47,12 +49,16 @@ struct ClusterWritePlan {
     /// under `layout`; a session-bound set attaches its value to `lease`, an
     /// expiring one to `expiryLease`; an expiry runs from `now` (milliseconds since 1970).
     ///
+    /// A create removes the key's deletion marker when `deletionMarker` says
+    /// there may be one (the node's watch saw it; without it the create is one put).
+    ///
     /// A write with a `requestId` also compares that no record of it exists, and
     /// writes one (on `requestLease`) when it is applied; the failure branch then
     /// reads the record too (`duplicateReply(from:)`).
     init(
         write: Write, author: Author, current: RawValueEntry?, currentRevision: Int64? = nil,
-        layout: ClusterKeyLayout, lease: Int64 = 0, requestLease: Int64 = 0, expiryLease: Int64 = 0, now: Int64 = 0
+        layout: ClusterKeyLayout, lease: Int64 = 0, requestLease: Int64 = 0, expiryLease: Int64 = 0, now: Int64 = 0,
+        deletionMarker: Bool = true
     ) {
         self.write = write
         let key: String
@@ -66,7 +72,8 @@ struct ClusterWritePlan {
         ]
         let leases = (session: lease, expiry: expiryLease)
         var (operations, outcome) = Self.plan(
-            write, author: author, current: current, layout: layout, leases: leases, now: now)
+            write, author: author, current: current, layout: layout, leases: leases, now: now,
+            deletionMarker: deletionMarker)
         restartsExpiry = !operations.isEmpty && outcome != .change
         var failure: [EtcdOperation] = [.range(.key(valueKey))]
         if let requestId {
@@ -131,7 +138,7 @@ struct ClusterWritePlan {
 
     private static func plan(
         _ write: Write, author: Author, current: RawValueEntry?, layout: ClusterKeyLayout,
-        leases: (session: Int64, expiry: Int64), now: Int64
+        leases: (session: Int64, expiry: Int64), now: Int64, deletionMarker: Bool
     ) -> ([EtcdOperation], Outcome) {
         let currentVersion = current?.version ?? 0
         switch write {
@@ -155,6 +162,11 @@ struct ClusterWritePlan {
             let envelope = ClusterEnvelope(
                 value: value, author: author, sessionBound: sessionBound, expiry: expiry, at: StoreChange.now())
             let put = EtcdOperation.put(key: layout.valueKey(key), value: envelope.encoded(), lease: lease)
+            // A key that exists has no deletion marker: the set that created it removed it, and a
+            // marker is only written with the key's delete. The compare holds only if it still exists.
+            // A marker left behind by a create that did not know of it names no delete: a delete's
+            // author is the marker written in the delete's own revision (`ClusterEventMapper`).
+            guard current == nil, deletionMarker else { return ([put], .change) }
             return ([put, .deleteRange(.key(layout.deletionKey(key)))], .change)
         case .delete(let key, let ifVersion, _):
             guard current != nil else {

@@ -16,12 +16,23 @@ struct ClusterGroupedWritesTests {
             failure: [.range(.key(key))])
     }
 
+    /// Each write's answer to one group, once etcd answered.
+    private func send(_ transactions: [EtcdTransaction], through writes: ClusterGroupedWrites) async
+        -> [Result<EtcdTransactionResult, EtcdError>]
+    {
+        await withCheckedContinuation { continuation in
+            writes.send(transactions) { continuation.resume(returning: $0) }
+        }
+    }
+
     @Test func eachWriteOfAGroupIsDecidedByItsOwnCompareAtTheGroupsRevision() async throws {
         try await EtcdCluster.withCluster(members: 1) { cluster in
             let client = try EtcdClient(urls: cluster.endpoints)
             let writes = ClusterGroupedWrites(client: client)
             let taken = try client.put(bytes("taken"), bytes("old")).header.revision
-            let answers = writes.send([create("free"), create("taken"), create("other")]).map { try? $0.get() }
+            let answers = await send([create("free"), create("taken"), create("other")], through: writes).map {
+                try? $0.get()
+            }
             #expect(answers.map { $0?.succeeded } == [true, false, true])
             let revisions = Set(answers.compactMap { $0?.header.revision })
             #expect(revisions.count == 1 && revisions.first ?? 0 > taken, "one revision for the whole group")
@@ -37,7 +48,7 @@ struct ClusterGroupedWritesTests {
         try await EtcdCluster.withCluster(members: 1) { cluster in
             let client = try EtcdClient(urls: cluster.endpoints)
             let writes = ClusterGroupedWrites(client: client)
-            let answers = writes.send([create("good"), create("lost", lease: 4_242_424_242)])
+            let answers = await send([create("good"), create("lost", lease: 4_242_424_242)], through: writes)
             #expect((try? answers[0].get())?.succeeded == true)
             #expect(throws: EtcdError.self) { try answers[1].get() }
             #expect(try client.get(bytes("good")) != nil)

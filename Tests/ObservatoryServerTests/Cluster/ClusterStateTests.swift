@@ -1,3 +1,4 @@
+import ObservatoryEtcd
 import ObservatoryTestSupport
 import ObservatoryWire
 import Testing
@@ -110,6 +111,26 @@ struct ClusterStateTests {
                 }
             }
             #expect(failures.isEmpty, "every write of a contested key is applied: \(failures)")
+        }
+    }
+
+    @Test func aKeyCreatedAgainAfterItsDeleteLeavesNoDeletionMarkerInEtcd() async throws {
+        try await EtcdCluster.withCluster(members: 1) { etcd in
+            let cluster = try ClusterNodes(2, on: etcd)
+            let alice = try cluster.client(0, name: "alice")
+            let bob = try cluster.client(1, name: "bob")
+            let layout = ClusterKeyLayout(prefix: "test/")
+            let etcdClient = try EtcdClient(urls: etcd.endpoints)
+            #expect(try alice.request(#"{"op":"set","key":"lamp","value":1}"#)["ok"] == true)
+            let deleted = try bob.request(#"{"op":"delete","key":"lamp"}"#)
+            #expect(try etcdClient.get(layout.deletionKey("lamp")) != nil, "the delete names its author")
+            // Node 0's watch saw the marker that node 1 wrote: its create removes it.
+            let revision = try #require(deleted["version"]?.integerValue)
+            try waitUntil("node 0 applied the delete") {
+                (try alice.request(#"{"op":"ping"}"#)["revision"]?.integerValue ?? 0) >= revision
+            }
+            #expect(try alice.request(#"{"op":"set","key":"lamp","value":2}"#)["ok"] == true)
+            #expect(try etcdClient.get(layout.deletionKey("lamp")) == nil)
         }
     }
 }

@@ -41,6 +41,21 @@ import Testing
         #expect(try plan.reply(committedAt: 12).get() == .set(key: "k", version: 12, changed: true))
     }
 
+    @Test func aSetOfAnExistingKeyIsOnePutAndOnlyACreateRemovesTheDeletionMarker() {
+        let update = ClusterWritePlan(
+            write: .set(key: "k", value: 2, ifVersion: nil, sessionBound: false, requestId: nil), author: alice,
+            current: entry(1, version: 7), layout: layout)
+        #expect(update.transaction.success.count == 1, "an existing key has no marker to remove")
+        let create = ClusterWritePlan(
+            write: .set(key: "k", value: 2, ifVersion: nil, sessionBound: false, requestId: nil), author: alice,
+            current: nil, layout: layout)
+        #expect(create.transaction.success.last == .deleteRange(.key(layout.deletionKey("k"))))
+        let createUnmarked = ClusterWritePlan(
+            write: .set(key: "k", value: 2, ifVersion: nil, sessionBound: false, requestId: nil), author: alice,
+            current: nil, layout: layout, deletionMarker: false)
+        #expect(createUnmarked.transaction.success.count == 1, "no marker known: nothing to remove")
+    }
+
     @Test func aSetWithAnEqualValueChangesNothing() throws {
         let plan = ClusterWritePlan(
             write: .set(key: "k", value: 5, ifVersion: nil, sessionBound: false, requestId: nil), author: alice,
