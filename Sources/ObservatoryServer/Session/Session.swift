@@ -147,8 +147,8 @@ final class Session: Observer {
     }
 
     private func respond(to frame: UnsafeBufferPointer<UInt8>) -> Answer.Content {
-        let request: RawRequest
-        switch RawRequest.decode(frame: frame, limits: environment.limits.request) {
+        let request: Request<EncodedJSON>
+        switch Request<EncodedJSON>.decode(frame: frame, limits: environment.limits.request) {
         case .failure(let rejection):
             if Self.namesHello(frame) { isClosing = true }
             if case .failure(_, let error) = rejection.reply { environment.metrics.countError(error.code) }
@@ -202,31 +202,13 @@ final class Session: Observer {
     }
 
     /// Performs one operation of request `id`; only writes may be answered later.
-    private func perform(_ operation: RawOperation, id: RequestID?) throws(WireError) -> Performed {
+    private func perform(_ operation: Operation<EncodedJSON>, id: RequestID?) throws(WireError) -> Performed {
         guard !environment.isShuttingDown else {
             throw WireError(code: .shuttingDown, message: "the server is shutting down; reconnect later")
         }
         if operation.kind != .hello && needsHello {
             throw WireError(code: .unauthenticated, message: "send hello with a token first")
         }
-        switch operation {
-        case .set(let key, let value, let ifVersion, let sessionBound, let requestId, let ttl):
-            try checkWrite(key, ifVersion: ifVersion)
-            return .written(
-                try state.apply(
-                    .set(
-                        key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId,
-                        ttl: ttl),
-                    by: identity))
-        case .batch(let operations, let requestId):
-            return .written(try applyBatch(operations, requestId: requestId))
-        case .other(let operation):
-            return try perform(operation, id: id)
-        }
-    }
-
-    /// Performs any op but a `set` or `batch` whose values are kept as bytes.
-    private func perform(_ operation: Operation, id: RequestID?) throws(WireError) -> Performed {
         let ready = { (payload: ReplyPayload) in Performed.answered(.reply(.success(id: id, payload))) }
         switch operation {
         case .hello(let name, let token, let protocolVersion):
@@ -236,12 +218,13 @@ final class Session: Observer {
             guard let entry = state.get(key) else { throw WireError.notFound(key: key) }
             return .answered(.valueReply(.get(id: id, entry)))
         case .set(let key, let value, let ifVersion, let sessionBound, let requestId, let ttl):
-            // `RawRequest` keeps the values of sets and batches as bytes; a tree is written as its encoding.
-            return try perform(
-                .set(
-                    key: key, value: EncodedJSON(value), ifVersion: ifVersion, sessionBound: sessionBound,
-                    requestId: requestId, ttl: ttl),
-                id: id)
+            try checkWrite(key, ifVersion: ifVersion)
+            return .written(
+                try state.apply(
+                    .set(
+                        key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId,
+                        ttl: ttl),
+                    by: identity))
         case .delete(let key, let ifVersion, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
             return .written(
@@ -275,7 +258,7 @@ final class Session: Observer {
             answer.releasesEventsFirst = true
             return ready(.ping(revision: revision, epoch: state.epoch))
         case .batch(let operations, let requestId):
-            return .written(try applyBatch(operations.map { $0.encodedValues() }, requestId: requestId))
+            return .written(try applyBatch(operations, requestId: requestId))
         }
     }
 
