@@ -59,7 +59,7 @@ extension Request where Value == JSONValue {
     }
 
     /// Decodes a request from an already parsed object, with the rules of
-    /// ``decode(frame:limits:)`` (every value is measured: there is no frame).
+    /// `decode(frame:limits:)` (every value is measured: there is no frame).
     public static func decode(object: JSONObject, limits: RequestLimits = .default) -> Result<Request, RequestRejection>
     {
         decode(RequestFields(object), limits: limits, frameByteCount: nil)
