@@ -133,6 +133,23 @@ import Testing
     }
 
     @Test(arguments: frames)
+    func aDecodedRequestKnowsTheKindOfItsOperation(_ frame: String) {
+        if case .success(let request) = Request<EncodedJSON>.decode(frame: Array(frame.utf8)) {
+            #expect(request.kind == request.operation.kind)
+        }
+        if case .success(let request) = Request<JSONValue>.decode(frame: Array(frame.utf8)) {
+            #expect(request.kind == request.operation.kind)
+        }
+    }
+
+    @Test func aRequestsKindFollowsItsOperation() {
+        var request = Request<JSONValue>(id: nil, operation: .ping)
+        #expect(request.kind == .ping)
+        request.operation = .get(key: "k")
+        #expect(request.kind == .get)
+    }
+
+    @Test(arguments: frames)
     func aFrameInABufferDecodesAsTheSameFrameInAnArray(_ frame: String) {
         let bytes = Array(frame.utf8)
         let fromArray = Request<EncodedJSON>.decode(frame: bytes, limits: RequestLimits(maxValueBytes: 7))

@@ -44,7 +44,7 @@ extension Request where Value == EncodedJSON {
     /// The request with its values decoded into trees: what
     /// `Request<JSONValue>.decode(frame:limits:)` returns for the same frame.
     public var decoded: Request<JSONValue> {
-        Request<JSONValue>(id: id, operation: operation.decoded())
+        Request<JSONValue>(id: id, operation: operation.decoded(), kind: kind)
     }
 }
 
@@ -116,7 +116,8 @@ extension Request where Value: RequestValue {
             return .success(
                 Request(
                     id: id,
-                    operation: try Operation.decode(kind, from: fields, limits: limits, frameByteCount: frameByteCount))
+                    operation: try Operation.decode(kind, from: fields, limits: limits, frameByteCount: frameByteCount),
+                    kind: kind)
             )
         } catch {
             return .failure(RequestRejection(id: id, error: error))
