@@ -4,8 +4,8 @@
 // sources. The first input byte chooses how the rest is cut into reads, so the
 // splitter sees the same bytes in many chunkings. Any input must end in frames,
 // replies or typed errors: never a crash, a hang or a frame over the limit.
-// The decoder that keeps a set's value as bytes (RawRequest) must decode every
-// frame as the tree decoder (Request) does.
+// A request decoded with its values as bytes (Request<EncodedJSON>) must be the
+// one decoded with them as trees (Request<JSONValue>), value for value.
 
 private let maxFrameBytes = 4_096
 
@@ -45,10 +45,10 @@ public func fuzzFrames(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 private func decode(_ frame: [UInt8]) {
     // Small enough that frames of the fuzzer's sizes are measured, not waved through.
     let limits = RequestLimits(maxValueBytes: 1_024)
-    let decoded = Request.decode(frame: frame, limits: limits)
-    let decodedWithBytes = RawRequest.decode(frame: frame, limits: limits)
+    let decoded = Request<JSONValue>.decode(frame: frame, limits: limits)
+    let decodedWithBytes = Request<EncodedJSON>.decode(frame: frame, limits: limits)
     guard decodedWithBytes.map(\.decoded) == decoded else {
-        fatalError("Request and RawRequest decode \(String(decoding: frame, as: UTF8.self)) differently")
+        fatalError("the two value representations decode \(String(decoding: frame, as: UTF8.self)) differently")
     }
     if case .success(let request) = decodedWithBytes, case .set(_, let value, _, _, _, _) = request.operation {
         let whitespace: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]

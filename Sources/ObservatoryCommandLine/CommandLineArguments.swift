@@ -229,9 +229,9 @@ public struct CommandLineArguments: Sendable, Equatable {
             sessionBound = true
         case "--ttl":
             let text = try value()
-            guard let seconds = Int64(text), (1...Operation.maxTTLSeconds).contains(seconds) else {
+            guard let seconds = Int64(text), (1...RequestLimits.maxTTLSeconds).contains(seconds) else {
                 throw CommandLineUsageError(
-                    "--ttl must be a whole number of seconds from 1 to \(Operation.maxTTLSeconds), not '\(text)'")
+                    "--ttl must be a whole number of seconds from 1 to \(RequestLimits.maxTTLSeconds), not '\(text)'")
             }
             ttl = seconds
         case "--string":

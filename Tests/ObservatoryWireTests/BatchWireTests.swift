@@ -2,8 +2,10 @@ import ObservatoryWire
 import Testing
 
 @Suite struct BatchWireTests {
-    private func decode(_ frame: String, limits: RequestLimits = .default) -> Result<Request, RequestRejection> {
-        Request.decode(frame: Array(frame.utf8), limits: limits)
+    private func decode(_ frame: String, limits: RequestLimits = .default) -> Result<
+        Request<JSONValue>, RequestRejection
+    > {
+        Request<JSONValue>.decode(frame: Array(frame.utf8), limits: limits)
     }
 
     /// The error a frame is rejected with; nil (and an issue) when it is accepted.
@@ -52,7 +54,7 @@ import Testing
     }
 
     @Test func aBatchEncodesToTheShapeItDecodesFrom() throws {
-        let request = Request(
+        let request = Request<JSONValue>(
             id: .integer(4),
             operation: .batch(
                 operations: [
@@ -67,8 +69,8 @@ import Testing
             + #"{"op":"set","key":"b","value":"x","ifVersion":3,"ephemeral":true,"ttl":10},"#
             + #"{"op":"delete","key":"c","ifVersion":2},{"op":"check","key":"d","ifVersion":0}],"requestId":"id-1"}"#
         #expect(String(decoding: request.encoded(), as: UTF8.self) == expected)
-        #expect(try Request.decode(frame: request.encoded()).get() == request)
-        #expect(try RawRequest.decode(frame: request.encoded()).get().decoded == request)
+        #expect(try Request<JSONValue>.decode(frame: request.encoded()).get() == request)
+        #expect(try Request<EncodedJSON>.decode(frame: request.encoded()).get().decoded == request)
     }
 
     @Test func aBatchNeedsAtLeastOneOperation() {

@@ -4,17 +4,17 @@ import Testing
 /// The `"ttl"` of `set`, of entries and of update events, and the `expired`
 /// reason of a delete event (docs/protocol.md, "Expiring keys").
 @Suite struct ExpiryWireTests {
-    private func operation(_ frame: String) throws -> Operation {
-        try Request.decode(frame: Array(frame.utf8)).get().operation
+    private func operation(_ frame: String) throws -> Operation<JSONValue> {
+        try Request<JSONValue>.decode(frame: Array(frame.utf8)).get().operation
     }
 
     private func rejection(_ frame: String) -> WireError? {
-        guard case .failure(let rejection) = Request.decode(frame: Array(frame.utf8)) else { return nil }
+        guard case .failure(let rejection) = Request<JSONValue>.decode(frame: Array(frame.utf8)) else { return nil }
         return rejection.error
     }
 
     private func rawRejection(_ frame: String) -> WireError? {
-        guard case .failure(let rejection) = RawRequest.decode(frame: Array(frame.utf8)) else { return nil }
+        guard case .failure(let rejection) = Request<EncodedJSON>.decode(frame: Array(frame.utf8)) else { return nil }
         return rejection.error
     }
 
@@ -29,7 +29,8 @@ import Testing
             try operation(#"{"op":"set","key":"k","value":1,"ttl":31536000}"#)
                 == .set(key: "k", value: 1, ifVersion: nil, ttl: 31_536_000))
         #expect(try operation(#"{"op":"set","key":"k","value":1}"#) == .set(key: "k", value: 1, ifVersion: nil))
-        let raw = try RawRequest.decode(frame: Array(#"{"op":"set","key":"k","value":1,"ttl":30}"#.utf8)).get()
+        let raw = try Request<EncodedJSON>.decode(frame: Array(#"{"op":"set","key":"k","value":1,"ttl":30}"#.utf8))
+            .get()
         guard case .set(_, _, _, _, _, let ttl) = raw.operation else {
             Issue.record("not a set: \(raw.operation)")
             return
@@ -49,7 +50,8 @@ import Testing
     }
 
     @Test func aSetSendsItsTTL() {
-        let set = Request(id: .integer(1), operation: .set(key: "k", value: 1, ifVersion: nil, ttl: 30)).encoded()
+        let set = Request<JSONValue>(id: .integer(1), operation: .set(key: "k", value: 1, ifVersion: nil, ttl: 30))
+            .encoded()
         #expect(String(decoding: set, as: UTF8.self) == #"{"id":1,"op":"set","key":"k","value":1,"ttl":30}"#)
     }
 

@@ -4,8 +4,8 @@ import Testing
 /// The `history` op on the wire: its request fields with their defaults and
 /// every `bad_request` rule, and its reply (each change its event plus `at`).
 @Suite struct HistoryWireTests {
-    private func decode(_ frame: String) -> Result<Request, RequestRejection> {
-        Request.decode(frame: Array(frame.utf8))
+    private func decode(_ frame: String) -> Result<Request<JSONValue>, RequestRejection> {
+        Request<JSONValue>.decode(frame: Array(frame.utf8))
     }
 
     private func query(_ frame: String, sourceLocation: SourceLocation = #_sourceLocation) -> HistoryQuery? {

@@ -2,14 +2,16 @@ import ObservatoryWire
 import Testing
 
 @Suite struct RequestTests {
-    private func decode(_ frame: String, limits: RequestLimits = .default) -> Result<Request, RequestRejection> {
-        Request.decode(frame: Array(frame.utf8), limits: limits)
+    private func decode(_ frame: String, limits: RequestLimits = .default) -> Result<
+        Request<JSONValue>, RequestRejection
+    > {
+        Request<JSONValue>.decode(frame: Array(frame.utf8), limits: limits)
     }
 
     /// The decoded request, recording an issue if the frame was rejected.
     private func request(
         _ frame: String, limits: RequestLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
-    ) -> Request? {
+    ) -> Request<JSONValue>? {
         switch decode(frame, limits: limits) {
         case .success(let request):
             return request
@@ -29,7 +31,7 @@ import Testing
     private func rejection(
         _ frame: [UInt8], limits: RequestLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
     ) -> RequestRejection? {
-        switch Request.decode(frame: frame, limits: limits) {
+        switch Request<JSONValue>.decode(frame: frame, limits: limits) {
         case .success(let request):
             Issue.record("accepted: \(request)", sourceLocation: sourceLocation)
             return nil
@@ -144,7 +146,7 @@ import Testing
         let frame = #"{"id":"r","op":"set","key":"k","value":[1],"ifVersion":4,"ephemeral":true,"requestId":"u-1"}"#
         #expect(
             request(frame)
-                == Request(
+                == Request<JSONValue>(
                     id: .string("r"),
                     operation: .set(key: "k", value: [1], ifVersion: 4, sessionBound: true, requestId: "u-1")))
         #expect(
@@ -166,7 +168,9 @@ import Testing
     @Test func helloDecodesAllFields() {
         let decoded = request(#"{"id":1,"op":"hello","name":"alice","token":"s3cret","protocol":1}"#)
         #expect(
-            decoded == Request(id: .integer(1), operation: .hello(name: "alice", token: "s3cret", protocolVersion: 1)))
+            decoded
+                == Request<JSONValue>(
+                    id: .integer(1), operation: .hello(name: "alice", token: "s3cret", protocolVersion: 1)))
     }
 
     @Test func helloFieldsAreOptionalAndProtocolDefaultsToOne() {
@@ -192,7 +196,7 @@ import Testing
     @Test func getDecodesItsKey() {
         #expect(
             request(#"{"id":"g","op":"get","key":"kitchen.light"}"#)
-                == Request(id: .string("g"), operation: .get(key: "kitchen.light")))
+                == Request<JSONValue>(id: .string("g"), operation: .get(key: "kitchen.light")))
     }
 
     @Test func getWithoutKeyIsABadRequestNamingKey() {
@@ -273,10 +277,11 @@ import Testing
     @Test func decodingAnObjectDirectlyAppliesTheSameRules() throws {
         let object = try #require(json(#"{"id":1,"op":"set","key":"k","value":"abcdef"}"#).objectValue)
         #expect(
-            Request.decode(object: object, limits: RequestLimits(maxValueBytes: 8))
-                == .success(Request(id: .integer(1), operation: .set(key: "k", value: "abcdef", ifVersion: nil))))
+            Request<JSONValue>.decode(object: object, limits: RequestLimits(maxValueBytes: 8))
+                == .success(
+                    Request<JSONValue>(id: .integer(1), operation: .set(key: "k", value: "abcdef", ifVersion: nil))))
         #expect(
-            Request.decode(object: object, limits: RequestLimits(maxValueBytes: 7))
+            Request<JSONValue>.decode(object: object, limits: RequestLimits(maxValueBytes: 7))
                 == .failure(RequestRejection(id: .integer(1), error: .valueTooLarge(size: 8, limit: 7))))
     }
 
@@ -303,7 +308,7 @@ import Testing
 
     @Test(arguments: ["observe", "unobserve"])
     func observationsTakeAKeyOrAPrefix(_ op: String) {
-        func wrap(_ target: Target) -> Operation {
+        func wrap(_ target: Target) -> Operation<JSONValue> {
             op == "observe" ? .observe(target) : .unobserve(target)
         }
         #expect(request(#"{"op":"\#(op)","key":"a.b"}"#)?.operation == wrap(.key("a.b")))
@@ -359,7 +364,7 @@ import Testing
     }
 
     @Test func pingNeedsNoFields() {
-        #expect(request(#"{"id":1,"op":"ping"}"#) == Request(id: .integer(1), operation: .ping))
+        #expect(request(#"{"id":1,"op":"ping"}"#) == Request<JSONValue>(id: .integer(1), operation: .ping))
     }
 
     // MARK: rejection replies

@@ -46,7 +46,7 @@ extension ObservatoryClient {
             case .failure(let error): throw error
             }
         }
-        let operation = Operation.batch(operations: operations, requestId: RequestIdentifier.make())
+        let operation = Operation<JSONValue>.batch(operations: operations, requestId: RequestIdentifier.make())
         guard case .batch(let revision, let results, _) = try await write(operation) else {
             throw .badReply("the reply to batch has the fields of another op")
         }

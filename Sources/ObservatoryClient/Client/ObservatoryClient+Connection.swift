@@ -119,7 +119,7 @@ extension ObservatoryClient {
 
     /// Sends hello; once answered, resyncs, or ends the link with why it was refused.
     private func sayHello(on link: ServerLink, at endpoint: Endpoint) {
-        let hello = Operation.hello(name: configuration.name, token: configuration.token, protocolVersion: 1)
+        let hello = Operation<JSONValue>.hello(name: configuration.name, token: configuration.token, protocolVersion: 1)
         send(hello, on: link) { [weak self] result in
             guard let self else { return }
             let reply: ReceivedReply

@@ -115,7 +115,7 @@ extension ObservatoryClient: MirrorHost {
         if isSynchronized { mirror.sendUnsentWrite() }
     }
 
-    func sendIfSynchronized(_ operation: Operation, completion: @escaping ServerLink.Completion) -> Bool {
+    func sendIfSynchronized(_ operation: Operation<JSONValue>, completion: @escaping ServerLink.Completion) -> Bool {
         guard let link = state.withLock({ $0.machine.synchronizedLink }) else { return false }
         send(operation, on: link, completion: completion)
         return true

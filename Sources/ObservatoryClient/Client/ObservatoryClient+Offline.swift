@@ -12,7 +12,7 @@ extension ObservatoryClient {
         let mirrored = state.withLock { $0.machine.registry.byKey }
         for entry in offline.keptWrites() where mirrored[entry.key] == nil {
             guard let write = entry.write else { continue }
-            let operation = Operation.set(
+            let operation = Operation<JSONValue>.set(
                 key: entry.key, value: write.value, ifVersion: nil, sessionBound: false, requestId: write.requestId)
             send(operation, on: link) { [weak self] result in
                 self?.keptWriteReplied(key: entry.key, requestId: write.requestId, result)

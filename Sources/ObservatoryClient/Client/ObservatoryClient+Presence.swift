@@ -47,7 +47,7 @@ extension ObservatoryClient {
     /// the reply; a refusal goes to ``errors``. Skipped when the client is not
     /// in sync: the next `connected` writes it.
     func announce(_ key: String, ttl: Int64?) {
-        let operation = Operation.set(
+        let operation = Operation<JSONValue>.set(
             key: key, value: true, ifVersion: nil, sessionBound: true, requestId: RequestIdentifier.make(), ttl: ttl)
         _ = sendIfSynchronized(operation) { [weak self] result in
             switch result {

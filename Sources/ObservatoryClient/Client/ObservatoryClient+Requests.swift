@@ -9,7 +9,7 @@ extension ObservatoryClient {
     ///   ``ClientError/notConnected(_:)`` when the client is not in sync (it does
     ///   not wait for a connection); ``ClientError/connectionLost(_:)`` when the
     ///   connection ended before the reply.
-    public func send(_ operation: Operation) async throws(ClientError) -> JSONObject {
+    public func send(_ operation: Operation<JSONValue>) async throws(ClientError) -> JSONObject {
         let reply = try await received(operation)
         switch reply.outcome {
         case .success(let object): return object
@@ -68,7 +68,7 @@ extension ObservatoryClient {
         } catch {
             throw .unencodableValue(key: key, detail: String(describing: error))
         }
-        let operation = Operation.set(
+        let operation = Operation<JSONValue>.set(
             key: key, value: encoded, ifVersion: ifVersion, sessionBound: sessionBound,
             requestId: RequestIdentifier.make(),
             ttl: ttl)
@@ -83,7 +83,7 @@ extension ObservatoryClient {
     ///   `ifVersion` is given and does not match.
     @discardableResult
     public func delete(_ key: String, ifVersion: Int64? = nil) async throws(ClientError) -> Int64 {
-        let operation = Operation.delete(key: key, ifVersion: ifVersion, requestId: RequestIdentifier.make())
+        let operation = Operation<JSONValue>.delete(key: key, ifVersion: ifVersion, requestId: RequestIdentifier.make())
         guard case .delete(_, let version, _) = try await write(operation) else {
             throw unexpected(.delete)
         }
@@ -92,7 +92,7 @@ extension ObservatoryClient {
 
     /// Sends a write with a `requestId`; when the connection breaks before its
     /// reply, waits for the next resync and sends it again (the server applies it once).
-    func write(_ operation: Operation) async throws(ClientError) -> ReplyPayload {
+    func write(_ operation: Operation<JSONValue>) async throws(ClientError) -> ReplyPayload {
         var attempts = 1
         while true {
             do {
@@ -237,7 +237,7 @@ extension ObservatoryClient {
     /// Sends `operation` on `link`: the machine registers the request (so its
     /// reply finds it), the link writes it. `completion` gets the reply, or why
     /// none will come (at once, when the link has ended).
-    func send(_ operation: Operation, on link: ServerLink, completion: @escaping RequestCompletion) {
+    func send(_ operation: Operation<JSONValue>, on link: ServerLink, completion: @escaping RequestCompletion) {
         guard let identifier = state.withLock({ $0.machine.register(completion, on: link) }) else {
             return completion(.failure(.connectionLost(link.endReason ?? .closedByServer)))
         }
@@ -246,7 +246,7 @@ extension ObservatoryClient {
     }
 
     /// Sends `operation` on `link` and waits for its reply.
-    func request(_ operation: Operation, on link: ServerLink) async -> Result<ReceivedReply, ClientError> {
+    func request(_ operation: Operation<JSONValue>, on link: ServerLink) async -> Result<ReceivedReply, ClientError> {
         await withCheckedContinuation { continuation in
             send(operation, on: link) { result in continuation.resume(returning: result) }
         }
@@ -272,12 +272,12 @@ extension ObservatoryClient {
         send(.unobserve(target), on: link) { _ in }
     }
 
-    private func received(_ operation: Operation) async throws(ClientError) -> ReceivedReply {
+    private func received(_ operation: Operation<JSONValue>) async throws(ClientError) -> ReceivedReply {
         let link = try state.withLock { (state: inout State) throws(ClientError) in try state.machine.linkForRequest() }
         return try await request(operation, on: link).get()
     }
 
-    func payload(of operation: Operation) async throws(ClientError) -> ReplyPayload {
+    func payload(of operation: Operation<JSONValue>) async throws(ClientError) -> ReplyPayload {
         let reply = try await received(operation)
         do {
             return try reply.payload(for: operation.kind)

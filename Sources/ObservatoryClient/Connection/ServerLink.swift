@@ -98,7 +98,7 @@ final class ServerLink: ClientLink {
     /// Queues `request` for the I/O thread to write; false (and nothing is
     /// written) when the link has ended. The client has registered its id.
     @discardableResult
-    func write(_ request: Request) -> Bool {
+    func write(_ request: Request<JSONValue>) -> Bool {
         let written = state.withLock { state in
             guard state.endReason == nil else { return false }
             state.output += request.encodedLine()

@@ -143,7 +143,7 @@ final class Mirror<Value: Codable & Equatable & Sendable>: Observer, MirrorEndpo
             reconcileIfQuiet()
             return
         }
-        let write = Operation.set(
+        let write = Operation<JSONValue>.set(
             key: key, value: encoded, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId, ttl: ttl)
         let sent = host.sendIfSynchronized(write) { [weak self] result in
             self?.writeCompleted(value, ifVersion: ifVersion, result)

@@ -32,7 +32,7 @@ protocol MirrorHost: AnyObject, Sendable {
     /// the mirror to send its unsent write after the next resync.
     func requestSend(for mirror: any MirrorEndpoint)
     /// Sends a request on the current link if the client is in sync; false when not.
-    func sendIfSynchronized(_ operation: Operation, completion: @escaping ServerLink.Completion) -> Bool
+    func sendIfSynchronized(_ operation: Operation<JSONValue>, completion: @escaping ServerLink.Completion) -> Bool
     /// Whether a change of a mirror's `Var` by `author` came from the server (the
     /// mirror's own update) or from the program: the client's echo filter.
     func origin(ofChangeBy author: AnyObject) -> ClientMachine<ServerLink>.ChangeOrigin

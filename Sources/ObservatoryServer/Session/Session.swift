@@ -148,8 +148,8 @@ final class Session: Observer {
     }
 
     private func respond(to frame: UnsafeBufferPointer<UInt8>) -> Answer.Content {
-        let request: RawRequest
-        switch RawRequest.decode(frame: frame, limits: environment.limits.request) {
+        let request: Request<EncodedJSON>
+        switch Request<EncodedJSON>.decode(frame: frame, limits: environment.limits.request) {
         case .failure(let rejection):
             if Self.namesHello(frame) { isClosing = true }
             if case .failure(_, let error) = rejection.reply { environment.metrics.countError(error.code) }
@@ -158,10 +158,11 @@ final class Session: Observer {
             request = decoded
         }
         let metrics = environment.metrics
-        metrics.countRequest(request.operation.kind)
+        let kind = request.kind
+        metrics.countRequest(kind)
         do throws(WireError) {
             let written: (reply: WriteReply, counting: ReplySlots.Counting)
-            switch try perform(request.operation, id: request.id) {
+            switch try perform(request.operation, kind: kind, id: request.id) {
             case .answered(let content):
                 // A resuming `observe` a cluster answers later: its reply waits in the output.
                 guard let pending = answer.pending else { return content }
@@ -181,7 +182,7 @@ final class Session: Observer {
             }
         } catch {
             metrics.countError(error.code)
-            if request.operation.kind == .hello { isClosing = true }
+            if kind == .hello { isClosing = true }
             return .reply(.failure(id: request.id, error))
         }
     }
@@ -207,33 +208,16 @@ final class Session: Observer {
         return output.fill(slot, with: answer)
     }
 
-    /// Performs one operation of request `id`; only writes may be answered later.
-    private func perform(_ operation: RawOperation, id: RequestID?) throws(WireError) -> Performed {
+    /// Performs one operation (of this `kind`) of request `id`; only writes may be answered later.
+    private func perform(_ operation: Operation<EncodedJSON>, kind: OperationKind, id: RequestID?) throws(WireError)
+        -> Performed
+    {
         guard !environment.isShuttingDown else {
             throw WireError(code: .shuttingDown, message: "the server is shutting down; reconnect later")
         }
-        if operation.kind != .hello && needsHello {
+        if kind != .hello && needsHello {
             throw WireError(code: .unauthenticated, message: "send hello with a token first")
         }
-        switch operation {
-        case .set(let key, let value, let ifVersion, let sessionBound, let requestId, let ttl):
-            try checkWrite(key, ifVersion: ifVersion)
-            return .written(
-                try state.apply(
-                    .set(
-                        key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId,
-                        ttl: ttl),
-                    by: identity, answering: replySlot),
-                .change)
-        case .batch(let operations, let requestId):
-            return .written(try applyBatch(operations, requestId: requestId), .batch(operations))
-        case .other(let operation):
-            return try perform(operation, id: id)
-        }
-    }
-
-    /// Performs any op but a `set` or `batch` whose values are kept as bytes.
-    private func perform(_ operation: Operation, id: RequestID?) throws(WireError) -> Performed {
         let ready = { (payload: ReplyPayload) in Performed.answered(.reply(.success(id: id, payload))) }
         switch operation {
         case .hello(let name, let token, let protocolVersion):
@@ -243,12 +227,14 @@ final class Session: Observer {
             guard let entry = state.get(key) else { throw WireError.notFound(key: key) }
             return .answered(.valueReply(.get(id: id, entry)))
         case .set(let key, let value, let ifVersion, let sessionBound, let requestId, let ttl):
-            // `RawRequest` keeps the values of sets and batches as bytes; a tree is written as its encoding.
-            return try perform(
-                .set(
-                    key: key, value: EncodedJSON(value), ifVersion: ifVersion, sessionBound: sessionBound,
-                    requestId: requestId, ttl: ttl),
-                id: id)
+            try checkWrite(key, ifVersion: ifVersion)
+            return .written(
+                try state.apply(
+                    .set(
+                        key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, requestId: requestId,
+                        ttl: ttl),
+                    by: identity, answering: replySlot),
+                .change)
         case .delete(let key, let ifVersion, let requestId):
             try checkWrite(key, ifVersion: ifVersion)
             return .written(
@@ -284,8 +270,7 @@ final class Session: Observer {
             answer.releasesEventsFirst = true
             return ready(.ping(revision: revision, epoch: state.epoch))
         case .batch(let operations, let requestId):
-            let encoded = operations.map { $0.encodedValues() }
-            return .written(try applyBatch(encoded, requestId: requestId), .batch(encoded))
+            return .written(try applyBatch(operations, requestId: requestId), .batch(operations))
         }
     }
 

@@ -84,7 +84,7 @@ extension HTTPConnectionMachine {
             guard let seconds = Int64(ttl) else {
                 answerError(
                     .badRequest, code: "bad_request",
-                    message: "ttl must be a whole number of seconds from 1 to \(Operation.maxTTLSeconds)",
+                    message: "ttl must be a whole number of seconds from 1 to \(RequestLimits.maxTTLSeconds)",
                     keepAlive: keepAlive)
                 return
             }

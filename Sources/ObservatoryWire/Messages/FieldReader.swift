@@ -32,7 +32,7 @@ struct FieldReader<Source: FieldSource> {
 
     /// The value of a field that may be absent or `null`.
     func optionalValue(_ field: Field) -> JSONValue? {
-        guard let value = source.value(of: field), !value.isNull else { return nil }
+        guard !source.isAbsent(field), let value = source.value(of: field), !value.isNull else { return nil }
         return value
     }
 
@@ -44,6 +44,7 @@ struct FieldReader<Source: FieldSource> {
     }
 
     func optionalString(_ field: Field) throws(WireError) -> String? {
+        if source.isAbsent(field) { return nil }
         // A key, say: made straight from the frame's bytes, not through a `JSONValue`.
         if let text = source.plainText(of: field) { return text }
         guard let value = optionalValue(field) else { return nil }

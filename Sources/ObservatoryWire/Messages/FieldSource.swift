@@ -11,12 +11,21 @@ protocol FieldSource {
     /// value (a plain string of a frame); nil otherwise, also for a string it
     /// must first decode.
     func plainText(of field: Field) -> String?
+    /// Whether the field is surely absent, told without looking at a value
+    /// (optional fields are mostly absent, and asked for on every request);
+    /// false when the source cannot tell so cheaply.
+    func isAbsent(_ field: Field) -> Bool
 }
 
 extension FieldSource {
     /// Nil: strings are read from the field's value.
     func plainText(of field: Field) -> String? {
         nil
+    }
+
+    /// False: absence is found by looking the field up.
+    func isAbsent(_ field: Field) -> Bool {
+        false
     }
 }
 

@@ -7,8 +7,8 @@
 ///
 /// Generic over how a `set`'s value is held, as ``ServerEvent`` is: a client
 /// builds operations with `JSONValue`s, and a server that keeps values as bytes
-/// decodes a batch's values as `EncodedJSON` (``RawOperation/batch(operations:requestId:)``),
-/// copied from the frame without building a tree.
+/// decodes a batch's values as `EncodedJSON` (``Operation/batch(operations:requestId:)``
+/// of `Operation<EncodedJSON>`), copied from the frame without building a tree.
 public enum BatchOperation<Value: JSONWritable>: Sendable, Equatable {
     /// Write `key`, with the fields of a single `set`: only if the key is at
     /// `ifVersion` (0: only if missing) when given; `sessionBound` binds the key
@@ -54,29 +54,41 @@ public enum BatchOperation<Value: JSONWritable>: Sendable, Equatable {
 
 // MARK: - Decoding
 
-extension BatchOperation {
-    /// Reads a batch's `ops`, given as how many there are and a way to read
-    /// each: 1–128 objects, each a `set`, `delete` or `check` with a key no
-    /// earlier operation has. An error found in one operation (`bad_request`,
-    /// `invalid_key`, `value_too_large`) carries its `index`.
+extension BatchOperation where Value: RequestValue {
+    /// Reads a batch's `ops`: 1–128 objects, each a `set`, `delete` or `check`
+    /// with a key no earlier operation has. An error found in one operation
+    /// (`bad_request`, `invalid_key`, `value_too_large`) carries its `index`.
     ///
-    /// - Parameter decodeElement: Reads the operation at an index (see
-    ///   ``decode(from:readValue:checkSize:)``).
+    /// The elements come as their fields, read in the frame's one pass
+    /// (``RequestFields/batchElements``), each `set`'s value kept as its bytes
+    /// and made as `Value` only here: a batch of 10 sets costs less a key than
+    /// 10 single sets (docs/benchmarks.md). For fields of an already parsed
+    /// object, the elements are read from the array's trees.
     static func decodeAll(
-        count: Int, decodeElement: (Int) throws(WireError) -> BatchOperation
+        from fields: FieldReader<RequestFields>, limits: RequestLimits, frameByteCount: Int?
     ) throws(WireError) -> [BatchOperation] {
-        guard (1...maxCount).contains(count) else {
+        let elements: [RequestFields]
+        if let read = fields.source.batchElements {
+            elements = read
+        } else {
+            // `ops` absent, `null` or no array in a frame leaves no elements; `requiredArray` says why.
+            elements = try fields.requiredArray(.ops).map(RequestFields.init(element:))
+        }
+        guard (1...maxCount).contains(elements.count) else {
             throw WireError(
                 code: .badRequest,
-                message: "field \"ops\" must hold 1 to \(maxCount) operations, got \(count)")
+                message: "field \"ops\" must hold 1 to \(maxCount) operations, got \(elements.count)")
         }
         var operations: [BatchOperation] = []
-        operations.reserveCapacity(count)
-        var keys = Set<String>(minimumCapacity: count)
-        for index in 0..<count {
+        operations.reserveCapacity(elements.count)
+        var keys = Set<String>(minimumCapacity: elements.count)
+        for (index, source) in elements.enumerated() {
             let operation: BatchOperation
             do throws(WireError) {
-                operation = try decodeElement(index)
+                if let value = source.nonObject { throw notAnObject(value.kindDescription) }
+                operation = try decode(
+                    from: FieldReader(source, errorCode: .badRequest, context: "batch operation: "), limits: limits,
+                    frameByteCount: frameByteCount)
             } catch {
                 throw error.at(index: index)
             }
@@ -93,30 +105,28 @@ extension BatchOperation {
     }
 
     /// What an element of `ops` that is no object is told; `kind` is what it is instead.
-    static func notAnObject(_ kind: String) -> WireError {
+    private static func notAnObject(_ kind: String) -> WireError {
         WireError(code: .badRequest, message: "each element of \"ops\" must be an object, got \(kind)")
     }
 
     /// Reads one operation's fields, in the order that decides which error is
-    /// reported first; a `set`'s value with `readValue`, its size checked last
-    /// with `checkSize`.
-    static func decode(
-        from fields: FieldReader<RequestFields>, readValue: () throws(WireError) -> Value,
-        checkSize: (Value) throws(WireError) -> Void
+    /// reported first; a `set`'s value size is checked last.
+    private static func decode(
+        from fields: FieldReader<RequestFields>, limits: RequestLimits, frameByteCount: Int?
     ) throws(WireError) -> BatchOperation {
         switch try name(from: fields) {
         case .set:
-            let key = try key(from: fields)
-            let value = try readValue()
+            let key = try fields.key()
+            let value: Value = try fields.sentValue()
             let ifVersion = try fields.optionalInteger(.ifVersion, minimum: 0)
             let sessionBound = try fields.optionalBool(.sessionBound) ?? false
             let ttl = try ttl(from: fields)
-            try checkSize(value)
+            try Value.checkSize(of: value, limit: limits.maxValueBytes, frameByteCount: frameByteCount)
             return .set(key: key, value: value, ifVersion: ifVersion, sessionBound: sessionBound, ttl: ttl)
         case .delete:
-            return .delete(key: try key(from: fields), ifVersion: try fields.optionalInteger(.ifVersion, minimum: 0))
+            return .delete(key: try fields.key(), ifVersion: try fields.optionalInteger(.ifVersion, minimum: 0))
         case .check:
-            let key = try key(from: fields)
+            let key = try fields.key()
             guard let ifVersion = try fields.optionalInteger(.ifVersion, minimum: 0) else {
                 throw fields.failure(.ifVersion, "is required in a check (an integer ≥ 0)")
             }
@@ -152,12 +162,6 @@ extension BatchOperation {
         }
     }
 
-    private static func key(from fields: FieldReader<RequestFields>) throws(WireError) -> String {
-        let key = try fields.requiredString(.key)
-        try KeyRules.validate(key: key)
-        return key
-    }
-
     /// A `ttl` is a whole number of seconds from 1 to ``maxTTL`` (`30.0` counts), or absent.
     private static func ttl(from fields: FieldReader<RequestFields>) throws(WireError) -> Int64? {
         guard let value = fields.optionalValue(.ttl) else { return nil }
@@ -166,26 +170,6 @@ extension BatchOperation {
                 .ttl, "must be a whole number of seconds from 1 to \(maxTTL), got \(value.abbreviatedDescription)")
         }
         return seconds
-    }
-}
-
-extension BatchOperation where Value == JSONValue {
-    /// Reads a batch's `ops` from their trees (see ``decodeAll(count:decodeElement:)``).
-    static func decodeAll(
-        _ ops: [JSONValue], limits: RequestLimits, frameByteCount: Int?
-    ) throws(WireError) -> [BatchOperation] {
-        try decodeAll(count: ops.count) { (index) throws(WireError) in
-            let element = ops[index]
-            guard let object = element.objectValue else { throw notAnObject(element.kindDescription) }
-            let fields = FieldReader(RequestFields(object), errorCode: .badRequest, context: "batch operation: ")
-            return try decode(
-                from: fields, readValue: { () throws(WireError) in try fields.requiredValue(.value) },
-                checkSize: { (value) throws(WireError) in
-                    try Operation.checkSize(limit: limits.maxValueBytes, frameByteCount: frameByteCount) {
-                        value.encoded().count
-                    }
-                })
-        }
     }
 }
 

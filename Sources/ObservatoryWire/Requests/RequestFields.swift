@@ -17,7 +17,7 @@
 /// `set` allocates nothing here (callgrind: see docs/benchmarks.md).
 ///
 /// Read from a frame, the fields borrow it: ask for them only while the frame's
-/// buffer lives (``Request`` and ``RawRequest`` decode within it).
+/// buffer lives (``Request`` decodes within it).
 struct RequestFields {
     /// Each ``RequestField``'s slot, by raw value: where its value is, packed in
     /// a plain integer (see ``Slot``), so that passing the fields around copies
@@ -32,32 +32,30 @@ struct RequestFields {
     private(set) var nonObject: JSONValue?
 
     /// Whether the `value` field is kept as the range of its bytes in the frame
-    /// (``valueBytes``) instead of as a tree.
+    /// (``valueBytes``) instead of as a tree: always, for fields read from a frame.
     private let keepsValueBytes: Bool
     /// Where the last `value` field's bytes are in the frame, when ``keepsValueBytes``;
     /// nil when there is none.
     private(set) var valueBytes: Range<Int>?
     /// The fields of each element of the last `ops` field, read in the same pass
-    /// as the frame (each with its `value` as bytes), when ``keepsValueBytes`` and
-    /// `ops` is an array; an element that is no object has its value in ``nonObject``.
-    /// Nil when `ops` is absent or no array (it is then a field like any other).
+    /// as the frame (each with its `value` as bytes), when `ops` is an array in a
+    /// frame; an element that is no object has its value in ``nonObject``. Nil
+    /// when `ops` is absent or no array (it is then a field like any other), and
+    /// for fields read from an object.
     private(set) var batchElements: [RequestFields]?
     /// Whether an `ops` array is read into ``batchElements`` (only a request's own
     /// fields: an element's `ops` is no field of a batch operation).
     private let readsBatchElements: Bool
 
     /// Reads the fields of a frame; a frame that is valid JSON but no object
-    /// leaves its value in ``nonObject``. The fields borrow `frame`: read them
-    /// only while it lives.
-    ///
-    /// - Parameter keepsValueBytes: When true, the `value` field is only checked,
-    ///   and its place in `frame` is kept in ``valueBytes``; it has no tree then.
-    init(parsing frame: UnsafeBufferPointer<UInt8>, maxDepth: Int, keepsValueBytes: Bool = false)
-        throws(JSONParseError)
-    {
+    /// leaves its value in ``nonObject``. The `value` field is only checked, and
+    /// its place in `frame` kept in ``valueBytes``; so are the values of the
+    /// elements of `ops` (``batchElements``). The fields borrow `frame`: read
+    /// them only while it lives.
+    init(parsing frame: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) {
         self.frame = frame
-        self.keepsValueBytes = keepsValueBytes
-        readsBatchElements = keepsValueBytes
+        keepsValueBytes = true
+        readsBatchElements = true
         nonObject = try JSONParser.parseMembers(of: frame, maxDepth: maxDepth, into: &self)
     }
 
@@ -66,6 +64,17 @@ struct RequestFields {
         self.frame = frame
         keepsValueBytes = true
         readsBatchElements = false
+    }
+
+    /// The fields of an element of an already parsed batch's `ops`: an object's
+    /// fields, or a value that is no object in ``nonObject``.
+    init(element: JSONValue) {
+        guard let object = element.objectValue else {
+            self.init(JSONObject())
+            nonObject = element
+            return
+        }
+        self.init(object)
     }
 
     /// Reads the fields of an already parsed object.
@@ -91,10 +100,39 @@ struct RequestFields {
         return UnsafeBufferPointer(rebasing: frame[range])
     }
 
-    /// The `value` field's bytes as sent, when ``keepsValueBytes`` (checked as
-    /// JSON with the frame); nil when there is none.
-    var valueAsSent: EncodedJSON? {
-        valueBytes.map { EncodedJSON(validatedBytes: Array(UnsafeBufferPointer(rebasing: frame[$0]))) }
+    /// The `value` field made as `Value`: from the bytes it was sent as (checked
+    /// as JSON with the frame), or from its tree for fields read from an object;
+    /// nil when there is none.
+    func sentValue<Value: RequestValue>() -> Value? {
+        if let range = valueBytes {
+            return Value.made(fromChecked: UnsafeBufferPointer(rebasing: frame[range]))
+        }
+        return value(of: .value).map { Value.made(fromTree: $0) }
+    }
+
+    /// The request's `id` as it was sent: read from its slot, so that an integer
+    /// id (the usual kind) builds no value.
+    var sentID: SentID {
+        switch Slot(slots[RequestField.id.rawValue]) {
+        case .absent: return .absent
+        case .integer(let integer): return .valid(.integer(integer))
+        case .plainString(let range):
+            return .valid(.string(String(decoding: UnsafeBufferPointer(rebasing: frame[range]), as: UTF8.self)))
+        case .tree, .scalar:
+            switch value(of: .id) {
+            case .string(let string)?: return .valid(.string(string))
+            case .integer(let integer)?: return .valid(.integer(integer))
+            case let other?: return .invalid(other)
+            case .none: return .absent
+            }
+        }
+    }
+
+    /// An `id` as sent: absent, a string or an integer, or any other value (an error).
+    enum SentID {
+        case absent
+        case valid(RequestID)
+        case invalid(JSONValue)
     }
 
     /// Sets a field to a tree; a field sent twice keeps its last value.
@@ -174,6 +212,10 @@ extension RequestFields: FieldSource {
 
     static func name(of field: RequestField) -> String {
         field.name
+    }
+
+    func isAbsent(_ field: RequestField) -> Bool {
+        slots[field.rawValue] == Slot.packedAbsent
     }
 
     func plainText(of field: RequestField) -> String? {

@@ -16,6 +16,15 @@ public struct RequestLimits: Sendable, Hashable {
         self.maxDepth = maxDepth
     }
 
+    /// The longest `ttl` of a `set` or a batch's set: 365 days, in seconds.
+    public static let maxTTLSeconds: Int64 = 31_536_000
+
+    /// The longest author name a `hello` may give, in UTF-8 bytes.
+    public static let maxNameBytes = 128
+
+    /// The longest `requestId`, in UTF-8 bytes.
+    public static let maxRequestIdBytes = 128
+
     /// The defaults of docs/protocol.md.
     public static let `default` = RequestLimits()
 }

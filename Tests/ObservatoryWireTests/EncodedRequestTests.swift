@@ -3,14 +3,17 @@ import Testing
 
 @testable import ObservatoryWire
 
-/// ``RawRequest`` must decode every frame as ``Request`` does, except that the
+/// `Request<EncodedJSON>` must decode every frame as `Request<JSONValue>` does, except that the
 /// values of a `set` and of a batch's sets stay as the bytes that were sent.
-@Suite struct RawRequestTests {
+@Suite struct EncodedRequestTests {
     /// What the tree decoder says, next to what the bytes decoder says with its value decoded.
     private func outcomes(_ frame: [UInt8], limits: RequestLimits) -> (
-        tree: Result<Request, RequestRejection>, bytes: Result<Request, RequestRejection>
+        tree: Result<Request<JSONValue>, RequestRejection>, bytes: Result<Request<JSONValue>, RequestRejection>
     ) {
-        (Request.decode(frame: frame, limits: limits), RawRequest.decode(frame: frame, limits: limits).map(\.decoded))
+        (
+            Request<JSONValue>.decode(frame: frame, limits: limits),
+            Request<EncodedJSON>.decode(frame: frame, limits: limits).map(\.decoded)
+        )
     }
 
     static let frames: [String] = [
@@ -60,7 +63,7 @@ import Testing
 
     @Test func aBatchKeepsEachSetsValueAsTheBytesThatWereSent() throws {
         let frame = #"{"op":"batch","ops":[{"op":"set","key":"a","value":{ "n" : 1.0 }},{"op":"delete","key":"b"}]}"#
-        let request = try RawRequest.decode(frame: Array(frame.utf8)).get()
+        let request = try Request<EncodedJSON>.decode(frame: Array(frame.utf8)).get()
         guard case .batch(let operations, nil) = request.operation, case .set(_, let value, _, _, _)? = operations.first
         else {
             Issue.record("not a batch with a set first: \(request)")
@@ -99,7 +102,7 @@ import Testing
 
     @Test func aSetValueIsKeptAsTheBytesThatWereSent() throws {
         let frame = #"{"op":"set","key":"k","value": {"b" : 1.0, "a":"\u00e9"} ,"ifVersion":2}"#
-        let request = try RawRequest.decode(frame: Array(frame.utf8)).get()
+        let request = try Request<EncodedJSON>.decode(frame: Array(frame.utf8)).get()
         guard case .set(let key, let value, let ifVersion, let sessionBound, let requestId, _) = request.operation
         else {
             Issue.record("not a set: \(request)")
@@ -113,7 +116,9 @@ import Testing
     }
 
     @Test func aRepeatedValueKeepsItsLastBytes() throws {
-        let request = try RawRequest.decode(frame: Array(#"{"op":"set","key":"k","value":1,"value":[2]}"#.utf8)).get()
+        let request = try Request<EncodedJSON>.decode(
+            frame: Array(#"{"op":"set","key":"k","value":1,"value":[2]}"#.utf8)
+        ).get()
         guard case .set(_, let value, _, _, _, _) = request.operation else {
             Issue.record("not a set: \(request)")
             return
@@ -122,17 +127,54 @@ import Testing
     }
 
     @Test func otherOperationsComeAsTheirOperation() throws {
-        let request = try RawRequest.decode(frame: Array(#"{"id":3,"op":"get","key":"k"}"#.utf8)).get()
-        #expect(request == RawRequest(id: .integer(3), operation: .other(.get(key: "k"))))
+        let request = try Request<EncodedJSON>.decode(frame: Array(#"{"id":3,"op":"get","key":"k"}"#.utf8)).get()
+        #expect(request == Request<EncodedJSON>(id: .integer(3), operation: .get(key: "k")))
         #expect(request.operation.kind == .get)
+    }
+
+    @Test(arguments: frames)
+    func aDecodedRequestKnowsTheKindOfItsOperation(_ frame: String) {
+        if case .success(let request) = Request<EncodedJSON>.decode(frame: Array(frame.utf8)) {
+            #expect(request.kind == request.operation.kind)
+        }
+        if case .success(let request) = Request<JSONValue>.decode(frame: Array(frame.utf8)) {
+            #expect(request.kind == request.operation.kind)
+        }
+    }
+
+    @Test func aRequestsKindFollowsItsOperation() {
+        var request = Request<JSONValue>(id: nil, operation: .ping)
+        #expect(request.kind == .ping)
+        request.operation = .get(key: "k")
+        #expect(request.kind == .get)
+    }
+
+    @Test(arguments: frames)
+    func aFrameInABufferDecodesAsTheSameFrameInAnArray(_ frame: String) {
+        let bytes = Array(frame.utf8)
+        let fromArray = Request<EncodedJSON>.decode(frame: bytes, limits: RequestLimits(maxValueBytes: 7))
+        let fromBuffer = bytes.withUnsafeBufferPointer { buffer in
+            Request<EncodedJSON>.decode(frame: buffer, limits: RequestLimits(maxValueBytes: 7))
+        }
+        #expect(fromBuffer == fromArray)
+    }
+
+    @Test func aKeyOfPlainBytesIsStillHeldToItsLength() {
+        let longest = String(repeating: "k", count: KeyRules.maxBytes)
+        let accepted = Request<EncodedJSON>.decode(frame: Array(#"{"op":"set","key":"\#(longest)","value":1}"#.utf8))
+        #expect((try? accepted.get()) != nil)
+        let rejected = Request<EncodedJSON>.decode(frame: Array(#"{"op":"set","key":"\#(longest)k","value":1}"#.utf8))
+        #expect((try? rejected.get()) == nil)
+        guard case .failure(let rejection) = rejected else { return }
+        #expect(rejection.error.code == .invalidKey)
     }
 
     @Test func theValueLimitCountsTheCompactEncodingAsTheTreeDecoderDoes() {
         let limits = RequestLimits(maxValueBytes: 7)
-        let spaced = RawRequest.decode(
+        let spaced = Request<EncodedJSON>.decode(
             frame: Array(#"{"op":"set","key":"k","value":{ "a" :  1 }}"#.utf8), limits: limits)
         #expect((try? spaced.get()) != nil)
-        let large = RawRequest.decode(
+        let large = Request<EncodedJSON>.decode(
             frame: Array(#"{"id":9,"op":"set","key":"k","value":{"a":10}}"#.utf8), limits: limits)
         #expect(large == .failure(RequestRejection(id: .integer(9), error: .valueTooLarge(size: 8, limit: 7))))
     }
