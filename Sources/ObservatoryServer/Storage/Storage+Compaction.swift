@@ -169,7 +169,8 @@ extension Storage {
         wakeSyncer.signal()
         syncerStopped.wait()
         compactions.wait()
-        let wake = state.withLock { state -> RevisionGate.Wakeup in
+        // A write in flight ends first; none starts any more.
+        let wake = whenNotWriting { state -> RevisionGate.Wakeup in
             guard !state.isAbandoned else { return RevisionGate.Wakeup() }
             for file in state.retiring + [state.log] {
                 do throws(StorageError) {
@@ -189,11 +190,14 @@ extension Storage {
     /// Stops as `kill -9` would: nothing more is written or flushed, descriptors
     /// and the directory lock are released. For tests of what a crash leaves.
     func abandon() {
-        let files = state.withLock { state -> [LogFile] in
-            guard !state.isAbandoned else { return [] }
+        let isFirst = state.withLock { state -> Bool in
+            guard !state.isAbandoned else { return false }
             state.isAbandoned = true
-            return state.retiring + [state.log]
+            return true
         }
+        guard isFirst else { return }
+        // A write in flight ends first (its descriptor must not be closed under it); none starts any more.
+        let files = whenNotWriting { state in state.retiring + [state.log] }
         guard !files.isEmpty else { return }
         for file in files { options.files.close(file.descriptor) }
         options.files.close(lockDescriptor)
