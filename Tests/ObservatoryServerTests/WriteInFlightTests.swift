@@ -142,6 +142,37 @@ private final class ReadingObserver: Observer {
         #expect(store.get("k")?.version == 2)
     }
 
+    @Test func readsGoOnWhileACompactionStartsItsNewLogAndChangesWaitForIt() throws {
+        let context = try open(.everysec, files: files)
+        let store = context.store
+        let storage = try storage(of: context)
+        let alice = alice
+        try store.set("k", to: 1, by: alice)
+        files.holdWrite()
+        defer { files.releaseWrite() }
+        let compacted = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? storage.compactNow()
+            compacted.signal()
+        }
+        // The new log's header is being written.
+        try #require(files.writeStarted.wait(timeout: .now() + 10) == .success)
+        #expect(onAnotherThread(within: 5) { store.get("k")?.version } == .some(1))
+        let changed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? store.set("k", to: 2, by: alice)
+            changed.signal()
+        }
+        #expect(changed.wait(timeout: .now() + 0.3) == .timedOut)
+
+        files.releaseWrite()
+        #expect(compacted.wait(timeout: .now() + 10) == .success)
+        #expect(changed.wait(timeout: .now() + 10) == .success)
+        storage.close()
+        let reopened = try open(.everysec)
+        #expect(reopened.store.get("k")?.version == 2)
+    }
+
     @Test func aFailedWriteTakesBackTheClaimedChangesAndThoseAppliedMeanwhile() throws {
         let context = try open(.everysec, files: files)
         let store = context.store

@@ -84,11 +84,14 @@ extension Storage {
         )
     }
 
-    /// Under the store's lock: copies the store and starts the log that follows the copy.
+    /// Copies the store and starts the log that follows the copy: while the
+    /// store makes no change (`withFrozenState`) and no other write is in flight
+    /// (so no session reservation lands in the log this one replaces after its
+    /// header was written), with no lock held while the file is created.
     func startSnapshotLog() throws(StorageError) -> (FrozenState, Int64, Int64)? {
         guard let source = state.withLock({ $0.source }) else { return nil }
-        return try source.withFrozenState { frozen throws(StorageError) in
-            try state.withLock { state throws(StorageError) in
+        return try source.withFrozenState { frozen throws(StorageError) -> (FrozenState, Int64, Int64)? in
+            let (sequence, reservation) = try beginWrite { state throws(StorageError) -> (Int64, Int64) in
                 guard !state.isClosed, !state.isAbandoned else {
                     throw StorageError(code: .unavailable, message: "storage is closed")
                 }
@@ -97,17 +100,26 @@ extension Storage {
                         code: .unavailable,
                         message: "no snapshot is written after changes were taken back; restart the server")
                 }
-                let sequence = state.nextSequence
-                let header = StorageHeader(
-                    kind: .log, epoch: epoch, revision: frozen.revision, sessionReservation: state.sessionReservation)
-                let log = try Self.startLog(sequence, in: directory, header: header)
+                return (state.nextSequence, state.sessionReservation)
+            }
+            let header = StorageHeader(
+                kind: .log, epoch: epoch, revision: frozen.revision, sessionReservation: reservation)
+            let started: Result<(file: LogFile, size: Int), StorageError>
+            do throws(StorageError) {
+                started = .success(try Self.startLog(sequence, in: directory, header: header))
+            } catch {
+                started = .failure(error)
+            }
+            endWrite { (state: inout State) -> Void in
+                guard case .success(let log) = started else { return }
                 state.nextSequence += 1
                 state.retiring.append(state.log)
                 state.log = log.file
                 state.logSize = log.size
                 state.logBytesSinceSnapshot = log.size
-                return (frozen, sequence, state.sessionReservation)
             }
+            _ = try started.get()
+            return (frozen, sequence, reservation)
         }
     }
 

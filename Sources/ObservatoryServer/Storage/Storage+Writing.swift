@@ -62,30 +62,17 @@ extension Storage {
         _ bytes: inout [UInt8], kind: WriteKind, keepsMemory: Bool = false,
         starting: (inout State) -> Void = { _ in }, then: (inout State, StorageError?) -> Value
     ) -> Value {
-        var waiter: DispatchSemaphore?
-        var log: LogFile?
-        var size = 0
-        while log == nil {
-            do {
-                try state.withLock { state throws(StorageError) in
-                    try checkAccepts(kind, state)
-                    guard state.writing == nil else {
-                        let semaphore = waiter ?? DispatchSemaphore(value: 0)
-                        waiter = semaphore
-                        state.writeWaiters.append(semaphore)
-                        return
-                    }
-                    state.writing = state.log
-                    log = state.log
-                    size = state.logSize
-                    starting(&state)
-                }
-            } catch {
-                return state.withLock { then(&$0, error) }
+        let log: LogFile
+        let size: Int
+        do {
+            (log, size) = try beginWrite { state throws(StorageError) in
+                try checkAccepts(kind, state)
+                starting(&state)
+                return (state.log, state.logSize)
             }
-            if log == nil { waiter?.wait() }
+        } catch {
+            return state.withLock { then(&$0, error) }
         }
-        guard let log else { preconditionFailure("the loop ends with a log claimed") }
         var failure: StorageError?
         var cutBackFailure: StorageError?
         do {
@@ -98,11 +85,8 @@ extension Storage {
                 cutBackFailure = error
             }
         }
-        var woken: [DispatchSemaphore] = []
         let count = bytes.count
-        let value = state.withLock { state in
-            state.writing = nil
-            swap(&woken, &state.writeWaiters)
+        return endWrite { state in
             if let failure {
                 failed(failure, cutBack: cutBackFailure, &state)
             } else if state.log === log {
@@ -114,6 +98,41 @@ extension Storage {
                 if state.buffered.isEmpty, state.buffered.capacity < bytes.capacity { swap(&state.buffered, &bytes) }
             }
             return then(&state, failure)
+        }
+    }
+
+    /// Waits, holding no lock, while a write is in flight; then, under the lock,
+    /// runs `starting` (which refuses the write by throwing) and marks a write in
+    /// flight to the current log, until `endWrite`.
+    func beginWrite<Value>(
+        _ starting: (inout State) throws(StorageError) -> Value
+    ) throws(StorageError) -> Value {
+        var waiter: DispatchSemaphore?
+        while true {
+            let value = try state.withLock { state throws(StorageError) -> Value? in
+                guard state.writing == nil else {
+                    let semaphore = waiter ?? DispatchSemaphore(value: 0)
+                    waiter = semaphore
+                    state.writeWaiters.append(semaphore)
+                    return nil
+                }
+                let value = try starting(&state)
+                state.writing = state.log
+                return value
+            }
+            if let value { return value }
+            waiter?.wait()
+        }
+    }
+
+    /// Ends the write in flight and runs `body`, under the lock; wakes the
+    /// threads that waited for it once the lock is released.
+    func endWrite<Value>(_ body: (inout State) -> Value) -> Value {
+        var woken: [DispatchSemaphore] = []
+        let value = state.withLock { state in
+            state.writing = nil
+            swap(&woken, &state.writeWaiters)
+            return body(&state)
         }
         for semaphore in woken { semaphore.signal() }
         return value

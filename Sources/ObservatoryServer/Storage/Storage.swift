@@ -6,8 +6,9 @@ import ObservatoryWire
 
 /// Gives storage a consistent copy of the store for a snapshot.
 protocol SnapshotSource: AnyObject, Sendable {
-    /// Runs `body` with the entries and the revision while no change can be made,
-    /// so that what `body` starts (a new log) begins exactly after that state.
+    /// Runs `body` with the entries and the revision while no change can be made
+    /// (holding no lock), so that what `body` starts (a new log) begins exactly
+    /// after that state.
     func withFrozenState<Result>(
         _ body: (FrozenState) throws(StorageError) -> Result
     ) throws(StorageError) -> Result
@@ -70,11 +71,10 @@ protocol SnapshotSource: AnyObject, Sendable {
 /// released, as the one write in flight (`writing`), which a second writer waits
 /// for, holding no lock; fsync runs off it too (the syncer takes the files under
 /// it, syncs, and reports under it again). The descriptor of a log being written
-/// is closed only once its write ended. Two slow paths still do file work under
-/// it: a compaction starts its new log (creates the file and writes its header,
-/// once per `compactionLogBytes`) under it and the store's lock, so that the log
-/// begins exactly after the store's copy; and closing fsyncs the last files
-/// under it, when nothing else runs.
+/// is closed only once its write ended. A compaction's new log is created the
+/// same way, as the write in flight while the store makes no change, so that it
+/// begins exactly after the store's copy. (Closing fsyncs the last files under
+/// it, when nothing else runs.)
 public final class Storage: Sendable {
     /// An open log file.
     final class LogFile: Sendable {

@@ -89,18 +89,25 @@ extension SharedStore {
         whenAllowed(.read) { body($0) }
     }
 
+    /// Runs `body` on a copy of the state (for a snapshot) with no lock held,
+    /// while no change is made: the copy is taken in an exclusive hold, which
+    /// claims an append for the time `body` runs (it starts the log that
+    /// follows the copy). Reads go on meanwhile; changes wait.
     func withFrozenState<Result>(
         _ body: (FrozenState) throws(StorageError) -> Result
     ) throws(StorageError) -> Result {
-        // A snapshot holds written changes only (one that is taken back must not be
-        // in it), and no append is in flight: its record would go to the log the
-        // snapshot replaces.
-        try whenAllowed(.exclusive) { guarded throws(StorageError) in
-            try body(
-                FrozenState(
-                    view: guarded.data.view, revision: guarded.data.revision, history: guarded.history,
-                    appliedWrites: guarded.data.appliedWrites))
+        // A snapshot holds written changes only: one that is taken back must not be in it.
+        let frozen = whenAllowed(.exclusive) { guarded in
+            guarded.claims.appendStarting()
+            return FrozenState(
+                view: guarded.data.view, revision: guarded.data.revision, history: guarded.history,
+                appliedWrites: guarded.data.appliedWrites)
         }
+        defer {
+            let woken = withStoreLock { $0.claims.appendFinished() }
+            for semaphore in woken { semaphore.signal() }
+        }
+        return try body(frozen)
     }
 
     /// What a write decided in one hold of the lock.

@@ -35,9 +35,7 @@ import ObservatoryWire
 /// that must not go on while a write is in flight (a read of unwritten changes,
 /// a change while an append is in flight) waits for it on a semaphore, holding
 /// no lock (`whenAllowed`). Storage's own lock is taken after this one, never
-/// before, and only for what storage decides or buffers. (One slow path does
-/// file work under it: a compaction copies the store and starts its new log in
-/// one hold, once per `compactionLogBytes` of log.)
+/// before, and only for what storage decides or buffers.
 public final class SharedStore: Sendable, SnapshotSource {
     struct KeyFeed {
         let messenger = Messenger<StoreChange>()
