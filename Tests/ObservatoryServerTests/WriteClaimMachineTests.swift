@@ -42,6 +42,24 @@ import Testing
         #expect(!machine.isWritten)
     }
 
+    @Test func whatMayGoOnAtOnceIsWhatAccessLetsGoOnWithoutAClaim() {
+        let purposes: [Machine.Purpose] = [.read, .buffer, .exclusive, .endOfTurn]
+        var states: [Machine] = [Machine(), writing([1])]
+        var withUnwritten = Machine()
+        withUnwritten.buffered(1)
+        var appending = Machine()
+        appending.appendStarting()
+        var writingMore = writing([1])
+        writingMore.buffered(2)
+        states += [withUnwritten, appending, writingMore]
+        for state in states {
+            for purpose in purposes {
+                var machine = state
+                #expect(state.allows(purpose) == goesOn(machine.access(purpose)))
+            }
+        }
+    }
+
     @Test func nothingUnwrittenNeedsNoClaim() {
         var machine = Machine()
         #expect(goesOn(machine.access(.endOfTurn)))

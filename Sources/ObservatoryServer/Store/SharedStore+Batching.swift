@@ -110,16 +110,14 @@ extension SharedStore {
         return try body(frozen)
     }
 
-    /// What a write decided in one hold of the lock.
-    private enum WriteStep<Plan> {
-        /// Answered: applied (and announced, or buffered), or answered from the state.
-        case answered(ReplyPayload)
-        /// Planned on a written state with an append claimed: its records go to
-        /// the log with no lock held, then it is applied.
-        case append(Plan)
+    /// What a write left to do after a hold of the lock that did not answer it.
+    private enum WriteStep {
         /// Its answer might name unwritten changes, or it needs an append while
         /// writes are in flight: planned again on a written state.
         case planAgain
+        /// Planned on a written state with an append claimed: its records go to
+        /// the log with no lock held, then it is applied.
+        case append
     }
 
     /// Plans a write (or a batch) and carries it out under both rules: a
@@ -128,19 +126,31 @@ extension SharedStore {
     /// failure, or a write outside loops) is planned on a written state with no
     /// write in flight, so its answer names written changes only and, if it has
     /// records, they are appended before it is applied (`apply`).
+    ///
+    /// The plan is handed on, never copied, and the hold that answers returns
+    /// the reply alone: the common case costs what one plain hold of the lock did.
+    /// Inlined into `write` and `batch`, so that their closures are too.
+    @inline(__always)
     func carryOut<Plan: StorePlan>(
         batched: Bool, _ plan: (StoreState) throws(WireError) -> Plan,
-        buffer: (Plan, inout Guarded) -> ReplyPayload, apply: (Plan, inout Guarded) -> ReplyPayload
+        buffer: (consuming Plan, inout Guarded) -> ReplyPayload,
+        apply: (consuming Plan, inout Guarded) -> ReplyPayload
     ) throws(WireError) -> ReplyPayload {
+        guard storage != nil else {
+            // In memory only, nothing is ever unwritten or appended: no claim to look at.
+            return try withStoreLock { guarded throws(WireError) in try apply(plan(guarded.data), &guarded) }
+        }
         var purpose: Claims.Purpose = batched ? .buffer : .exclusive
         while true {
-            let step = try whenAllowed(purpose) { guarded throws(WireError) -> WriteStep<Plan> in
+            var step = WriteStep.planAgain
+            var appending: Plan?
+            var answer = try whenAllowed(purpose) { guarded throws(WireError) -> ReplyPayload? in
                 let planned: Plan
                 do throws(WireError) {
                     planned = try plan(guarded.data)
                 } catch {
                     if guarded.claims.isWritten { throw error }
-                    return .planAgain
+                    return nil
                 }
                 if batched, guarded.batchesWrites, let storage, let revision = planned.revision {
                     do throws(StorageError) {
@@ -148,24 +158,27 @@ extension SharedStore {
                     } catch {
                         throw Self.notMade(error)
                     }
-                    return .answered(buffer(planned, &guarded))
+                    return buffer(consume planned, &guarded)
                 }
-                guard guarded.claims.isIdle else { return .planAgain }
+                guard guarded.claims.isIdle else { return nil }
                 guard storage != nil, planned.needsPersisting else {
                     // A duplicate's answer may name a change that was taken back.
                     if let refusal = storage?.refusal { throw Self.notMade(refusal) }
-                    return .answered(apply(planned, &guarded))
+                    return apply(consume planned, &guarded)
                 }
                 guarded.claims.appendStarting()
-                return .append(planned)
+                step = .append
+                appending = consume planned
+                return nil
             }
+            if let answer = answer.take() { return answer }
             switch step {
-            case .answered(let payload):
-                return payload
             case .planAgain:
                 purpose = .exclusive
-            case .append(let planned):
-                guard let storage else { preconditionFailure("an append is claimed only with storage") }
+            case .append:
+                guard let planned = appending.take(), let storage else {
+                    preconditionFailure("an append is claimed with a plan, only with storage")
+                }
                 return try appendClaimed(planned.records, to: storage) { guarded, failure throws(WireError) in
                     if let failure { throw Self.notMade(failure) }
                     return apply(planned, &guarded)

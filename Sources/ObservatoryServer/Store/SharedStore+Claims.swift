@@ -15,9 +15,8 @@ extension SharedStore {
         var buffer: Storage.TakenBuffer
     }
 
-    /// How a hold of the lock in `whenAllowed` ended.
-    private enum Hold<Value> {
-        case done(Value)
+    /// What a hold of the lock in `whenAllowed` left to do, when `body` did not run.
+    private enum Pending {
         case wait(DispatchSemaphore)
         case write(ClaimedWrite)
     }
@@ -26,26 +25,39 @@ extension SharedStore {
     /// (`WriteClaimMachine.access`): before that, waits for a claim in flight
     /// (on a semaphore, holding no lock), or writes the unwritten changes this
     /// thread claimed and announces them (or takes them back), as often as needed.
+    /// Inlined, so that `body` is too.
+    @inline(__always)
     func whenAllowed<Value, Failure: Error>(
         _ purpose: Claims.Purpose, _ body: (inout Guarded) throws(Failure) -> Value
     ) throws(Failure) -> Value {
+        // The common case first, in one plain hold of the lock: nothing to wait
+        // for or to write (the value comes back as it is, with no enum around it).
+        var ran = false
+        var value = try withStoreLock { guarded throws(Failure) -> Value? in
+            guard guarded.claims.allows(purpose) else { return nil }
+            ran = true
+            return try body(&guarded)
+        }
         var waiter: DispatchSemaphore?
-        while true {
-            let hold = try withStoreLock { guarded throws(Failure) -> Hold<Value> in
+        while !ran {
+            var pending: Pending?
+            value = try withStoreLock { guarded throws(Failure) -> Value? in
                 switch guarded.claims.access(purpose) {
                 case .now:
-                    return .done(try body(&guarded))
+                    ran = true
+                    return try body(&guarded)
                 case .wait:
                     let semaphore = waiter ?? DispatchSemaphore(value: 0)
                     guarded.claims.wait(semaphore)
-                    return .wait(semaphore)
+                    pending = .wait(semaphore)
                 case .write(let changes):
-                    return .write(claim(changes))
+                    pending = .write(claim(changes))
                 }
+                return nil
             }
-            switch hold {
-            case .done(let value):
-                return value
+            switch pending {
+            case nil:
+                break
             case .wait(let semaphore):
                 waiter = semaphore
                 semaphore.wait()
@@ -53,6 +65,8 @@ extension SharedStore {
                 write(claimed)
             }
         }
+        guard let value = value.take() else { preconditionFailure("the body ran") }
+        return value
     }
 
     /// The claimed `changes` with their records (under the lock, in the hold that claimed them).

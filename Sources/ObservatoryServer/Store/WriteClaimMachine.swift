@@ -91,8 +91,20 @@ struct WriteClaimMachine<Change, Waiter> {
 
     // MARK: Inputs
 
+    /// Whether `purpose` may go on at once, with nothing to wait for or write
+    /// (the common case, asked first: `access` answers `.now` exactly then).
+    func allows(_ purpose: Purpose) -> Bool {
+        switch purpose {
+        case .buffer: inFlight != .append
+        case .endOfTurn: inFlight != nil || unwritten.isEmpty
+        case .read: inFlight != .buffered && unwritten.isEmpty
+        case .exclusive: isIdle
+        }
+    }
+
     /// A thread holding the lock wants to do `purpose`.
     mutating func access(_ purpose: Purpose) -> Access {
+        if allows(purpose) { return .now }
         switch purpose {
         case .buffer:
             return inFlight == .append ? .wait : .now
