@@ -143,7 +143,8 @@ extension SharedStore {
         var purpose: Claims.Purpose = batched ? .buffer : .exclusive
         while true {
             var step = WriteStep.planAgain
-            var appending: Plan?
+            // Boxed: the common case, which never appends, keeps one empty reference aside, not a plan.
+            var appending: AppendingPlan<Plan>?
             var answer = try whenAllowed(purpose) { guarded throws(WireError) -> ReplyPayload? in
                 let planned: Plan
                 do throws(WireError) {
@@ -168,7 +169,7 @@ extension SharedStore {
                 }
                 guarded.claims.appendStarting()
                 step = .append
-                appending = consume planned
+                appending = AppendingPlan(planned)
                 return nil
             }
             if let answer = answer.take() { return answer }
@@ -176,7 +177,7 @@ extension SharedStore {
             case .planAgain:
                 purpose = .exclusive
             case .append:
-                guard let planned = appending.take(), let storage else {
+                guard let planned = appending.take()?.plan, let storage else {
                     preconditionFailure("an append is claimed with a plan, only with storage")
                 }
                 return try appendClaimed(planned.records, to: storage) { guarded, failure throws(WireError) in
@@ -185,6 +186,15 @@ extension SharedStore {
                 }
             }
         }
+    }
+}
+
+/// A plan kept aside while its records are appended.
+private final class AppendingPlan<Plan> {
+    let plan: Plan
+
+    init(_ plan: consuming Plan) {
+        self.plan = plan
     }
 }
 
