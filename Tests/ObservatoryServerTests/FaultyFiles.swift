@@ -14,6 +14,7 @@ final class FaultyFiles: StorageFiles {
         var failures: [Operation: Int32] = [:]
         var counts: [Operation: Int] = [:]
         var isSynchronizeHeld = false
+        var isWriteHeld = false
     }
 
     private let real = SystemFiles()
@@ -21,6 +22,9 @@ final class FaultyFiles: StorageFiles {
     private let synchronizeReleased = DispatchSemaphore(value: 0)
     /// Signalled each time a held `synchronize` starts waiting.
     let synchronizeStarted = DispatchSemaphore(value: 0)
+    private let writeReleased = DispatchSemaphore(value: 0)
+    /// Signalled each time a held `write` starts waiting.
+    let writeStarted = DispatchSemaphore(value: 0)
 
     /// Makes `operation` fail with `errorNumber` until `heal(_:)`.
     func fail(_ operation: Operation, with errorNumber: Int32) {
@@ -48,6 +52,17 @@ final class FaultyFiles: StorageFiles {
         for _ in 0..<64 { synchronizeReleased.signal() }
     }
 
+    /// Makes every `write` wait until `releaseWrite()`: a disk that takes its time.
+    func holdWrite() {
+        state.withLock { $0.isWriteHeld = true }
+    }
+
+    /// Lets held and later `write` calls go.
+    func releaseWrite() {
+        state.withLock { $0.isWriteHeld = false }
+        for _ in 0..<64 { writeReleased.signal() }
+    }
+
     private func check(_ operation: Operation, path: String) throws(StorageError) {
         let failure = state.withLock { state -> Int32? in
             state.counts[operation, default: 0] += 1
@@ -72,6 +87,10 @@ final class FaultyFiles: StorageFiles {
 
     /// A failing write first writes half of the bytes, as a full disk does.
     func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(StorageError) {
+        if state.withLock({ $0.isWriteHeld }) {
+            writeStarted.signal()
+            _ = writeReleased.wait(timeout: .now() + 20)
+        }
         do {
             try check(.write, path: path)
         } catch {

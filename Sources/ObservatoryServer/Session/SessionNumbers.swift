@@ -12,7 +12,7 @@ import Synchronization
 /// The counter is atomic; the reservation is a `Locked` `SessionReservation`, held only to
 /// decide whether a number needs a record and to note one written. Nothing
 /// blocks under it: the record's `write(2)` (once per half `reservationBlock`
-/// sessions) runs after it is released, under storage's lock alone.
+/// sessions) runs after it is released, as storage's one write in flight, with no lock held.
 final class SessionNumbers: Sendable {
     /// How many session numbers one reservation record reserves.
     static let reservationBlock: Int64 = 1_024

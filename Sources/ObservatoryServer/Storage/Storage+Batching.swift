@@ -4,38 +4,35 @@ import Dispatch
 extension Storage {
     /// What writing the buffer did.
     enum BatchOutcome {
-        /// `write(2)` took every buffered record (if there were any); run `waiters`
+        /// `write(2)` took every taken record (if there were any); run `waiters`
         /// once the changes are announced.
         case written(waiters: RevisionGate.Wakeup)
-        /// The write failed and was cut back: the buffered changes are lost to their
-        /// writers and storage refuses changes until the server restarts; the
-        /// caller takes the changes back, then runs `waiters`.
+        /// The write failed and was cut back: the taken changes, and those
+        /// buffered meanwhile, are lost to their writers and storage refuses
+        /// changes until the server restarts; the caller takes the changes back,
+        /// then runs `waiters`.
         case failed(StorageError, waiters: RevisionGate.Wakeup)
     }
 
-    /// Makes the store's batched writes wait in the buffer until `writeBuffered()`,
-    /// which the event loops call at the end of every turn. Before this, and
-    /// without loops (tests, tools), every change is written as it is made.
-    func startBatching() {
-        state.withLock { $0.batchesWrites = true }
+    /// The buffered records the store's write claim took, to write once the
+    /// locks are released.
+    struct TakenBuffer {
+        /// The framed records.
+        var bytes: [UInt8]
+        /// The revision of the last change among them.
+        let revision: Int64
     }
 
-    /// Keeps the records of one change, at `revision`, for the next `writeBuffered()`
-    /// (the caller holds the store's lock and applies the change next); or writes
-    /// them at once when storage does not batch. A `changeTime` equal to the one
-    /// before it in the buffer is left out: a time holds until the next, and each
-    /// buffer, written whole or not at all, starts with one.
+    /// Keeps the records of one change, at `revision`, for the next write claim
+    /// (the caller holds the store's lock and applies the change next). A
+    /// `changeTime` equal to the one before it in the buffer is left out: a time
+    /// holds until the next, and each buffer, written whole or not at all, starts
+    /// with one.
     ///
-    /// - Returns: whether the records wait in the buffer (else they are written),
-    ///   and the revision gate's waiters an immediate write woke, for the caller
-    ///   to run once it released the store's lock.
     /// - Throws: `StorageError` when storage takes no change (failed, refusing or
-    ///   closed), or an immediate write failed; then nothing of the records stays.
-    func buffer(
-        _ records: [StorageRecord], revision: Int64
-    ) throws(StorageError) -> (isBuffered: Bool, wakeup: RevisionGate.Wakeup) {
-        let isBuffered = try state.withLock { state throws(StorageError) -> Bool in
-            guard state.batchesWrites else { return false }
+    ///   closed); then nothing of the records stays.
+    func buffer(_ records: [StorageRecord], revision: Int64) throws(StorageError) {
+        try state.withLock { state throws(StorageError) in
             try checkAcceptsChanges(state)
             for record in records {
                 if case .changeTime(let at) = record {
@@ -45,34 +42,38 @@ extension Storage {
                 RecordFraming.append(record, to: &state.buffered)
             }
             state.bufferedRevision = revision
-            return true
         }
-        guard isBuffered else { return (false, try append(records)) }
-        return (true, RevisionGate.Wakeup())
     }
 
-    /// Writes every buffered record in one `write(2)` (the caller holds the store's
-    /// lock, so nothing is buffered meanwhile), and tells the durability machine.
-    func writeBuffered() -> BatchOutcome {
-        let (outcome, compact) = state.withLock { state -> (BatchOutcome, Bool) in
-            guard !state.buffered.isEmpty else { return (.written(waiters: RevisionGate.Wakeup()), false) }
-            // Taken out while it is written, then emptied and put back: the next turn
-            // reuses its memory, unless one turn made it large.
+    /// Takes every buffered record out, for the store's write claim (under the
+    /// store's lock, in the hold that claims the changes they hold).
+    func takeBuffered() -> TakenBuffer {
+        state.withLock { state in
             var bytes: [UInt8] = []
             swap(&bytes, &state.buffered)
             state.bufferedChangeTime = nil
-            defer {
-                bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
-                state.buffered = bytes
-            }
-            let revision = state.bufferedRevision
-            do throws(StorageError) {
-                try write(bytes, into: &state, kind: .batch)
-            } catch {
-                let reason = error.message
-                logger.error("storage: \(reason); the batch was not made, changes are refused until a restart")
-                let wake = carryOut(state.durability.batchWriteFailed(through: revision, error.message), &state)
-                return (.failed(error, waiters: wake), false)
+            return TakenBuffer(bytes: bytes, revision: state.bufferedRevision)
+        }
+    }
+
+    /// Writes what `takeBuffered()` took in one `write(2)`, with no lock held (the
+    /// store's claim is the only one in flight, so the log keeps revision order),
+    /// and tells the durability machine. On failure, the records buffered
+    /// meanwhile are dropped too: their changes, applied after the taken ones,
+    /// are taken back with them.
+    func writeBuffered(_ taken: inout TakenBuffer) -> BatchOutcome {
+        guard !taken.bytes.isEmpty else { return .written(waiters: RevisionGate.Wakeup()) }
+        let revision = taken.revision
+        let (outcome, compact) = writeToLog(&taken.bytes, kind: .batch, keepsMemory: true) {
+            state, failure -> (BatchOutcome, Bool) in
+            if let failure {
+                logger.error(
+                    "storage: \(failure.message); the batch was not made, changes are refused until a restart")
+                let through = state.buffered.isEmpty ? revision : max(revision, state.bufferedRevision)
+                state.buffered.removeAll(keepingCapacity: true)
+                state.bufferedChangeTime = nil
+                let wake = carryOut(state.durability.batchWriteFailed(through: through, failure.message), &state)
+                return (.failed(failure, waiters: wake), false)
             }
             let now = state.durability.isSyncing ? DispatchTime.now().uptimeNanoseconds : 0
             let wake = carryOut(state.durability.appended(through: revision, at: now), &state)

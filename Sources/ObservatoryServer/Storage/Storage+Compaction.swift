@@ -84,11 +84,14 @@ extension Storage {
         )
     }
 
-    /// Under the store's lock: copies the store and starts the log that follows the copy.
+    /// Copies the store and starts the log that follows the copy: while the
+    /// store makes no change (`withFrozenState`) and no other write is in flight
+    /// (so no session reservation lands in the log this one replaces after its
+    /// header was written), with no lock held while the file is created.
     func startSnapshotLog() throws(StorageError) -> (FrozenState, Int64, Int64)? {
         guard let source = state.withLock({ $0.source }) else { return nil }
-        return try source.withFrozenState { frozen throws(StorageError) in
-            try state.withLock { state throws(StorageError) in
+        return try source.withFrozenState { frozen throws(StorageError) -> (FrozenState, Int64, Int64)? in
+            let (sequence, reservation) = try beginWrite { state throws(StorageError) -> (Int64, Int64) in
                 guard !state.isClosed, !state.isAbandoned else {
                     throw StorageError(code: .unavailable, message: "storage is closed")
                 }
@@ -97,17 +100,26 @@ extension Storage {
                         code: .unavailable,
                         message: "no snapshot is written after changes were taken back; restart the server")
                 }
-                let sequence = state.nextSequence
-                let header = StorageHeader(
-                    kind: .log, epoch: epoch, revision: frozen.revision, sessionReservation: state.sessionReservation)
-                let log = try Self.startLog(sequence, in: directory, header: header)
+                return (state.nextSequence, state.sessionReservation)
+            }
+            let header = StorageHeader(
+                kind: .log, epoch: epoch, revision: frozen.revision, sessionReservation: reservation)
+            let started: Result<(file: LogFile, size: Int), StorageError>
+            do throws(StorageError) {
+                started = .success(try Self.startLog(sequence, in: directory, header: header))
+            } catch {
+                started = .failure(error)
+            }
+            endWrite { (state: inout State) -> Void in
+                guard case .success(let log) = started else { return }
                 state.nextSequence += 1
                 state.retiring.append(state.log)
                 state.log = log.file
                 state.logSize = log.size
                 state.logBytesSinceSnapshot = log.size
-                return (frozen, sequence, state.sessionReservation)
             }
+            _ = try started.get()
+            return (frozen, sequence, reservation)
         }
     }
 
@@ -169,7 +181,8 @@ extension Storage {
         wakeSyncer.signal()
         syncerStopped.wait()
         compactions.wait()
-        let wake = state.withLock { state -> RevisionGate.Wakeup in
+        // A write in flight ends first; none starts any more.
+        let wake = whenNotWriting { state -> RevisionGate.Wakeup in
             guard !state.isAbandoned else { return RevisionGate.Wakeup() }
             for file in state.retiring + [state.log] {
                 do throws(StorageError) {
@@ -189,11 +202,14 @@ extension Storage {
     /// Stops as `kill -9` would: nothing more is written or flushed, descriptors
     /// and the directory lock are released. For tests of what a crash leaves.
     func abandon() {
-        let files = state.withLock { state -> [LogFile] in
-            guard !state.isAbandoned else { return [] }
+        let isFirst = state.withLock { state -> Bool in
+            guard !state.isAbandoned else { return false }
             state.isAbandoned = true
-            return state.retiring + [state.log]
+            return true
         }
+        guard isFirst else { return }
+        // A write in flight ends first (its descriptor must not be closed under it); none starts any more.
+        let files = whenNotWriting { state in state.retiring + [state.log] }
         guard !files.isEmpty else { return }
         for file in files { options.files.close(file.descriptor) }
         options.files.close(lockDescriptor)

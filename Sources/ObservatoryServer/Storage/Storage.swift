@@ -6,8 +6,9 @@ import ObservatoryWire
 
 /// Gives storage a consistent copy of the store for a snapshot.
 protocol SnapshotSource: AnyObject, Sendable {
-    /// Runs `body` with the entries and the revision while no change can be made,
-    /// so that what `body` starts (a new log) begins exactly after that state.
+    /// Runs `body` with the entries and the revision while no change can be made
+    /// (holding no lock), so that what `body` starts (a new log) begins exactly
+    /// after that state.
     func withFrozenState<Result>(
         _ body: (FrozenState) throws(StorageError) -> Result
     ) throws(StorageError) -> Result
@@ -17,16 +18,20 @@ protocol SnapshotSource: AnyObject, Sendable {
 /// by policy, compacted into snapshots, and the rules for acknowledging changes.
 ///
 /// ## The write path
-/// Two ways, both under the store's lock, so the log holds changes in revision order:
+/// One `write(2)` is in flight at a time, and it runs with no lock held
+/// (`Storage+Writing.swift`); the store's write claims (`WriteClaimMachine`)
+/// give it the changes in revision order:
 /// - Appending (`append`): the store writes a change's records before it applies
 ///   the change, in one `write(2)`; a failed write leaves nothing behind (the
 ///   partial record is cut off) and the writer is told. The store's own methods
-///   (`set`, `delete`, session ends) and every write outside event loops go this way.
-/// - Batching (`buffer`, `writeBuffered`, see `Storage+Batching.swift`): with the
-///   server's event loops, the store applies a change in memory, storage keeps its
-///   records in a buffer, and at the end of a loop turn one `write(2)` takes
-///   everything buffered, as Redis writes its AOF once per turn. `SharedStore`
-///   says why no reader sees a change before that write, and what a failed one does.
+///   (`set`, `delete`, `batch`, session ends, expiry) and every write outside
+///   event loops go this way.
+/// - Batching (`buffer`, `takeBuffered`, `writeBuffered`, see
+///   `Storage+Batching.swift`): with the server's event loops, the store applies a
+///   change in memory, storage keeps its records in a buffer, and at the end of a
+///   loop turn one `write(2)` takes everything buffered, as Redis writes its AOF
+///   once per turn. `SharedStore+Batching.swift` says why no reader sees a change
+///   before that write, and what a failed one does.
 /// `write(2)` puts the records in the kernel's hands, so `kill -9` cannot take a
 /// written change back.
 ///
@@ -57,15 +62,19 @@ protocol SnapshotSource: AnyObject, Sendable {
 /// reads back whole.
 ///
 /// ## Locking
-/// `state` guards the files and counters; the store's lock is taken before it,
-/// never after. The gate's lock is taken under it (so the gate advances in the
-/// machine's order); the gate's waiters run after both are released, and no
-/// handler ever runs under either. fsync runs off every lock (the syncer takes
-/// the files under it, syncs, and reports under it again). The one blocking
-/// call under it is `write(2)` of a change, a turn's batch or a session reservation
-/// (and the truncation that cuts back a failed one): it runs under this lock
-/// and, for changes, under the store's, which keeps the log in revision order
-/// and lets a failed write be cut back before anything else is appended.
+/// `state` guards the files, the counters, the buffer and which write is in
+/// flight; the store's lock is taken before it, never after. The gate's lock is
+/// taken under it (so the gate advances in the machine's order); the gate's
+/// waiters run after both are released, and no handler ever runs under either.
+/// Nothing blocks under it: `write(2)` of a change, a turn's batch or a session
+/// reservation, and the truncation that cuts back a failed one, run after it is
+/// released, as the one write in flight (`writing`), which a second writer waits
+/// for, holding no lock; fsync runs off it too (the syncer takes the files under
+/// it, syncs, and reports under it again). The descriptor of a log being written
+/// is closed only once its write ended. A compaction's new log is created the
+/// same way, as the write in flight while the store makes no change, so that it
+/// begins exactly after the store's copy. (Closing fsyncs the last files under
+/// it, when nothing else runs.)
 public final class Storage: Sendable {
     /// An open log file.
     final class LogFile: Sendable {
@@ -97,8 +106,11 @@ public final class Storage: Sendable {
         var compactionNotBefore: UInt64 = 0
         var isClosed = false
         var isAbandoned = false
-        /// Whether changes are buffered until the end of the loop turn (`startBatching()`).
-        var batchesWrites = false
+        /// The log that the one `write(2)` in flight goes to, while one is
+        /// (`writeToLog`): nothing else is written, and its descriptor stays open.
+        var writing: LogFile?
+        /// The threads waiting for the write in flight to end.
+        var writeWaiters: [DispatchSemaphore] = []
         /// The framed records of changes applied in memory and not written yet.
         var buffered: [UInt8] = []
         /// The revision of the last buffered change.
@@ -192,79 +204,6 @@ public final class Storage: Sendable {
         state.withLock { $0.source = source }
     }
 
-    // MARK: Writing
-
-    /// Appends the records of one change to the log in one `write(2)` (the caller
-    /// holds the store's lock, so records go in revision order). Returns once
-    /// `write(2)` has taken them.
-    ///
-    /// - Returns: the revision gate's waiters this woke, for the caller to run
-    ///   once it released the store's lock.
-    /// - Throws: `StorageError` when storage is failed, or the write failed; then
-    ///   nothing of the records stays in the log.
-    func append(_ records: [StorageRecord]) throws(StorageError) -> RevisionGate.Wakeup {
-        assert(state.withLock { $0.buffered.isEmpty }, "the store writes what is buffered first")
-        var bytes: [UInt8] = []
-        for record in records { RecordFraming.append(record, to: &bytes) }
-        let (wake, compact) = try state.withLock { state throws(StorageError) -> (RevisionGate.Wakeup, Bool) in
-            try write(bytes, into: &state)
-            let revision = records.lazy.compactMap(\.revision).max()
-            // The clock is read only when the machine needs it: while an fsync runs.
-            let now = state.durability.isSyncing ? DispatchTime.now().uptimeNanoseconds : 0
-            let wake = carryOut(state.durability.appended(through: revision, at: now), &state)
-            return (wake, revision != nil && claimCompactionIfDue(&state))
-        }
-        if compact { startCompaction() }
-        return wake
-    }
-
-    func write(_ bytes: [UInt8], into state: inout State, kind: WriteKind = .change) throws(StorageError) {
-        switch kind {
-        case .change: try checkAcceptsChanges(state)
-        case .batch: try checkCanWrite(state, unless: state.durability.isLogDamaged)
-        case .sessionReservation: try checkCanWrite(state, unless: state.durability.needsRecovery)
-        }
-        let log = state.log
-        do {
-            try options.files.write(log.descriptor, bytes, path: log.path)
-        } catch {
-            cutBack(log, to: state.logSize, after: error, state: &state)
-            throw error
-        }
-        state.logSize += bytes.count
-        state.logBytesSinceSnapshot += bytes.count
-    }
-
-    /// Removes what a failed write may have left; if even that fails, the log's
-    /// end cannot be trusted and storage stops until a snapshot replaces it.
-    private func cutBack(_ log: LogFile, to size: Int, after error: StorageError, state: inout State) {
-        do {
-            try options.files.truncate(log.descriptor, to: size, path: log.path)
-        } catch {
-            if !state.durability.needsRecovery { logFailure(error) }
-            // The writers of the changes lost here learn it off this lock, which the
-            // caller still holds (this runs only when a write failed and could not
-            // be cut back).
-            let wakeup = carryOut(state.durability.logDamaged(error.message), &state)
-            DispatchQueue.global().async { wakeup.run() }
-        }
-        logger.error("storage: \(error.message); the change was not made")
-    }
-
-    /// Session numbers up to this one may have been handed out (read back, or recorded since).
-    var sessionReservation: Int64 {
-        state.withLock { $0.sessionReservation }
-    }
-
-    /// Records that session numbers up to `number` may be handed out, so a restart continues above them.
-    func reserveSessions(through number: Int64) throws(StorageError) {
-        let bytes = RecordFraming.framed(.sessionReservation(number))
-        try state.withLock { state throws(StorageError) in
-            try write(bytes, into: &state, kind: .sessionReservation)
-            state.sessionReservation = max(state.sessionReservation, number)
-        }
-    }
-
     // MARK: Acknowledging
 
     /// The revision up to which replies to writes and events may go out.
@@ -344,11 +283,14 @@ public final class Storage: Sendable {
         wake.run()
     }
 
+    /// Closes retired logs, except one a write in flight still goes to: that one
+    /// stays retiring, and the next sync closes it.
     func closeRetired(_ files: [LogFile], state: inout State) {
-        for file in files {
+        let closing = files.filter { $0 !== state.writing }
+        for file in closing {
             options.files.close(file.descriptor)
         }
-        state.retiring.removeAll { retired in files.contains { $0 === retired } }
+        state.retiring.removeAll { retired in closing.contains { $0 === retired } }
     }
 
     private func recoverAfterFailure() {

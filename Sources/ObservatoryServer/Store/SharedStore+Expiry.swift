@@ -16,29 +16,18 @@ extension SharedStore {
     func expireDue(now: Int64 = KeyExpiry.wallMilliseconds(), limit: Int = 1_000) -> (
         expired: Int, failure: WireError?
     ) {
-        withStoreLock { guarded in
-            guard let next = guarded.data.nextExpiry, next <= now else { return (0, nil) }
-            writeUnwritten(&guarded)
-            let planned = guarded.data.planExpiry(now: now, limit: limit)
-            guard !planned.isEmpty else { return (0, nil) }
-            if let storage {
-                do throws(StorageError) {
-                    guarded.wakeup += try storage.append(planned.flatMap(\.records))
-                } catch {
-                    for write in planned {
-                        if let key = write.change?.key { guarded.data.reschedule(key) }
-                    }
-                    return (0, Self.notMade(error))
+        guard let next = nextExpiry, next <= now else { return (0, nil) }
+        let outcome = deleteOwn(
+            { data in
+                guard let next = data.nextExpiry, next <= now else { return [] }
+                return data.planExpiry(now: now, limit: limit)
+            },
+            refused: { guarded, planned in
+                for write in planned {
+                    if let key = write.change?.key { guarded.data.reschedule(key) }
                 }
-            }
-            for write in planned {
-                let (change, _) = guarded.data.apply(write)
-                if let change {
-                    publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
-                }
-            }
-            return (planned.count, nil)
-        }
+            })
+        return (outcome.made, outcome.failure)
     }
 
     /// The earliest time (milliseconds since 1970) an expiring key may be due, if any key expires.

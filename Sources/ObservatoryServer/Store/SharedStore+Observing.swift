@@ -35,8 +35,7 @@ extension SharedStore {
     ) throws(Failure) -> Observation {
         // Registered and captured in one step under the lock (no change falls between
         // them); a prefix's snapshot is read from a copy after the lock is released.
-        let (captured, revision) = try withStoreLock { guarded throws(Failure) in
-            writeUnwritten(&guarded)
+        let (captured, revision) = try whenAllowed(.read) { guarded throws(Failure) in
             let ignoredThrough = guarded.deliveries.isSending ? guarded.data.revision : 0
             if try subscribe(ignoredThrough) {
                 let receive = Self.ignoring(through: ignoredThrough, receive)

@@ -56,7 +56,8 @@ extension SharedStore: SharedState {
     }
 
     func close() {
-        writeBatch()
+        // Everything unwritten is written, and no write is in flight, before storage closes.
+        whenAllowed(.exclusive) { _ in }
         storage?.close()
     }
 }

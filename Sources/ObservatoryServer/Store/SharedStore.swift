@@ -1,3 +1,4 @@
+import Dispatch
 import Observatory
 import ObservatoryWire
 
@@ -16,20 +17,25 @@ import ObservatoryWire
 /// own `set`, `delete` and session ends append to the log before applying.
 ///
 /// ## Locking
-/// One `Locked` box (`guarded`) guards the data, the history, the feeds and the
-/// delivery queue. It is held only to decide: plan, store (or buffer) and apply a
-/// change, keep it in the history and queue its delivery, or register an
-/// observation and take its snapshot in one step. No observer's handler and no
-/// revision gate waiter runs under it: `withStoreLock`, through which every path
-/// that writes or observes takes it, runs them once it is released. Deliveries
-/// are queued under it in revision order and sent by one thread at a time
-/// (`DeliveryQueue`), so every observer receives the changes in revision order
-/// while a slow handler, or one that writes to the store itself, never holds up
-/// another thread's write. An observation registered while deliveries are on
-/// their way ignores the changes its snapshot already holds (`subscribe` is told
-/// up to which revision). Storage's own lock is taken after this one, never
-/// before; storage's `write(2)` of a change or a turn's batch still runs under
-/// both, which is what keeps the log in revision order.
+/// One `Locked` box (`guarded`) guards the data, the history, the feeds, the
+/// delivery queue and the write claims. It is held only to decide: plan, buffer
+/// and apply a change, keep it in the history and queue its delivery, or
+/// register an observation and take its snapshot in one step. Nothing blocks
+/// under it: no `write(2)`, no observer's handler and no revision gate waiter
+/// runs under it. `withStoreLock`, through which every path that writes or
+/// observes takes it, runs handlers and waiters once it is released.
+/// Deliveries are queued under it in revision order and sent by one thread at a
+/// time (`DeliveryQueue`), so every observer receives the changes in revision
+/// order while a slow handler, or one that writes to the store itself, never
+/// holds up another thread's write. An observation registered while deliveries
+/// are on their way ignores the changes its snapshot already holds (`subscribe`
+/// is told up to which revision). Storage's `write(2)` runs after it is released
+/// too, as the one write in flight that a write claim (`WriteClaimMachine`)
+/// decided under it: the claim keeps the log in revision order, and a thread
+/// that must not go on while a write is in flight (a read of unwritten changes,
+/// a change while an append is in flight) waits for it on a semaphore, holding
+/// no lock (`whenAllowed`). Storage's own lock is taken after this one, never
+/// before, and only for what storage decides or buffers.
 public final class SharedStore: Sendable, SnapshotSource {
     struct KeyFeed {
         let messenger = Messenger<StoreChange>()
@@ -40,8 +46,11 @@ public final class SharedStore: Sendable, SnapshotSource {
         var data: StoreState
         var history: ChangeHistory
         var keyFeeds: [StoreKey: KeyFeed] = [:]
-        /// Changes applied in memory whose records wait in storage's buffer, oldest first.
-        var unwritten: [UnwrittenChange] = []
+        /// The changes applied in memory whose records wait in storage's buffer,
+        /// and which write to the log is in flight (`SharedStore+Batching.swift`).
+        var claims = WriteClaimMachine<UnwrittenChange, DispatchSemaphore>()
+        /// Whether sessions' writes are batched per loop turn (`batchWritesPerTurn()`).
+        var batchesWrites = false
         /// The revision gate's waiters that storage woke under the lock; `withStoreLock`
         /// runs them once it is released.
         var wakeup = RevisionGate.Wakeup()
@@ -198,30 +207,16 @@ public final class SharedStore: Sendable, SnapshotSource {
     }
 
     /// Deletes the keys bound to `session` (docs/protocol.md's session-bound keys), each
-    /// announced as a delete by its owner with reason `session_ended`.
+    /// announced as a delete by its owner with reason `session_ended`. Their
+    /// records go to storage in one write before any of them is deleted.
     ///
-    /// - Returns: how many keys were deleted; a storage failure stops early and is
-    ///   returned too (the keys left are removed at the next start).
+    /// - Returns: how many keys were deleted; when storage refuses the deletes,
+    ///   none is made and the failure is returned too (the keys are removed at
+    ///   the next start).
     @discardableResult
     public func endSession(_ session: String) -> (deleted: Int, failure: WireError?) {
-        withStoreLock { guarded in
-            writeUnwritten(&guarded)
-            var deleted = 0
-            for planned in guarded.data.planSessionEnd(session) {
-                do throws(WireError) {
-                    try persist(planned, &guarded)
-                } catch {
-                    // The keys deleted so far stay deleted; the others stay bound until the next start.
-                    return (deleted, error)
-                }
-                let (change, _) = guarded.data.apply(consume planned)
-                if let change {
-                    publish(change, from: Author(name: change.author, session: change.session), in: &guarded)
-                }
-                deleted += 1
-            }
-            return (deleted, nil)
-        }
+        let outcome = deleteOwn({ $0.planSessionEnd(session) }, refused: { _, _ in })
+        return (outcome.made, outcome.failure)
     }
 
     /// Ends every session that owns session-bound keys: at start-up, the keys of
@@ -237,25 +232,31 @@ public final class SharedStore: Sendable, SnapshotSource {
         return (deleted, nil)
     }
 
-    /// Plans one write under the lock, persists what it returns, applies it and
-    /// announces its change: in that order, so a change storage refuses is not made
-    /// and observers only see changes that are in the log. A `batched` change is
-    /// applied and buffered instead, and announced once written (`buffer`).
+    /// Plans one write, stores it and applies it, then announces its change, so
+    /// that a change storage refuses is not made and observers only see changes
+    /// that are in the log: its records are appended before it is applied, or,
+    /// `batched` within a loop turn, it is applied and buffered and announced
+    /// once written (`SharedStore+Batching.swift`).
     func write(
         from author: Author, batched: Bool = false, _ plan: (StoreState) throws(WireError) -> PlannedWrite
     ) throws(WireError) -> ReplyPayload {
-        try withStoreLock { guarded throws(WireError) in
-            let planned = try planOnWrittenState(&guarded, batched: batched, makesChange: { $0.change != nil }, plan)
-            if batched, let storage, planned.change != nil {
-                return try buffer(planned, by: author, in: storage, &guarded)
-            }
-            try persist(planned, &guarded)
-            let (change, payload) = guarded.data.apply(consume planned)
-            if let change {
-                publish(change, from: author, in: &guarded)
-            }
-            return payload
-        }
+        try carryOut(
+            batched: batched, plan,
+            buffer: { planned, guarded in
+                let previous = planned.change.flatMap { guarded.data.entry($0.key) }
+                let (change, payload) = guarded.data.apply(planned)
+                if let change {
+                    guarded.claims.buffered(UnwrittenChange(change: change, author: author, previous: previous))
+                }
+                return payload
+            },
+            apply: { planned, guarded in
+                let (change, payload) = guarded.data.apply(planned)
+                if let change {
+                    publish(change, from: author, in: &guarded)
+                }
+                return payload
+            })
     }
 
     /// Keeps a change in the history and queues its delivery to the observers of
@@ -282,21 +283,6 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// The wall time in milliseconds, read only for writes with a `requestId` or a `ttl`.
     static func wallMilliseconds(_ requestId: String?, ttl: Int64? = nil) -> Int64 {
         requestId == nil && ttl == nil ? 0 : AppliedWrites.wallMilliseconds()
-    }
-
-    /// Appends a planned write's records to the log before it is applied.
-    private func persist(_ planned: PlannedWrite, _ guarded: inout Guarded) throws(WireError) {
-        guard let storage else { return }
-        do throws(StorageError) {
-            if planned.needsPersisting {
-                guarded.wakeup += try storage.append(planned.records)
-            } else if let refusal = storage.refusal {
-                // A duplicate's answer may name a change that was taken back.
-                throw refusal
-            }
-        } catch {
-            throw Self.notMade(error)
-        }
     }
 
     /// The error of a change storage refused.
