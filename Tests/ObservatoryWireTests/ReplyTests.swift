@@ -140,6 +140,24 @@ import Testing
         }
     }
 
+    @Test func aReplysLineIsAppendedAfterWhatTheBufferHolds() {
+        let replies: [Reply] = [
+            .success(id: .integer(3), .set(key: "k", version: 9, changed: true)),
+            .success(id: nil, .delete(key: "a\"b", version: 1, duplicate: true)),
+            .success(id: .string("s"), .set(key: "k", version: 2, changed: false)),
+            .success(id: .integer(4), .ping(revision: 2, epoch: "e")),
+            .failure(id: nil, .notFound(key: "k")),
+        ]
+        for prefixCount in [0, 1, 200, 256, 1_000] {
+            let prefix = [UInt8](repeating: UInt8(ascii: " "), count: prefixCount)
+            for reply in replies {
+                var buffer = prefix
+                reply.encodeLine(into: &buffer)
+                #expect(buffer == prefix + reply.encodedLine(), "\(reply) after \(prefixCount) bytes")
+            }
+        }
+    }
+
     @Test func idIsReadableFromBothCases() {
         #expect(Reply.success(id: .integer(1), .unobserve).id == .integer(1))
         #expect(Reply.failure(id: .string("a"), .notFound(key: "k")).id == .string("a"))

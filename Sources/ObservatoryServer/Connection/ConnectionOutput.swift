@@ -94,16 +94,12 @@ final class ConnectionOutput: Sendable {
         return claimFlush(&state)
     }
 
-    /// Queues a reply (the caller flushes). The reply to a change waits for storage
-    /// to acknowledge the change's revision (its `version`).
+    /// Queues a reply (the caller flushes), copied straight into the queue's write
+    /// buffer when it may go now. The reply to a change waits for storage to
+    /// acknowledge the change's revision (its `version`).
     func append(_ reply: Reply) {
-        let frame = reply.encodedLine()
-        switch reply {
-        case .success(let id, .set(_, let version, _, _)), .success(let id, .delete(_, let version, _)):
-            state.withLock { $0.queue.appendWriteReply(frame, revision: version, id: id) }
-        default:
-            appendFrame(frame)
-        }
+        let acknowledged = gate.reached
+        state.withLock { $0.queue.append(reply, acknowledgedRevision: acknowledged) }
     }
 
     /// Queues the place of a write's reply that the shared state gives later
@@ -124,7 +120,7 @@ final class ConnectionOutput: Sendable {
 
     /// Queues a reply that carries values, copying their bytes (the caller flushes).
     func append(_ reply: RawReply) {
-        appendFrame(reply.encodedLine())
+        state.withLock { $0.queue.append(reply) }
     }
 
     /// Queues an event that is not a store change, such as `shutdown` (the caller flushes).
@@ -168,16 +164,11 @@ final class ConnectionOutput: Sendable {
     func queue(_ content: Session.Answer.Content, releasingEventsFirst: Bool) -> Int {
         switch content {
         case .reply(let reply):
-            let frame = reply.encodedLine()
-            switch reply {
-            case .success(let id, .set(_, let version, _, _)), .success(let id, .delete(_, let version, _)):
-                return locked(releasingEventsFirst) { $0.queue.appendWriteReply(frame, revision: version, id: id) }
-            default:
-                return locked(releasingEventsFirst) { $0.queue.appendFrame(frame) }
-            }
+            // Encoded under the lock, straight into the queue's write buffer when it may go now.
+            let acknowledged = gate.reached
+            return locked(releasingEventsFirst) { $0.queue.append(reply, acknowledgedRevision: acknowledged) }
         case .valueReply(let reply):
-            let frame = reply.encodedLine()
-            return locked(releasingEventsFirst) { $0.queue.appendFrame(frame) }
+            return locked(releasingEventsFirst) { $0.queue.append(reply) }
         case .pendingWrite(let pending, let id):
             return locked(releasingEventsFirst) { $0.queue.appendPendingWrite(pending, id: id) }
         case .pendingObservation(let replay, let id, let route):

@@ -31,6 +31,13 @@ public enum RawReply: Sendable, Equatable {
         FrameBuilder.line { encode(into: &$0) }
     }
 
+    /// Appends the reply as one frame, the bytes of ``encodedLine()``, to `buffer`:
+    /// how a server copies a reply straight into a connection's output.
+    public func encodeLine(into buffer: inout [UInt8]) {
+        encode(into: &buffer)
+        buffer.append(UInt8(ascii: "\n"))
+    }
+
     /// Appends the reply as in ``encoded()``, copying each value's bytes.
     public func encode(into buffer: inout [UInt8]) {
         switch self {

@@ -1,52 +1,68 @@
-// The line of the reply every write gets, written in one pass.
+// A reply's line appended where it goes out, the reply to every write in one pass.
 extension Reply {
-    /// The line of a `set` or `delete` success with an integer id (or none) and a
-    /// key without bytes to escape, written straight into an array of its size; nil
-    /// for any other reply, which ``encodedLine()`` writes field by field.
+    /// Appends the reply as one frame, the bytes of ``encodedLine()``, to `buffer`:
+    /// how a server copies a reply straight into a connection's output, without an
+    /// array of its own.
     ///
-    /// The bytes are exactly those of ``encode(into:)`` and an LF. Appending a
-    /// dozen pieces to an array checked its capacity and uniqueness each time:
-    /// this, the reply to every write, took about 1,400 instructions that way
-    /// (callgrind, docs/benchmarks.md).
-    func writeLine() -> [UInt8]? {
-        guard case .success(let id, let payload) = self else { return nil }
+    /// A `set` or `delete` success with an integer id (or none) and a key without
+    /// bytes to escape, the reply to every write, is written in one pass into the
+    /// buffer's spare room; any other reply field by field, as ``encode(into:)``
+    /// writes it. Appending a dozen pieces to an array checked its capacity and
+    /// uniqueness each time: the reply to a write took about 1,400 instructions that
+    /// way (callgrind, docs/benchmarks.md).
+    public func encodeLine(into buffer: inout [UInt8]) {
+        if !appendWriteLine(to: &buffer) {
+            encode(into: &buffer)
+            buffer.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// Appends the line of a `set` or `delete` success with an integer id (or
+    /// none) and a key without bytes to escape, and returns true; appends nothing
+    /// and returns false for any other reply.
+    private func appendWriteLine(to buffer: inout [UInt8]) -> Bool {
+        guard case .success(let id, let payload) = self else { return false }
         let integerID: Int64?
         switch id {
         case .integer(let integer)?: integerID = integer
         case nil: integerID = nil
-        case .string?: return nil
+        case .string?: return false
         }
         switch payload {
         case .set(let key, let version, let changed, let duplicate):
-            return Self.writeLine(
-                id: integerID, key: key, version: version, changed: changed, duplicate: duplicate)
+            return Self.appendWriteLine(
+                id: integerID, key: key, version: version, changed: changed, duplicate: duplicate, to: &buffer)
         case .delete(let key, let version, let duplicate):
-            return Self.writeLine(id: integerID, key: key, version: version, changed: nil, duplicate: duplicate)
+            return Self.appendWriteLine(
+                id: integerID, key: key, version: version, changed: nil, duplicate: duplicate, to: &buffer)
         default:
-            return nil
+            return false
         }
     }
 
-    private static func writeLine(id: Int64?, key: String, version: Int64, changed: Bool?, duplicate: Bool)
-        -> [UInt8]?
-    {
+    private static func appendWriteLine(
+        id: Int64?, key: String, version: Int64, changed: Bool?, duplicate: Bool, to buffer: inout [UInt8]
+    ) -> Bool {
         var key = key
-        return key.withUTF8 { keyBytes -> [UInt8]? in
+        return key.withUTF8 { keyBytes -> Bool in
             guard !keyBytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
-            else { return nil }
-            return [UInt8](unsafeUninitializedCapacity: keyBytes.count + maxFixedByteCount) { buffer, count in
-                var line = LineCursor(buffer)
-                line.write("{\"ok\":true,\"id\":")
-                if let id { line.write(id) } else { line.write("null") }
-                line.write(",\"key\":\"")
-                line.write(keyBytes)
-                line.write("\",\"version\":")
-                line.write(version)
-                if let changed { line.write(changed ? ",\"changed\":true" : ",\"changed\":false") }
-                if duplicate { line.write(",\"duplicate\":true") }
-                line.write("}\n")
-                count = line.count
+            else { return false }
+            buffer.append(addingCapacity: keyBytes.count + maxFixedByteCount) { span in
+                span.withUnsafeMutableBufferPointer { room, initialized in
+                    var line = LineCursor(room)
+                    line.write("{\"ok\":true,\"id\":")
+                    if let id { line.write(id) } else { line.write("null") }
+                    line.write(",\"key\":\"")
+                    line.write(keyBytes)
+                    line.write("\",\"version\":")
+                    line.write(version)
+                    if let changed { line.write(changed ? ",\"changed\":true" : ",\"changed\":false") }
+                    if duplicate { line.write(",\"duplicate\":true") }
+                    line.write("}\n")
+                    initialized = line.count
+                }
             }
+            return true
         }
     }
 

@@ -27,7 +27,7 @@ public enum Reply: Sendable, Equatable {
 
     /// The reply as one frame: ``encoded()`` followed by the LF that ends it.
     public func encodedLine() -> [UInt8] {
-        writeLine() ?? FrameBuilder.line { encode(into: &$0) }
+        FrameBuilder.object { encodeLine(into: &$0) }
     }
 
     /// Appends the reply as in ``encoded()``; bytes are written directly, without a `JSONValue` tree.
