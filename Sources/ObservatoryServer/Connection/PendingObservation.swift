@@ -33,7 +33,9 @@ final class PendingObservation {
         switch result {
         case .success(.observe(_, let revision, let resumed)):
             // The snapshot's values are kept as bytes by the replay, not in the payload.
-            reply = RawReply.observe(id: id, values: replay.values, revision: revision, resumed: resumed).encodedLine()
+            reply = RawReply.success(
+                id: id, .observe(values: replay.values, revision: revision, resumed: resumed)
+            ).encodedLine()
         case .success(let payload): reply = Reply.success(id: id, payload).encodedLine()
         case .failure(let error): reply = Reply.failure(id: id, error).encodedLine()
         }

@@ -1,48 +1,26 @@
-// A reply's line appended where it goes out, the reply to every write in one pass.
-extension Reply {
-    /// Appends the reply as one frame, the bytes of ``encodedLine()``, to `buffer`:
-    /// how a server copies a reply straight into a connection's output, without an
-    /// array of its own.
-    ///
-    /// A `set` or `delete` success with an integer id (or none) and a key without
-    /// bytes to escape, the reply to every write, is written in one pass into the
-    /// buffer's spare room; any other reply field by field, as ``encode(into:)``
-    /// writes it. Appending a dozen pieces to an array checked its capacity and
-    /// uniqueness each time: the reply to a write took about 1,400 instructions that
-    /// way (callgrind, docs/benchmarks.md).
-    public func encodeLine(into buffer: inout [UInt8]) {
-        if !appendWriteLine(to: &buffer) {
-            encode(into: &buffer)
-            buffer.append(UInt8(ascii: "\n"))
-        }
-    }
-
-    /// Appends the line of a `set` or `delete` success with an integer id (or
-    /// none) and a key without bytes to escape, and returns true; appends nothing
-    /// and returns false for any other reply.
-    private func appendWriteLine(to buffer: inout [UInt8]) -> Bool {
-        guard case .success(let id, let payload) = self else { return false }
+/// The line of the reply every write gets (a `set` or `delete` success),
+/// written in one pass into a buffer's spare room; see ``ServerReply/encodeLine(into:)``.
+///
+/// The bytes are exactly those of ``ServerReply/encode(into:)`` and an LF.
+/// Appending a dozen pieces to an array checked its capacity and uniqueness each
+/// time: the reply to a write took about 1,400 instructions that way (callgrind,
+/// docs/benchmarks.md). Not generic, so that it costs the same for either
+/// representation of values.
+@usableFromInline
+enum ReplyLine {
+    /// Appends the line of a write's success with an integer id (or none) and a
+    /// key without bytes to escape, and returns true; appends nothing and returns
+    /// false for a string id or a key to escape, which the encoder writes field by field.
+    @usableFromInline
+    static func appendWrite(
+        id: RequestID?, key: String, version: Int64, changed: Bool?, duplicate: Bool, to buffer: inout [UInt8]
+    ) -> Bool {
         let integerID: Int64?
         switch id {
         case .integer(let integer)?: integerID = integer
         case nil: integerID = nil
         case .string?: return false
         }
-        switch payload {
-        case .set(let key, let version, let changed, let duplicate):
-            return Self.appendWriteLine(
-                id: integerID, key: key, version: version, changed: changed, duplicate: duplicate, to: &buffer)
-        case .delete(let key, let version, let duplicate):
-            return Self.appendWriteLine(
-                id: integerID, key: key, version: version, changed: nil, duplicate: duplicate, to: &buffer)
-        default:
-            return false
-        }
-    }
-
-    private static func appendWriteLine(
-        id: Int64?, key: String, version: Int64, changed: Bool?, duplicate: Bool, to buffer: inout [UInt8]
-    ) -> Bool {
         var key = key
         return key.withUTF8 { keyBytes -> Bool in
             guard !keyBytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
@@ -51,7 +29,7 @@ extension Reply {
                 span.withUnsafeMutableBufferPointer { room, initialized in
                     var line = LineCursor(room)
                     line.write("{\"ok\":true,\"id\":")
-                    if let id { line.write(id) } else { line.write("null") }
+                    if let integerID { line.write(integerID) } else { line.write("null") }
                     line.write(",\"key\":\"")
                     line.write(keyBytes)
                     line.write("\",\"version\":")
