@@ -116,7 +116,7 @@ import Testing
         }
     }
 
-    @Test func aWriteReplysLineIsItsEncodingAndAnLF() {
+    @Test func aWriteReplysLineIsItsEncodingAndAnLFFromTheReplyOrItsFields() {
         let ids: [RequestID?] = [nil, .integer(0), .integer(-9_223_372_036_854_775_808), .integer(.max), .string("a")]
         let keys = ["k", "", "loadgen.k.12345", "é.ü", "a\"b", "tab\tkey", String(repeating: "x", count: 300)]
         let versions: [Int64] = [0, 9, 10, 12_345, .max]
@@ -134,6 +134,20 @@ import Testing
                         reply.encode(into: &expected)
                         expected.append(UInt8(ascii: "\n"))
                         #expect(reply.encodedLine() == expected, "\(reply)")
+                        var written: [UInt8] = []
+                        switch payload {
+                        case .set(let key, let version, let changed, let duplicate):
+                            Reply.encodeWriteLine(
+                                id: id, key: key, version: version, changed: changed, duplicate: duplicate,
+                                into: &written)
+                        case .delete(let key, let version, let duplicate):
+                            Reply.encodeWriteLine(
+                                id: id, key: key, version: version, changed: nil, duplicate: duplicate,
+                                into: &written)
+                        default:
+                            Issue.record("not a write: \(payload)")
+                        }
+                        #expect(written == expected, "\(reply) from its fields")
                     }
                 }
             }

@@ -7,9 +7,14 @@ extension OutboundQueue {
     /// storage has acknowledged changes now.
     mutating func append(_ reply: Reply, acknowledgedRevision: Int64) {
         switch reply {
-        case .success(let id, .set(_, let version, _, _)), .success(let id, .delete(_, let version, _)):
+        case .success(let id, .set(let key, let version, let changed, let duplicate)):
             appendReply(revision: version, id: id, acknowledgedRevision: acknowledgedRevision) {
-                reply.encodeLine(into: &$0)
+                Reply.encodeWriteLine(
+                    id: id, key: key, version: version, changed: changed, duplicate: duplicate, into: &$0)
+            }
+        case .success(let id, .delete(let key, let version, let duplicate)):
+            appendReply(revision: version, id: id, acknowledgedRevision: acknowledgedRevision) {
+                Reply.encodeWriteLine(id: id, key: key, version: version, changed: nil, duplicate: duplicate, into: &$0)
             }
         default:
             appendReply(revision: nil, id: reply.id, acknowledgedRevision: acknowledgedRevision) {

@@ -1,5 +1,6 @@
 /// The line of the reply every write gets (a `set` or `delete` success),
-/// written in one pass into a buffer's spare room; see ``ServerReply/encodeLine(into:)``.
+/// written in one pass into a buffer's spare room; see
+/// ``ServerReply/encodeWriteLine(id:key:version:changed:duplicate:into:)``.
 ///
 /// The bytes are exactly those of ``ServerReply/encode(into:)`` and an LF.
 /// Appending a dozen pieces to an array checked its capacity and uniqueness each
@@ -47,6 +48,13 @@ enum ReplyLine {
     /// More than the bytes of a line besides its key: 71 of text and two integers of at most 20.
     private static let maxFixedByteCount = 128
 
+    /// The decimal digits of 0 to 99, two bytes each.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
     /// Writes bytes one after another into a buffer known to be large enough.
     private struct LineCursor {
         let buffer: UnsafeMutableBufferPointer<UInt8>
@@ -66,7 +74,7 @@ enum ReplyLine {
             count += bytes.count
         }
 
-        /// Writes an integer in decimal, as ``JSONWriter`` does.
+        /// Writes an integer in decimal, as ``JSONWriter`` does, two digits at a time.
         mutating func write(_ integer: Int64) {
             if integer < 0 {
                 buffer[count] = UInt8(ascii: "-")
@@ -74,18 +82,29 @@ enum ReplyLine {
             }
             var magnitude = integer.magnitude
             var digitCount = 1
-            var rest = magnitude / 10
-            while rest > 0 {
-                digitCount += 1
-                rest /= 10
+            var rest = magnitude
+            while rest >= 100 {
+                digitCount += 2
+                rest /= 100
             }
+            if rest >= 10 { digitCount += 1 }
             var index = count + digitCount
             count = index
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
+            let pairs = ReplyLine.digitPairs.utf8Start
+            while magnitude >= 100 {
+                let pair = Int(magnitude % 100) &* 2
+                magnitude /= 100
+                index -= 2
+                buffer[index] = pairs[pair]
+                buffer[index + 1] = pairs[pair + 1]
+            }
+            if magnitude >= 10 {
+                let pair = Int(magnitude) &* 2
+                buffer[index - 2] = pairs[pair]
+                buffer[index - 1] = pairs[pair + 1]
+            } else {
+                buffer[index - 1] = UInt8(ascii: "0") &+ UInt8(magnitude)
+            }
         }
     }
 }
