@@ -154,6 +154,35 @@ import Testing
         }
     }
 
+    @Test func aBatchReplysLineIsItsEncodingAndAnLFFromTheReplyOrItsFields() {
+        let ids: [RequestID?] = [nil, .integer(-7), .integer(.max), .string("b")]
+        let results: [[BatchResult]] = [
+            [],
+            [BatchResult(key: "k", version: 3, changed: true)],
+            [
+                BatchResult(key: "a.b", version: 12_345, changed: false), BatchResult(key: "é", version: 0),
+                BatchResult(key: String(repeating: "x", count: 300), version: .max, changed: true),
+            ],
+            [BatchResult(key: "plain", version: 1), BatchResult(key: "tab\tkey", version: 2, changed: true)],
+        ]
+        for id in ids {
+            for batch in results {
+                for duplicate in [false, true] {
+                    let reply = Reply.success(id: id, .batch(revision: 99, results: batch, duplicate: duplicate))
+                    var expected: [UInt8] = [UInt8(ascii: " ")]
+                    reply.encode(into: &expected)
+                    expected.append(UInt8(ascii: "\n"))
+                    var line: [UInt8] = [UInt8(ascii: " ")]
+                    reply.encodeLine(into: &line)
+                    #expect(line == expected, "\(reply)")
+                    var written: [UInt8] = [UInt8(ascii: " ")]
+                    Reply.encodeBatchLine(id: id, revision: 99, results: batch, duplicate: duplicate, into: &written)
+                    #expect(written == expected, "\(reply) from its fields")
+                }
+            }
+        }
+    }
+
     @Test func aReplysLineIsAppendedAfterWhatTheBufferHolds() {
         let replies: [Reply] = [
             .success(id: .integer(3), .set(key: "k", version: 9, changed: true)),

@@ -98,8 +98,7 @@ final class ConnectionOutput: Sendable {
     /// buffer when it may go now. The reply to a change waits for storage to
     /// acknowledge the change's revision (its `version`).
     func append(_ reply: Reply) {
-        let acknowledged = gate.reached
-        state.withLock { $0.queue.append(reply, acknowledgedRevision: acknowledged) }
+        _ = queue(.reply(reply), releasingEventsFirst: false)
     }
 
     /// Queues the place of a write's reply that the shared state gives later
@@ -120,7 +119,7 @@ final class ConnectionOutput: Sendable {
 
     /// Queues a reply that carries values, copying their bytes (the caller flushes).
     func append(_ reply: RawReply) {
-        state.withLock { $0.queue.append(reply) }
+        appendFrame(reply.encodedLine())
     }
 
     /// Queues an event that is not a store change, such as `shutdown` (the caller flushes).
@@ -164,11 +163,20 @@ final class ConnectionOutput: Sendable {
     func queue(_ content: Session.Answer.Content, releasingEventsFirst: Bool) -> Int {
         switch content {
         case .reply(let reply):
-            // Encoded under the lock, straight into the queue's write buffer when it may go now.
-            let acknowledged = gate.reached
-            return locked(releasingEventsFirst) { $0.queue.append(reply, acknowledgedRevision: acknowledged) }
+            switch reply {
+            case .success(_, .set), .success(_, .delete), .success(_, .batch):
+                // A write's reply: encoded under the lock, straight into the queue's write
+                // buffer when it may go now (a few bytes a key, bounded by the request's).
+                let acknowledged = gate.reached
+                return locked(releasingEventsFirst) { $0.queue.append(reply, acknowledgedRevision: acknowledged) }
+            default:
+                // Encoded before the lock, which handlers delivering events take too: a `list` may be large.
+                let frame = reply.encodedLine()
+                return locked(releasingEventsFirst) { $0.queue.appendFrame(frame) }
+            }
         case .valueReply(let reply):
-            return locked(releasingEventsFirst) { $0.queue.append(reply) }
+            let frame = reply.encodedLine()
+            return locked(releasingEventsFirst) { $0.queue.appendFrame(frame) }
         case .pendingWrite(let pending, let id):
             return locked(releasingEventsFirst) { $0.queue.appendPendingWrite(pending, id: id) }
         case .pendingObservation(let replay, let id, let route):

@@ -16,16 +16,15 @@ extension OutboundQueue {
             appendReply(revision: version, id: id, acknowledgedRevision: acknowledgedRevision) {
                 Reply.encodeWriteLine(id: id, key: key, version: version, changed: nil, duplicate: duplicate, into: &$0)
             }
+        case .success(let id, .batch(let revision, let results, let duplicate)):
+            appendReply(revision: nil, id: id, acknowledgedRevision: acknowledgedRevision) {
+                Reply.encodeBatchLine(id: id, revision: revision, results: results, duplicate: duplicate, into: &$0)
+            }
         default:
             appendReply(revision: nil, id: reply.id, acknowledgedRevision: acknowledgedRevision) {
                 reply.encodeLine(into: &$0)
             }
         }
-    }
-
-    /// Queues a reply that carries values, copying their bytes.
-    mutating func append(_ reply: RawReply) {
-        appendReply(revision: nil, id: nil, acknowledgedRevision: .max) { reply.encodeLine(into: &$0) }
     }
 
     /// Queues the reply that `write` appends (its line, LF included) to a buffer.

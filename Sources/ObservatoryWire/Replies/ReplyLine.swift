@@ -1,6 +1,7 @@
-/// The line of the reply every write gets (a `set` or `delete` success),
-/// written in one pass into a buffer's spare room; see
-/// ``ServerReply/encodeWriteLine(id:key:version:changed:duplicate:into:)``.
+/// The line of the reply every write gets (a `set`, `delete` or `batch`
+/// success), written in one pass into a buffer's spare room; see
+/// ``ServerReply/encodeWriteLine(id:key:version:changed:duplicate:into:)`` and
+/// ``ServerReply/encodeBatchLine(id:revision:results:duplicate:into:)``.
 ///
 /// The bytes are exactly those of ``ServerReply/encode(into:)`` and an LF.
 /// Appending a dozen pieces to an array checked its capacity and uniqueness each
@@ -16,37 +17,87 @@ enum ReplyLine {
     static func appendWrite(
         id: RequestID?, key: String, version: Int64, changed: Bool?, duplicate: Bool, to buffer: inout [UInt8]
     ) -> Bool {
-        let integerID: Int64?
-        switch id {
-        case .integer(let integer)?: integerID = integer
-        case nil: integerID = nil
-        case .string?: return false
-        }
+        if case .string? = id { return false }
         var key = key
         return key.withUTF8 { keyBytes -> Bool in
-            guard !keyBytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
-            else { return false }
-            buffer.append(addingCapacity: keyBytes.count + maxFixedByteCount) { span in
-                span.withUnsafeMutableBufferPointer { room, initialized in
-                    var line = LineCursor(room)
-                    line.write("{\"ok\":true,\"id\":")
-                    if let integerID { line.write(integerID) } else { line.write("null") }
-                    line.write(",\"key\":\"")
+            guard !needsEscaping(keyBytes) else { return false }
+            return appendLine(id: id, capacity: keyBytes.count + maxFixedByteCount, to: &buffer) { line in
+                line.write(",\"key\":\"")
+                line.write(keyBytes)
+                line.write("\",\"version\":")
+                line.write(version)
+                if let changed { line.write(changed ? ",\"changed\":true" : ",\"changed\":false") }
+                if duplicate { line.write(",\"duplicate\":true") }
+                line.write("}\n")
+                return true
+            }
+        }
+    }
+
+    /// Appends the line of a `batch` success with an integer id (or none) and keys
+    /// without bytes to escape, and returns true; appends nothing and returns false
+    /// for a string id or a key to escape, which the encoder writes field by field.
+    @usableFromInline
+    static func appendBatch(
+        id: RequestID?, revision: Int64, results: [BatchResult], duplicate: Bool, to buffer: inout [UInt8]
+    ) -> Bool {
+        if case .string? = id { return false }
+        var capacity = maxFixedByteCount
+        for result in results { capacity += result.key.utf8.count + maxResultByteCount }
+        return appendLine(id: id, capacity: capacity, to: &buffer) { line in
+            line.write(",\"revision\":")
+            line.write(revision)
+            line.write(",\"results\":[")
+            for (index, result) in results.enumerated() {
+                var key = result.key
+                let isPlain = key.withUTF8 { keyBytes -> Bool in
+                    guard !needsEscaping(keyBytes) else { return false }
+                    line.write(index == 0 ? "{\"key\":\"" : ",{\"key\":\"")
                     line.write(keyBytes)
-                    line.write("\",\"version\":")
-                    line.write(version)
-                    if let changed { line.write(changed ? ",\"changed\":true" : ",\"changed\":false") }
-                    if duplicate { line.write(",\"duplicate\":true") }
-                    line.write("}\n")
-                    initialized = line.count
+                    return true
+                }
+                guard isPlain else { return false }
+                line.write("\",\"version\":")
+                line.write(result.version)
+                if let changed = result.changed {
+                    line.write(changed ? ",\"changed\":true}" : ",\"changed\":false}")
+                } else {
+                    line.write("}")
                 }
             }
+            line.write(duplicate ? "],\"duplicate\":true}\n" : "]}\n")
             return true
         }
     }
 
+    /// Reserves `capacity` bytes after `buffer`'s, writes `{"ok":true,"id":` and
+    /// the id there, then what `body` writes; keeps it all and returns true if
+    /// `body` does, else leaves `buffer` as it was (its capacity grown) and returns false.
+    private static func appendLine(
+        id: RequestID?, capacity: Int, to buffer: inout [UInt8], _ body: (inout LineCursor) -> Bool
+    ) -> Bool {
+        var isWritten = false
+        buffer.append(addingCapacity: capacity) { span in
+            span.withUnsafeMutableBufferPointer { room, initialized in
+                var line = LineCursor(room)
+                line.writeStart(id: id)
+                guard body(&line) else { return }
+                initialized = line.count
+                isWritten = true
+            }
+        }
+        return isWritten
+    }
+
+    /// Whether a key has bytes that JSON escapes: a control byte, `"` or `\`.
+    private static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+    }
+
     /// More than the bytes of a line besides its key: 71 of text and two integers of at most 20.
     private static let maxFixedByteCount = 128
+    /// More than the bytes of a batch's result besides its key: 38 of text and an integer of at most 20.
+    private static let maxResultByteCount = 64
 
     /// The decimal digits of 0 to 99, two bytes each.
     private static let digitPairs: StaticString = """
@@ -72,6 +123,12 @@ enum ReplyLine {
             guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
             (target + count).initialize(from: source, count: bytes.count)
             count += bytes.count
+        }
+
+        /// Writes `{"ok":true,"id":` and an integer id, or `null` for none.
+        mutating func writeStart(id: RequestID?) {
+            write("{\"ok\":true,\"id\":")
+            if case .integer(let integer)? = id { write(integer) } else { write("null") }
         }
 
         /// Writes an integer in decimal, as ``JSONWriter`` does, two digits at a time.

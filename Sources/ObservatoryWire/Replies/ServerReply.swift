@@ -43,7 +43,8 @@ public enum ServerReply<Value: JSONWritable>: Sendable, Equatable {
     /// how a server copies a reply straight into a connection's output, without an
     /// array of its own.
     ///
-    /// A write's success goes through ``encodeWriteLine(id:key:version:changed:duplicate:into:)``;
+    /// A write's success goes through ``encodeWriteLine(id:key:version:changed:duplicate:into:)``,
+    /// a batch's through ``encodeBatchLine(id:revision:results:duplicate:into:)``;
     /// any other reply is written field by field, as ``encode(into:)`` writes it.
     public func encodeLine(into buffer: inout [UInt8]) {
         switch self {
@@ -52,6 +53,8 @@ public enum ServerReply<Value: JSONWritable>: Sendable, Equatable {
                 id: id, key: key, version: version, changed: changed, duplicate: duplicate, into: &buffer)
         case .success(let id, .delete(let key, let version, let duplicate)):
             Self.encodeWriteLine(id: id, key: key, version: version, changed: nil, duplicate: duplicate, into: &buffer)
+        case .success(let id, .batch(let revision, let results, let duplicate)):
+            Self.encodeBatchLine(id: id, revision: revision, results: results, duplicate: duplicate, into: &buffer)
         default:
             encode(into: &buffer)
             buffer.append(UInt8(ascii: "\n"))
@@ -84,6 +87,24 @@ public enum ServerReply<Value: JSONWritable>: Sendable, Equatable {
                 .delete(key: key, version: version, duplicate: duplicate)
             }
         ServerReply.success(id: id, payload).encode(into: &buffer)
+        buffer.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends the line of a batch's success to `buffer`: the bytes of ``encodedLine()``
+    /// for `.success(id: id, .batch(revision: revision, results: results, duplicate: duplicate))`,
+    /// from the fields a server matched already (see
+    /// ``encodeWriteLine(id:key:version:changed:duplicate:into:)``). With an integer
+    /// id (or none) and keys without bytes to escape, the line is written in one
+    /// pass into the buffer's spare room; otherwise field by field.
+    @inlinable
+    public static func encodeBatchLine(
+        id: RequestID?, revision: Int64, results: [BatchResult], duplicate: Bool, into buffer: inout [UInt8]
+    ) {
+        if ReplyLine.appendBatch(id: id, revision: revision, results: results, duplicate: duplicate, to: &buffer) {
+            return
+        }
+        ServerReply.success(id: id, .batch(revision: revision, results: results, duplicate: duplicate))
+            .encode(into: &buffer)
         buffer.append(UInt8(ascii: "\n"))
     }
 
