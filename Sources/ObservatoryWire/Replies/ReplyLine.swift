@@ -17,11 +17,12 @@ enum ReplyLine {
     static func appendWrite(
         id: RequestID?, key: String, version: Int64, changed: Bool?, duplicate: Bool, to buffer: inout [UInt8]
     ) -> Bool {
-        if case .string? = id { return false }
+        let (isPlain, integerID) = plainID(id)
+        guard isPlain else { return false }
         var key = key
         return key.withUTF8 { keyBytes -> Bool in
             guard !needsEscaping(keyBytes) else { return false }
-            return appendLine(id: id, capacity: keyBytes.count + maxFixedByteCount, to: &buffer) { line in
+            return appendLine(id: integerID, capacity: keyBytes.count + maxFixedByteCount, to: &buffer) { line in
                 line.write(",\"key\":\"")
                 line.write(keyBytes)
                 line.write("\",\"version\":")
@@ -41,10 +42,11 @@ enum ReplyLine {
     static func appendBatch(
         id: RequestID?, revision: Int64, results: [BatchResult], duplicate: Bool, to buffer: inout [UInt8]
     ) -> Bool {
-        if case .string? = id { return false }
+        let (isPlain, integerID) = plainID(id)
+        guard isPlain else { return false }
         var capacity = maxFixedByteCount
         for result in results { capacity += result.key.utf8.count + maxResultByteCount }
-        return appendLine(id: id, capacity: capacity, to: &buffer) { line in
+        return appendLine(id: integerID, capacity: capacity, to: &buffer) { line in
             line.write(",\"revision\":")
             line.write(revision)
             line.write(",\"results\":[")
@@ -74,7 +76,7 @@ enum ReplyLine {
     /// the id there, then what `body` writes; keeps it all and returns true if
     /// `body` does, else leaves `buffer` as it was (its capacity grown) and returns false.
     private static func appendLine(
-        id: RequestID?, capacity: Int, to buffer: inout [UInt8], _ body: (inout LineCursor) -> Bool
+        id: Int64?, capacity: Int, to buffer: inout [UInt8], _ body: (inout LineCursor) -> Bool
     ) -> Bool {
         var isWritten = false
         buffer.append(addingCapacity: capacity) { span in
@@ -87,6 +89,16 @@ enum ReplyLine {
             }
         }
         return isWritten
+    }
+
+    /// A request id as a line writes it: an integer, or nil for none; not plain
+    /// for a string id, which the encoder writes (escaped).
+    private static func plainID(_ id: RequestID?) -> (isPlain: Bool, integer: Int64?) {
+        switch id {
+        case .integer(let integer)?: (true, integer)
+        case nil: (true, nil)
+        case .string?: (false, nil)
+        }
     }
 
     /// Whether a key has bytes that JSON escapes: a control byte, `"` or `\`.
@@ -125,10 +137,10 @@ enum ReplyLine {
             count += bytes.count
         }
 
-        /// Writes `{"ok":true,"id":` and an integer id, or `null` for none.
-        mutating func writeStart(id: RequestID?) {
+        /// Writes `{"ok":true,"id":` and the id, or `null` for none.
+        mutating func writeStart(id: Int64?) {
             write("{\"ok\":true,\"id\":")
-            if case .integer(let integer)? = id { write(integer) } else { write("null") }
+            if let id { write(id) } else { write("null") }
         }
 
         /// Writes an integer in decimal, as ``JSONWriter`` does, two digits at a time.
