@@ -2,7 +2,7 @@
 /// ``JSONValue`` (a tree, encoded when written) or an ``EncodedJSON`` (bytes,
 /// copied as they are).
 ///
-/// The protocol's messages (`ServerEvent`, `ValueEntry`, `RawValueEntry` in
+/// The protocol's messages (`ServerEvent`, `ServerReply`, `KeyEntry` in
 /// `ObservatoryWire`) are written by one function generic over it, so that the two encodings of a
 /// message cannot drift apart: with canonical bytes (``EncodedJSON/isCanonical``) a
 /// message carrying ``EncodedJSON`` is byte for byte the one carrying the

@@ -90,7 +90,7 @@ import Testing
         let entry = RawValueEntry(
             key: "k", value: 1, version: 3, author: "alice", session: "s1",
             expiry: KeyExpiry(seconds: 30, deadline: now + 60_000, author: "alice", session: "s1"))
-        let reply = RawReply.get(id: .integer(1), entry).encoded()
+        let reply = RawReply.success(id: .integer(1), .get(entry)).encoded()
         let text = String(decoding: reply, as: UTF8.self)
         #expect(text.hasSuffix(#","ttl":60}"#) || text.hasSuffix(#","ttl":59}"#), "\(text)")
         guard case .reply(let decoded) = try ServerMessage.decode(frame: reply),
@@ -100,8 +100,8 @@ import Testing
             return
         }
         #expect(got.ttl == 60 || got.ttl == 59)
-        let lasting = RawReply.get(
-            id: .integer(1), RawValueEntry(key: "k", value: 1, version: 3, author: "a", session: "s"))
+        let lasting = RawReply.success(
+            id: .integer(1), .get(RawValueEntry(key: "k", value: 1, version: 3, author: "a", session: "s")))
         #expect(!String(decoding: lasting.encoded(), as: UTF8.self).contains("ttl"))
     }
 }

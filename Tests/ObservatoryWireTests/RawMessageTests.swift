@@ -27,10 +27,12 @@ import Testing
                     ValueEntry(
                         key: "k", value: tree, version: 3, author: "alice", session: "s1", sessionBound: sessionBound))
             )
-            let raw = RawReply.get(
+            let raw = RawReply.success(
                 id: .integer(7),
-                RawValueEntry(
-                    key: "k", value: bytes, version: 3, author: "alice", session: "s1", sessionBound: sessionBound))
+                .get(
+                    RawValueEntry(
+                        key: "k", value: bytes, version: 3, author: "alice", session: "s1",
+                        sessionBound: sessionBound)))
             #expect(raw.encodedLine() == expected.encodedLine())
             #expect(raw.encoded() == expected.encoded())
         }
@@ -49,8 +51,8 @@ import Testing
         for count in [0, 1, entries.count] {
             let expected = Reply.success(
                 id: .string("q"), .observe(values: Array(entries.prefix(count)), revision: 99, resumed: resumed))
-            let raw = RawReply.observe(
-                id: .string("q"), values: Array(rawEntries.prefix(count)), revision: 99, resumed: resumed)
+            let raw = RawReply.success(
+                id: .string("q"), .observe(values: Array(rawEntries.prefix(count)), revision: 99, resumed: resumed))
             #expect(raw.encodedLine() == expected.encodedLine())
         }
     }

@@ -116,7 +116,7 @@ import Testing
         }
     }
 
-    @Test func aWriteReplysLineIsItsEncodingAndAnLF() {
+    @Test func aWriteReplysLineIsItsEncodingAndAnLFFromTheReplyOrItsFields() {
         let ids: [RequestID?] = [nil, .integer(0), .integer(-9_223_372_036_854_775_808), .integer(.max), .string("a")]
         let keys = ["k", "", "loadgen.k.12345", "é.ü", "a\"b", "tab\tkey", String(repeating: "x", count: 300)]
         let versions: [Int64] = [0, 9, 10, 12_345, .max]
@@ -134,8 +134,69 @@ import Testing
                         reply.encode(into: &expected)
                         expected.append(UInt8(ascii: "\n"))
                         #expect(reply.encodedLine() == expected, "\(reply)")
+                        var written: [UInt8] = []
+                        switch payload {
+                        case .set(let key, let version, let changed, let duplicate):
+                            Reply.encodeWriteLine(
+                                id: id, key: key, version: version, changed: changed, duplicate: duplicate,
+                                into: &written)
+                        case .delete(let key, let version, let duplicate):
+                            Reply.encodeWriteLine(
+                                id: id, key: key, version: version, changed: nil, duplicate: duplicate,
+                                into: &written)
+                        default:
+                            Issue.record("not a write: \(payload)")
+                        }
+                        #expect(written == expected, "\(reply) from its fields")
                     }
                 }
+            }
+        }
+    }
+
+    @Test func aBatchReplysLineIsItsEncodingAndAnLFFromTheReplyOrItsFields() {
+        let ids: [RequestID?] = [nil, .integer(-7), .integer(.max), .string("b")]
+        let results: [[BatchResult]] = [
+            [],
+            [BatchResult(key: "k", version: 3, changed: true)],
+            [
+                BatchResult(key: "a.b", version: 12_345, changed: false), BatchResult(key: "é", version: 0),
+                BatchResult(key: String(repeating: "x", count: 300), version: .max, changed: true),
+            ],
+            [BatchResult(key: "plain", version: 1), BatchResult(key: "tab\tkey", version: 2, changed: true)],
+        ]
+        for id in ids {
+            for batch in results {
+                for duplicate in [false, true] {
+                    let reply = Reply.success(id: id, .batch(revision: 99, results: batch, duplicate: duplicate))
+                    var expected: [UInt8] = [UInt8(ascii: " ")]
+                    reply.encode(into: &expected)
+                    expected.append(UInt8(ascii: "\n"))
+                    var line: [UInt8] = [UInt8(ascii: " ")]
+                    reply.encodeLine(into: &line)
+                    #expect(line == expected, "\(reply)")
+                    var written: [UInt8] = [UInt8(ascii: " ")]
+                    Reply.encodeBatchLine(id: id, revision: 99, results: batch, duplicate: duplicate, into: &written)
+                    #expect(written == expected, "\(reply) from its fields")
+                }
+            }
+        }
+    }
+
+    @Test func aReplysLineIsAppendedAfterWhatTheBufferHolds() {
+        let replies: [Reply] = [
+            .success(id: .integer(3), .set(key: "k", version: 9, changed: true)),
+            .success(id: nil, .delete(key: "a\"b", version: 1, duplicate: true)),
+            .success(id: .string("s"), .set(key: "k", version: 2, changed: false)),
+            .success(id: .integer(4), .ping(revision: 2, epoch: "e")),
+            .failure(id: nil, .notFound(key: "k")),
+        ]
+        for prefixCount in [0, 1, 200, 256, 1_000] {
+            let prefix = [UInt8](repeating: UInt8(ascii: " "), count: prefixCount)
+            for reply in replies {
+                var buffer = prefix
+                reply.encodeLine(into: &buffer)
+                #expect(buffer == prefix + reply.encodedLine(), "\(reply) after \(prefixCount) bytes")
             }
         }
     }

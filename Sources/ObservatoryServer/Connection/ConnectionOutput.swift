@@ -97,16 +97,11 @@ final class ConnectionOutput: Sendable {
         return claimFlush(&state)
     }
 
-    /// Queues a reply (the caller flushes). The reply to a change waits for storage
-    /// to acknowledge the change's revision (its `version`).
+    /// Queues a reply (the caller flushes), copied straight into the queue's write
+    /// buffer when it may go now. The reply to a change waits for storage to
+    /// acknowledge the change's revision (its `version`).
     func append(_ reply: Reply) {
-        let frame = reply.encodedLine()
-        switch reply {
-        case .success(let id, .set(_, let version, _, _)), .success(let id, .delete(_, let version, _)):
-            state.withLock { $0.queue.appendWriteReply(frame, revision: version, id: id) }
-        default:
-            appendFrame(frame)
-        }
+        _ = queue(.reply(reply), releasingEventsFirst: false)
     }
 
     /// Queues the slot of a write's reply that the shared state gives later
@@ -190,11 +185,15 @@ final class ConnectionOutput: Sendable {
     func queue(_ content: Session.Answer.Content, releasingEventsFirst: Bool) -> Int {
         switch content {
         case .reply(let reply):
-            let frame = reply.encodedLine()
             switch reply {
-            case .success(let id, .set(_, let version, _, _)), .success(let id, .delete(_, let version, _)):
-                return locked(releasingEventsFirst) { $0.queue.appendWriteReply(frame, revision: version, id: id) }
+            case .success(_, .set), .success(_, .delete), .success(_, .batch):
+                // A write's reply: encoded under the lock, straight into the queue's write
+                // buffer when it may go now (a few bytes a key, bounded by the request's).
+                let acknowledged = gate.reached
+                return locked(releasingEventsFirst) { $0.queue.append(reply, acknowledgedRevision: acknowledged) }
             default:
+                // Encoded before the lock, which handlers delivering events take too: a `list` may be large.
+                let frame = reply.encodedLine()
                 return locked(releasingEventsFirst) { $0.queue.appendFrame(frame) }
             }
         case .valueReply(let reply):

@@ -27,7 +27,7 @@ import ObservatoryWire
 ///   nothing behind it goes out until its answer is in (`fill(_:with:)`, an input
 ///   the connection carries on its own loop; `isWaitingForAnswer` says the head waits).
 ///
-/// Items, counts and cursors are internal for `OutboundQueue+Pending.swift`.
+/// Items, counts, buffer and cursors are internal for the `+Pending` and `+Replies` files.
 /// Its nineteen stored properties (items, byte and event counts, coalescing index,
 /// direct-write buffer and its framing, acknowledgement and answer cursors,
 /// the replay's allowance, the failure's revision) all change together on every
@@ -37,16 +37,16 @@ struct OutboundQueue {
     let maxQueuedBytes: Int
     /// How many bytes are moved into the write buffer at a time.
     let chunkBytes: Int
-    /// Unsent bytes up to which events go straight into the write buffer.
-    private let directBytes: Int
+    /// Unsent bytes up to which events and replies go straight into the write buffer.
+    let directBytes: Int
     /// How frames go into the write buffer; changed only while it is taken whole.
     var framing = OutboundFraming.lines
 
     var items: [Item?] = []
     var head = 0
     var pendingBytes = 0
-    private var writeBuffer: [UInt8] = []
-    private var writeOffset = 0
+    var writeBuffer: [UInt8] = []
+    var writeOffset = 0
     /// While coalescing: the position in `items` of the pending event of each key.
     var coalescingIndex: [StoreKey: Int]?
     /// Bytes of a resume's replay still counted beyond `maxQueuedBytes` (see `appendReplayed`).

@@ -36,13 +36,13 @@ final class PendingObservation {
     func answered(_ answer: ReplySlot.Answer) -> (reply: [UInt8], events: [(change: StoreChange, mayCoalesce: Bool)]) {
         switch answer {
         case .snapshot(let values, let revision):
-            return (RawReply.observe(id: id, values: values, revision: revision, resumed: false).encodedLine(), [])
+            return (RawReply.success(id: id, .observe(values: values, revision: revision, resumed: false)).encodedLine(), [])
         case .reply(.success(let payload)):
             return (Reply.success(id: id, payload).encodedLine(), [])
         case .reply(.failure(let error)):
             return (Reply.failure(id: id, error).encodedLine(), [])
         case .replay(let changes, let revision):
-            let reply = RawReply.observe(id: id, values: [], revision: revision, resumed: true).encodedLine()
+            let reply = RawReply.success(id: id, .observe(values: [], revision: revision, resumed: true)).encodedLine()
             let events = changes.compactMap { change -> (change: StoreChange, mayCoalesce: Bool)? in
                 guard observations.accepts(change.key, via: route) else { return nil }
                 return (change, observations.mayCoalesce(change.key))

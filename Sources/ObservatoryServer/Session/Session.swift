@@ -225,7 +225,7 @@ final class Session: Observer {
         case .get(let key):
             try checkRead(key)
             guard let entry = state.get(key) else { throw WireError.notFound(key: key) }
-            return .answered(.valueReply(.get(id: id, entry)))
+            return .answered(.valueReply(.success(id: id, .get(entry))))
         case .set(let key, let value, let ifVersion, let sessionBound, let requestId, let ttl):
             try checkWrite(key, ifVersion: ifVersion)
             return .written(
@@ -336,19 +336,19 @@ final class Session: Observer {
             output.deliver(change, via: route)
         }
         let (values, revision) = (observation.values, observation.revision)
-        guard let resumePoint else { return .observe(id: id, values: values, revision: revision) }
+        guard let resumePoint else { return .success(id: id, .observe(values: values, revision: revision)) }
         if let slot = observation.pending {
             answer.pending = (slot.number, resumePoint.revision, route)
             // Not sent: the answer given later into the slot takes its place.
-            return .observe(id: id, values: [], revision: revision)
+            return .success(id: id, .observe(values: [], revision: revision))
         }
         guard let changes = observation.replay else {
             environment.metrics.resumesReset.add()
-            return .observe(id: id, values: values, revision: revision, resumed: false)
+            return .success(id: id, .observe(values: values, revision: revision, resumed: false))
         }
         environment.metrics.resumesReplayed.add()
         answer.replay = Replay(changes: changes, route: route)
-        return .observe(id: id, values: [], revision: revision, resumed: true)
+        return .success(id: id, .observe(values: [], revision: revision, resumed: true))
     }
 
     private func unobserve(_ target: Target) {

@@ -15,8 +15,10 @@ struct HistoryPage: Sendable {
 
     /// The reply's fields, each change as its event plus `at`.
     func reply(id: RequestID?) -> RawReply {
-        .history(
-            id: id, changes: changes.map { HistoryChange(event: $0.event, at: $0.at) }, more: more,
-            revision: revision, horizon: horizon)
+        .success(
+            id: id,
+            .history(
+                changes: changes.map { HistoryChange(event: $0.event, at: $0.at) }, more: more,
+                revision: revision, horizon: horizon))
     }
 }

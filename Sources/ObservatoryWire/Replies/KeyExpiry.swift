@@ -8,13 +8,13 @@
 /// that write, and the instant it runs out, so that a server can delete the key
 /// on time in that author's name and say how long it has left.
 ///
-/// A server keeps it with the entry (``RawValueEntry/expiry``); on the wire an
+/// A server keeps it with the entry (``KeyEntry/expiry``); on the wire an
 /// entry carries only `"ttl"`, the whole seconds left when the message was made
 /// (``secondsLeft(now:)``).
 ///
 /// A class, so that an entry that does not expire pays one empty reference for
 /// it, not the room of its fields: a store holds millions of entries.
-public final class KeyExpiry: Sendable, Equatable {
+public final class KeyExpiry: Sendable, Hashable {
     /// The `ttl` of the write that set the expiry, in seconds.
     public let seconds: Int64
     /// When the key expires, in milliseconds since 1970-01-01 UTC by the server's clock.
@@ -41,6 +41,14 @@ public final class KeyExpiry: Sendable, Equatable {
     public static func == (lhs: KeyExpiry, rhs: KeyExpiry) -> Bool {
         lhs.seconds == rhs.seconds && lhs.deadline == rhs.deadline && lhs.author == rhs.author
             && lhs.session == rhs.session
+    }
+
+    /// Hashes the seconds, deadline, author and session, which `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(seconds)
+        hasher.combine(deadline)
+        hasher.combine(author)
+        hasher.combine(session)
     }
 
     /// The whole seconds left at `now` (milliseconds since 1970), rounded up;

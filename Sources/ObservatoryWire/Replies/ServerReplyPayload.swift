@@ -1,9 +1,11 @@
-/// The fields of a success reply, one case per op (docs/protocol.md, "Ops").
-public enum ReplyPayload: Sendable, Equatable {
+/// The fields of a success reply, one case per op (docs/protocol.md, "Ops"),
+/// generic over how the values of a `get`, an `observe` and a `history` are held
+/// (see ``ServerReply``).
+public enum ServerReplyPayload<Value: JSONWritable>: Sendable, Equatable {
     /// `server`, `protocol`, `session`, `author`, `revision` (the last revision), `epoch` (the history's name).
     case hello(server: String, protocolVersion: Int64, session: String, author: String, revision: Int64, epoch: String)
     /// `key`, `value`, `version`, `author`, `session`.
-    case get(ValueEntry)
+    case get(KeyEntry<Value>)
     /// `key`, `version`, `changed` (false when the value was already equal: no new version);
     /// `duplicate` when a write with the same `requestId` was applied before and
     /// these are the fields of its reply.
@@ -14,7 +16,7 @@ public enum ReplyPayload: Sendable, Equatable {
     /// and absent on the wire when resumed); `revision`: the last revision when the
     /// snapshot was taken or the replay ends; `resumed`: whether a `fromRevision`
     /// was honoured (absent when none was asked for).
-    case observe(values: [ValueEntry], revision: Int64, resumed: Bool? = nil)
+    case observe(values: [KeyEntry<Value>], revision: Int64, resumed: Bool? = nil)
     /// No fields.
     case unobserve
     /// `keys`: the keys under the prefix with their versions, in byte order;
@@ -25,7 +27,7 @@ public enum ReplyPayload: Sendable, Equatable {
     /// `changes`: the held changes asked for, each its event plus `at`; `more`:
     /// whether further matching changes lie in the range beyond them; `revision`:
     /// the last revision; `horizon`: every change above it is held, none at or below it.
-    case history(changes: [HistoryChange<JSONValue>], more: Bool, revision: Int64, horizon: Int64)
+    case history(changes: [HistoryChange<Value>], more: Bool, revision: Int64, horizon: Int64)
     /// `revision` (the batch's, or the current one when nothing changed) and
     /// `results`, one per operation in order; `duplicate` when a batch with the
     /// same `requestId` was applied before and these are the fields of its reply.
@@ -99,9 +101,13 @@ public enum ReplyPayload: Sendable, Equatable {
         JSONWriter.writeLiteral(",\"version\":", into: &buffer)
         JSONWriter.write(version, into: &buffer)
     }
+}
 
+extension ServerReplyPayload where Value == JSONValue {
     /// Reads the payload of a reply to an op of `kind` from the reply's fields.
-    static func decode(_ kind: OperationKind, from fields: FieldReader<JSONObject>) throws(WireError) -> ReplyPayload {
+    static func decode(_ kind: OperationKind, from fields: FieldReader<JSONObject>) throws(WireError)
+        -> ServerReplyPayload
+    {
         switch kind {
         case .hello:
             return .hello(
@@ -170,3 +176,10 @@ public enum ReplyPayload: Sendable, Equatable {
         return result
     }
 }
+
+/// The fields of a success reply with its values as `JSONValue`s: what clients
+/// decode, and what a server answers a write or a `ping` with.
+public typealias ReplyPayload = ServerReplyPayload<JSONValue>
+
+/// The fields of a success reply with its values as `EncodedJSON`, copied as they were sent.
+public typealias RawReplyPayload = ServerReplyPayload<EncodedJSON>

@@ -1,0 +1,63 @@
+import ObservatoryWire
+
+// Replies written straight into the write buffer when nothing holds them back.
+extension OutboundQueue {
+    /// Queues `reply` (the reply to a write waits until storage acknowledges the
+    /// revision of its change, its `version`). `acknowledgedRevision` is how far
+    /// storage has acknowledged changes now.
+    mutating func append(_ reply: Reply, acknowledgedRevision: Int64) {
+        switch reply {
+        case .success(let id, .set(let key, let version, let changed, let duplicate)):
+            appendReply(revision: version, id: id, acknowledgedRevision: acknowledgedRevision) {
+                Reply.encodeWriteLine(
+                    id: id, key: key, version: version, changed: changed, duplicate: duplicate, into: &$0)
+            }
+        case .success(let id, .delete(let key, let version, let duplicate)):
+            appendReply(revision: version, id: id, acknowledgedRevision: acknowledgedRevision) {
+                Reply.encodeWriteLine(id: id, key: key, version: version, changed: nil, duplicate: duplicate, into: &$0)
+            }
+        case .success(let id, .batch(let revision, let results, let duplicate)):
+            appendReply(revision: nil, id: id, acknowledgedRevision: acknowledgedRevision) {
+                Reply.encodeBatchLine(id: id, revision: revision, results: results, duplicate: duplicate, into: &$0)
+            }
+        default:
+            appendReply(revision: nil, id: reply.id, acknowledgedRevision: acknowledgedRevision) {
+                reply.encodeLine(into: &$0)
+            }
+        }
+    }
+
+    /// Queues the reply that `write` appends (its line, LF included) to a buffer.
+    ///
+    /// When nothing is pending ahead of it, the queue is not coalescing, the
+    /// frames are lines, storage has acknowledged `revision` (nil for a reply that
+    /// waits for none) and the unsent bytes are below `directBytes`, `write`
+    /// appends the line to the write buffer itself: the reply needs no array of its
+    /// own, no item to keep, take out and release later. Otherwise it goes into an
+    /// array of its own, queued as a frame or, with a `revision`, as a write's reply
+    /// that waits for it. As with a refill's last frame, a reply written straight
+    /// may take the unsent bytes past `directBytes` by its own size.
+    private mutating func appendReply(
+        revision: Int64?, id: RequestID?, acknowledgedRevision: Int64, _ write: (inout [UInt8]) -> Void
+    ) {
+        guard !isFailed else { return }
+        if head == items.count, coalescingIndex == nil, case .lines = framing,
+            revision ?? .min <= acknowledgedRevision, writeBuffer.count - writeOffset < directBytes
+        {
+            if writeOffset == writeBuffer.count {
+                writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
+                writeOffset = 0
+            }
+            write(&writeBuffer)
+            return
+        }
+        var frame: [UInt8] = []
+        frame.reserveCapacity(FrameBuilder.typicalByteCount)
+        write(&frame)
+        if let revision {
+            appendWriteReply(frame, revision: revision, id: id)
+        } else {
+            appendFrame(frame)
+        }
+    }
+}
