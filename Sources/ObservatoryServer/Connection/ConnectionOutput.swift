@@ -100,7 +100,10 @@ final class ConnectionOutput: Sendable {
         let frame = reply.encodedLine()
         switch reply {
         case .success(let id, .set(_, let version, _, _)), .success(let id, .delete(_, let version, _)):
-            state.withLock { $0.queue.appendWriteReply(frame, revision: version, id: id) }
+            let acknowledged = gate.reached
+            state.withLock {
+                $0.queue.appendWriteReply(frame, revision: version, id: id, acknowledgedRevision: acknowledged)
+            }
         default:
             appendFrame(frame)
         }
@@ -171,7 +174,10 @@ final class ConnectionOutput: Sendable {
             let frame = reply.encodedLine()
             switch reply {
             case .success(let id, .set(_, let version, _, _)), .success(let id, .delete(_, let version, _)):
-                return locked(releasingEventsFirst) { $0.queue.appendWriteReply(frame, revision: version, id: id) }
+                let acknowledged = gate.reached
+                return locked(releasingEventsFirst) {
+                    $0.queue.appendWriteReply(frame, revision: version, id: id, acknowledgedRevision: acknowledged)
+                }
             default:
                 return locked(releasingEventsFirst) { $0.queue.appendFrame(frame) }
             }
