@@ -164,12 +164,13 @@ struct OutboundQueue {
         return true
     }
 
-    /// Whether `count` bytes may go into the write buffer now: nothing is pending
-    /// ahead of them and the unsent bytes stay within `directBytes`. Empties a
-    /// drained buffer first.
+    /// Whether `count` bytes may go into the write buffer now (nothing pending ahead, unsent
+    /// bytes within `directBytes`). Inlined into every delivery. A drained buffer is emptied
+    /// once 1 KiB was sent from it (each emptying costs about 130 instructions, callgrind).
+    @inline(__always)
     private mutating func hasRoom(for count: Int) -> Bool {
         guard head == items.count, writeBuffer.count - writeOffset + count <= directBytes else { return false }
-        if writeOffset == writeBuffer.count {
+        if writeOffset == writeBuffer.count, writeOffset >= 1_024 {
             writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
             writeOffset = 0
         }
@@ -335,10 +336,12 @@ struct OutboundQueue {
     }
 
     private mutating func refillWriteBuffer(_ acknowledgement: Acknowledgement) {
-        writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
-        writeOffset = 0
         waitingForRevision = nil
         waitingForPendingReply = nil
+        // With nothing to take, a small drained buffer is emptied by the next append instead.
+        if head == items.count, writeBuffer.capacity <= chunkBytes * 2 { return compactItems() }
+        writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
+        writeOffset = 0
         while head < items.count, writeBuffer.count < chunkBytes {
             // Moved out, not copied: a copy would cost a reference count per frame.
             guard let item = items[head].take() else {
