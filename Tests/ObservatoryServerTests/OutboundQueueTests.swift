@@ -70,6 +70,33 @@ import Testing
         #expect(try json(Array(bytes.dropLast()))["version"] == 5)
     }
 
+    /// A write's reply within what storage has acknowledged when it is queued
+    /// need not wait for the flush to look again; one beyond it waits for its revision.
+    @Test func aWriteReplyWaitsOnlyForARevisionStorageHasNotAcknowledged() throws {
+        var queue = OutboundQueue(maxQueuedBytes: 10_000)
+        let nothing = OutboundQueue.Acknowledgement(revision: 0) { _, _ in nil }
+        let first = Array(#"{"ok":true,"id":1}"#.utf8) + [10]
+        queue.appendWriteReply(first, revision: 4, id: .integer(1), acknowledgedRevision: 4)
+        #expect(Array(queue.nextBytes(acknowledging: nothing)) == first)
+        queue.markSent(first.count)
+        queue.appendWriteReply(first, revision: 5, id: .integer(1), acknowledgedRevision: 4)
+        #expect(queue.nextBytes(acknowledging: nothing).isEmpty)
+        #expect(queue.waitingForRevision == 5)
+    }
+
+    /// A reply that need not wait still goes behind an event that does.
+    @Test func aReplyDoesNotOvertakeAnEventWaitingForStorage() throws {
+        var queue = OutboundQueue(maxQueuedBytes: 10_000)
+        #expect(queue.appendEvent(update("a", old: nil, new: 1, version: 5), acknowledgedRevision: 4) == .queued)
+        queue.appendWriteReply(
+            Array(#"{"ok":true,"id":1}"#.utf8) + [10], revision: 3, id: .integer(1), acknowledgedRevision: 4)
+        queue.appendFrame(Array(#"{"ok":true,"id":2}"#.utf8) + [10])
+        let waiting = OutboundQueue.Acknowledgement(revision: 4) { _, _ in nil }
+        #expect(queue.nextBytes(acknowledging: waiting).isEmpty)
+        let messages = try queue.drainMessages()
+        #expect(messages.map { $0["version"] ?? $0["id"] } == [5, 1, 2])
+    }
+
     /// Events that go straight to the write buffer can no longer be coalesced,
     /// so at most a quarter of the limit goes there; the rest stays coalescable.
     @Test func eventsPastAQuarterOfTheLimitStayCoalescable() throws {

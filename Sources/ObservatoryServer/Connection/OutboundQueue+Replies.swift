@@ -55,7 +55,7 @@ extension OutboundQueue {
         frame.reserveCapacity(FrameBuilder.typicalByteCount)
         write(&frame)
         if let revision {
-            appendWriteReply(frame, revision: revision, id: id)
+            appendWriteReply(frame, revision: revision, id: id, acknowledgedRevision: acknowledgedRevision)
         } else {
             appendFrame(frame)
         }

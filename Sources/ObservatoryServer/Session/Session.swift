@@ -23,18 +23,18 @@ import ObservatoryWire
 /// values without reading the replies costs one backlog of memory, not one reply
 /// per request.
 ///
-/// Not thread-safe: its connection calls it from one thread at a time.
+/// Not thread-safe: its connection calls it from one thread at a time. Its variables, changed by that thread
+/// alone and never while a call that reads them runs, are not checked for exclusivity at run time (callgrind).
 ///
-/// Its fifteen stored properties are the splitter, the author and rights, the per-request
-/// settings it keeps at hand (read once instead of through its environment on every
-/// request: measured with callgrind) and the state of the batch being answered.
+/// Its fifteen stored properties are the splitter, the author and rights, the per-request settings it keeps at
+/// hand (read once instead of through its environment on every request: callgrind) and the batch's state.
 final class Session: Observer {
     /// The core library's handle on this session's observations.
     let receiver = Receiver()
     /// Where events go, filtered by the observations it keeps.
     let output: ConnectionOutput
     /// Who this session's changes are attributed to.
-    private(set) var identity: Author
+    @exclusivity(unchecked) private(set) var identity: Author
     private let environment: SessionEnvironment
     /// The environment's state, kept here: read at every request.
     private let state: any SharedState
@@ -42,22 +42,22 @@ final class Session: Observer {
     private let requiresToken: Bool
     /// How much may wait to be sent before this session stops answering.
     private let maxQueuedBytes: Int
-    private var splitter: FrameSplitter
+    @exclusivity(unchecked) private var splitter: FrameSplitter
     /// What this session may read and write; `nil` when authentication is off.
-    private(set) var rights: AccessRights?
+    @exclusivity(unchecked) private(set) var rights: AccessRights?
     /// Whether a `hello` presented a valid token.
-    private(set) var hasToken = false
+    @exclusivity(unchecked) private(set) var hasToken = false
     /// Set after a frame that ends the session: no further frame is answered.
-    private(set) var isClosing = false
+    @exclusivity(unchecked) private(set) var isClosing = false
     /// Whether this session is subscribed to every change (it observes at least one prefix).
-    private var observesPrefixes = false
+    @exclusivity(unchecked) private var observesPrefixes = false
     /// The reply slots: while a write or a resuming `observe` is answered later,
     /// no further frame is answered until its answer is in (`receive(_:into:)`),
     /// so that the next request sees the write (as it would on the local store),
     /// and a connection has one replay in flight at most.
-    private var slots = ReplySlots()
+    @exclusivity(unchecked) private var slots = ReplySlots()
     /// The answer being built: `perform` marks a ping, a replay or a pending one on it.
-    private var answer = (
+    @exclusivity(unchecked) private var answer = (
         releasesEventsFirst: false, replay: Replay?.none,
         pending: (slot: Int, resumeRevision: Int64, route: ObservationSet.Route)?.none
     )
