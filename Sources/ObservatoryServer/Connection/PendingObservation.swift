@@ -36,7 +36,9 @@ final class PendingObservation {
     func answered(_ answer: ReplySlot.Answer) -> (reply: [UInt8], events: [(change: StoreChange, mayCoalesce: Bool)]) {
         switch answer {
         case .snapshot(let values, let revision):
-            return (RawReply.success(id: id, .observe(values: values, revision: revision, resumed: false)).encodedLine(), [])
+            return (
+                RawReply.success(id: id, .observe(values: values, revision: revision, resumed: false)).encodedLine(), []
+            )
         case .reply(.success(let payload)):
             return (Reply.success(id: id, payload).encodedLine(), [])
         case .reply(.failure(let error)):
