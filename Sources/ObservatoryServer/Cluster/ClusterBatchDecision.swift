@@ -18,7 +18,7 @@ import ObservatoryWire
 ///   again against what etcd read (or answered with the record of its
 ///   `requestId`), at most `maximumAttempts` times.
 /// - Applied, the room is committed at the revision and held until the reply.
-struct ClusterBatchDecision {
+struct ClusterBatchDecision: ClusterRoomAsking {
     /// What a batch came to: its reply, the revision the cache must apply first,
     /// and the keys whose room in the key budget it holds until then.
     struct Decision: Equatable {

@@ -18,10 +18,8 @@ import ObservatoryWire
 final class ClusterBatchRun: Sendable {
     private let machine: Locked<ClusterBatchDecision>
     private let requestId: String?
-    private let client: EtcdClient
-    private let layout: ClusterKeyLayout
-    private let cache: SharedStore
-    private let keyBudget: ClusterKeyBudget
+    /// The node's state, whose client, key budget and cache the run uses.
+    private let state: ClusterState
     private let decided: @Sendable (ClusterBatchDecision.Decision) -> Void
 
     /// A run of `machine` through `state`'s client and budget; `decided` gets the decision once.
@@ -31,10 +29,7 @@ final class ClusterBatchRun: Sendable {
     ) {
         self.machine = Locked(machine)
         self.requestId = requestId
-        client = state.client
-        layout = state.layout
-        cache = state.cache
-        keyBudget = state.keyBudget
+        self.state = state
         self.decided = decided
     }
 
@@ -49,29 +44,23 @@ final class ClusterBatchRun: Sendable {
             case .readRecord:
                 readRecord()
             case .reserveRoom(let key):
-                keyBudget.reserve(key, in: cache, committedKeys: countKeys) { [self, keyBudget] room in
-                    carryOut(
-                        machine.withLock { machine in
-                            switch room {
-                            case .success(let hasRoom): machine.roomDecided(refusal: hasRoom ? nil : keyBudget.exceeded)
-                            case .failure(let error): machine.failed(error)
-                            }
-                        })
+                state.keyBudget.reserve(key, for: machine, in: state.cache, counting: (state.client, state.layout)) {
+                    [self] in carryOut($0)
                 }
             case .send(let transaction):
-                client.transaction(transaction) { [self, cache] answer in
+                state.client.transaction(transaction) { [self] answer in
                     carryOut(
                         machine.withLock { machine in
                             switch answer {
-                            case .success(let result): machine.answered(result, cacheRevision: cache.revision)
+                            case .success(let result): machine.answered(result, cacheRevision: state.cache.revision)
                             case .failure(let error): machine.failed(error)
                             }
                         })
                 }
             case .releaseRoom(let keys):
-                for key in keys { keyBudget.release(key) }
+                for key in keys { state.keyBudget.release(key) }
             case .commitRoom(let keys, let revision):
-                for key in keys { keyBudget.committed(key, at: revision) }
+                for key in keys { state.keyBudget.committed(key, at: revision) }
             case .decide(let decision):
                 decided(decision)
             }
@@ -81,7 +70,7 @@ final class ClusterBatchRun: Sendable {
     /// Reads the record of the batch's `requestId` (only a batch too wide for etcd's default limit).
     private func readRecord() {
         guard let requestId else { return carryOut(machine.withLock { $0.recordRead(nil) }) }
-        client.range(.key(layout.requestKey(requestId))) { [self] read in
+        state.client.range(.key(state.layout.requestKey(requestId))) { [self] read in
             carryOut(
                 machine.withLock { machine in
                     switch read {
@@ -89,14 +78,6 @@ final class ClusterBatchRun: Sendable {
                     case .failure(let error): machine.failed(error)
                     }
                 })
-        }
-    }
-
-    /// How many keys the prefix holds in etcd, at which revision (blocking: on the budget's serial queue).
-    private var countKeys: @Sendable () throws(EtcdError) -> (count: Int, revision: Int64) {
-        { [client, layout] () throws(EtcdError) in
-            let range = try client.range(layout.values, limit: 1)
-            return (Int(range.count), range.header.revision)
         }
     }
 }

@@ -21,7 +21,7 @@ import ObservatoryWire
 ///   was applied already, the reply is the recorded one.
 /// - **Failures**: when etcd cannot be reached, the reply is `unavailable`,
 ///   saying whether the write may have been applied.
-struct ClusterWriteDecision {
+struct ClusterWriteDecision: ClusterRoomAsking {
     /// What a write came to: its reply, the revision the cache must apply before
     /// it goes out, and whether it holds a reservation of the key budget until then.
     struct Decision: Equatable {

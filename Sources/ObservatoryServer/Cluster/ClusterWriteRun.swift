@@ -20,11 +20,8 @@ final class ClusterWriteRun: Sendable {
     private let key: String
     /// The write's identifier in `groupedWrites` and the names whose turn it holds.
     private let turn: (id: Int, keys: [String])
-    private let client: EtcdClient
-    private let layout: ClusterKeyLayout
-    private let cache: SharedStore
-    private let keyBudget: ClusterKeyBudget
-    private let groupedWrites: ClusterGroupedWrites
+    /// The node's state, whose client, key budget and cache the run uses.
+    private let state: ClusterState
     private let decided: @Sendable (ClusterWriteDecision.Decision) -> Void
 
     /// A run of `machine` for `key`, in `turn`, through `state`'s budget and
@@ -36,11 +33,7 @@ final class ClusterWriteRun: Sendable {
         self.machine = Locked(machine)
         self.key = key
         self.turn = turn
-        client = state.client
-        layout = state.layout
-        cache = state.cache
-        keyBudget = state.keyBudget
-        groupedWrites = state.groupedWrites
+        self.state = state
         self.decided = decided
     }
 
@@ -53,17 +46,11 @@ final class ClusterWriteRun: Sendable {
         for action in actions {
             switch action {
             case .reserveRoom:
-                keyBudget.reserve(key, in: cache, committedKeys: countKeys) { [self, keyBudget] room in
-                    carryOut(
-                        machine.withLock { machine in
-                            switch room {
-                            case .success(let hasRoom): machine.roomDecided(refusal: hasRoom ? nil : keyBudget.exceeded)
-                            case .failure(let error): machine.failed(error)
-                            }
-                        })
+                state.keyBudget.reserve(key, for: machine, in: state.cache, counting: (state.client, state.layout)) {
+                    [self] in carryOut($0)
                 }
             case .send(let transaction):
-                groupedWrites.submit(transaction, for: turn.id, keys: turn.keys) { [self] answer in
+                state.groupedWrites.submit(transaction, for: turn.id, keys: turn.keys) { [self] answer in
                     carryOut(
                         machine.withLock { machine in
                             switch answer {
@@ -73,21 +60,13 @@ final class ClusterWriteRun: Sendable {
                         })
                 }
             case .releaseRoom:
-                keyBudget.release(key)
+                state.keyBudget.release(key)
             case .commitRoom(let revision):
-                keyBudget.committed(key, at: revision)
+                state.keyBudget.committed(key, at: revision)
             case .decide(let decision):
-                groupedWrites.finish(turn.id)
+                state.groupedWrites.finish(turn.id)
                 decided(decision)
             }
-        }
-    }
-
-    /// How many keys the prefix holds in etcd, at which revision (blocking: on the budget's serial queue).
-    private var countKeys: @Sendable () throws(EtcdError) -> (count: Int, revision: Int64) {
-        { [client, layout] () throws(EtcdError) in
-            let range = try client.range(layout.values, limit: 1)
-            return (Int(range.count), range.header.revision)
         }
     }
 }
