@@ -41,13 +41,8 @@ extension OutboundQueue {
         revision: Int64?, id: RequestID?, acknowledgedRevision: Int64, _ write: (inout [UInt8]) -> Void
     ) {
         guard !isFailed else { return }
-        if head == items.count, coalescingIndex == nil, case .lines = framing,
-            revision ?? .min <= acknowledgedRevision, writeBuffer.count - writeOffset < directBytes
-        {
-            if writeOffset == writeBuffer.count {
-                writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
-                writeOffset = 0
-            }
+        // `hasRoom(for: 1)`: the unsent bytes are below `directBytes`, as for events.
+        if coalescingIndex == nil, case .lines = framing, revision ?? .min <= acknowledgedRevision, hasRoom(for: 1) {
             write(&writeBuffer)
             return
         }

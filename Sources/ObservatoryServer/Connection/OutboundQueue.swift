@@ -169,8 +169,9 @@ struct OutboundQueue {
     /// Whether `count` bytes may go into the write buffer now (nothing pending ahead, unsent
     /// bytes within `directBytes`). Inlined into every delivery. A drained buffer is emptied
     /// once 1 KiB was sent from it (each emptying costs about 130 instructions, callgrind).
+    /// Replies written in place (`OutboundQueue+Replies.swift`) ask it too.
     @inline(__always)
-    private mutating func hasRoom(for count: Int) -> Bool {
+    mutating func hasRoom(for count: Int) -> Bool {
         guard head == items.count, writeBuffer.count - writeOffset + count <= directBytes else { return false }
         if writeOffset == writeBuffer.count, writeOffset >= 1_024 {
             writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
