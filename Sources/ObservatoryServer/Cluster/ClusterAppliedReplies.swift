@@ -33,7 +33,7 @@ final class ClusterAppliedReplies: Sendable {
         finally: @escaping @Sendable () -> Void
     ) {
         let deadline = ContinuousClock.now + timeout
-        gate.wait(for: revision, until: deadline) { ending in
+        let waits = gate.wait(for: revision, until: deadline) { ending in
             if case .timedOut = ending {
                 answer(.failure(Self.notApplied(revision)))
             } else {
@@ -41,7 +41,7 @@ final class ClusterAppliedReplies: Sendable {
             }
             finally()
         }
-        timer.arm(for: deadline)
+        if waits { timer.arm(for: deadline) }
     }
 
     /// The reply to a write etcd committed at `revision` that this node has not applied in time.

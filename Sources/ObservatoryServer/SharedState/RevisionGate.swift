@@ -79,11 +79,17 @@ final class RevisionGate: Sendable {
     /// the gate at or after `deadline`, whichever comes first. At once, on this
     /// thread, if the revision already passed or is lost or the gate closed;
     /// else on the thread of the input that ends the wait, after it released its locks.
+    ///
+    /// - Returns: Whether it waits (false: `action` already ran), so that a
+    ///   caller with a deadline sets its timer only for a wait.
+    @discardableResult
     func wait(
         for revision: Int64, until deadline: ContinuousClock.Instant?,
         _ action: @escaping @Sendable (Ending) -> Void
-    ) {
-        Wakeup(machine.withLock { $0.wait(for: revision, until: deadline, action) }).run()
+    ) -> Bool {
+        let wakeup = Wakeup(machine.withLock { $0.wait(for: revision, until: deadline, action) })
+        wakeup.run()
+        return wakeup.woken.isEmpty
     }
 
     /// The time is `now`: returns the waiters whose deadline passed, told they
