@@ -4,9 +4,10 @@ import Testing
 
 @testable import ObservatoryServer
 
-/// Every rule of `RevisionGateMachine`, without threads: who wakes when, in which
-/// order, and what lost revisions and closing do; and the gate fed by the
-/// durability machine under each fsync policy.
+/// The revision gate's rules (`RevisionGateMachine`, the generic `GateMachine`
+/// with `WireError` losses), without threads: who wakes when, in which order,
+/// and what lost revisions and closing do; and the gate fed by the durability
+/// machine under each fsync policy.
 @Suite struct RevisionGateMachineTests {
     private let lostError = WireError(code: .internalError, message: "storage: lost")
 
@@ -16,7 +17,7 @@ import Testing
         var gate = RevisionGateMachine(reached: 5)
         let log = Log()
         let woken = gate.wait(for: 5, log.action("five"))
-        #expect(woken.map(\.revision) == [5])
+        #expect(woken.map(\.target) == [5])
         #expect(gate.waiterCount == 0)
     }
 
@@ -26,7 +27,7 @@ import Testing
         #expect(gate.wait(for: 7, log.action("seven")).isEmpty)
         #expect(gate.advance(to: 6).isEmpty)
         let woken = gate.advance(to: 7)
-        #expect(woken.map(\.revision) == [7])
+        #expect(woken.map(\.target) == [7])
         #expect(gate.reached == 7)
         #expect(gate.waiterCount == 0)
     }
@@ -39,7 +40,7 @@ import Testing
         _ = gate.wait(for: 3, log.action("3b"))
         _ = gate.wait(for: 2, log.action("2"))
         _ = gate.wait(for: 9, log.action("9"))
-        for waiter in gate.advance(to: 4) { waiter.action() }
+        for woken in gate.advance(to: 4) { woken.waiter(woken.ending) }
         #expect(log.entries == ["1", "2", "3a", "3b"])
         #expect(gate.waiterCount == 1)
     }
@@ -60,7 +61,8 @@ import Testing
         let log = Log()
         for revision in Int64(2)...5 { _ = gate.wait(for: revision, log.action("\(revision)")) }
         let woken = gate.lose(3...4, because: lostError)
-        #expect(woken.map(\.revision) == [3, 4])
+        #expect(woken.map(\.target) == [3, 4])
+        #expect(woken.map(\.ending) == [.lost(lostError), .lost(lostError)])
         #expect(gate.waiterCount == 2)
         #expect(gate.loss(of: 3) == lostError)
         #expect(gate.loss(of: 4) == lostError)
@@ -73,7 +75,7 @@ import Testing
         var gate = RevisionGateMachine(reached: 1)
         _ = gate.lose(2...3, because: lostError)
         let woken = gate.wait(for: 3, Log().action("three"))
-        #expect(woken.map(\.revision) == [3])
+        #expect(woken.map(\.target) == [3])
         #expect(gate.waiterCount == 0)
     }
 
@@ -84,8 +86,8 @@ import Testing
         let log = Log()
         _ = gate.wait(for: 2, log.action("2"))
         _ = gate.wait(for: 1, log.action("1"))
-        #expect(gate.close().map(\.revision) == [1, 2])
-        #expect(gate.wait(for: 10, log.action("10")).map(\.revision) == [10])
+        #expect(gate.close().map(\.target) == [1, 2])
+        #expect(gate.wait(for: 10, log.action("10")).map(\.target) == [10])
         #expect(gate.waiterCount == 0)
     }
 
@@ -136,11 +138,11 @@ import Testing
     /// Carries out what the durability machine decided on the gate, as storage
     /// does, and returns the revisions of the waiters woken.
     private func feed(_ actions: DurabilityMachine.Actions, to gate: inout RevisionGateMachine) -> [Int64] {
-        var woken: [RevisionGateMachine.Waiter] = []
+        var woken: [RevisionGateMachine.Woken] = []
         if let lost = actions.lose { woken += gate.lose(lost, because: lostError) }
         if let revision = actions.acknowledge { woken += gate.advance(to: revision) }
         if actions.closeGate { woken += gate.close() }
-        return woken.map(\.revision)
+        return woken.map(\.target)
     }
 }
 
@@ -150,7 +152,7 @@ private final class Log: Sendable {
 
     var entries: [String] { recorded.withLock { $0 } }
 
-    func action(_ name: String) -> @Sendable () -> Void {
-        { [recorded] in recorded.withLock { $0.append(name) } }
+    func action(_ name: String) -> @Sendable (RevisionGate.Ending) -> Void {
+        { [recorded] _ in recorded.withLock { $0.append(name) } }
     }
 }

@@ -46,4 +46,28 @@ import Testing
         gate.wait(for: 1_000_000) { ran.withLock { $0 = true } }
         #expect(ran.withLock { $0 })
     }
+
+    @Test func aWaitWithADeadlineRunsOnceToldItTimedOutWhenTheGateExpiresIt() {
+        let gate = RevisionGate(reached: 0)
+        let endings = Locked<[RevisionGate.Ending]>([])
+        let now = ContinuousClock.now
+        let waits = gate.wait(for: 1, until: now + .seconds(1)) { ending in endings.withLock { $0.append(ending) } }
+        #expect(waits)
+        let early = gate.expire(at: now)
+        early.wakeup.run()
+        #expect(early.nextDeadline == now + .seconds(1))
+        let due = gate.expire(at: now + .seconds(1))
+        #expect(due.nextDeadline == nil)
+        due.wakeup.run()
+        gate.advance(to: 1).run()
+        #expect(endings.withLock { $0 } == [.timedOut])
+    }
+
+    @Test func aWaitWithADeadlineForARevisionPassedRunsAtOnceAndDoesNotWait() {
+        let gate = RevisionGate(reached: 3)
+        let endings = Locked<[RevisionGate.Ending]>([])
+        let waits = gate.wait(for: 2, until: .now + .seconds(1)) { ending in endings.withLock { $0.append(ending) } }
+        #expect(!waits)
+        #expect(endings.withLock { $0 } == [.reached])
+    }
 }

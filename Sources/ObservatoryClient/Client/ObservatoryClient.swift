@@ -64,7 +64,7 @@ public final class ObservatoryClient: Sendable {
     /// The machine, and the callers of `waitUntilSynchronized` waiting for its state to change.
     struct State {
         var machine: ClientMachine<ServerLink>
-        var waiters = StateWaiters<CheckedContinuation<Void, Never>>()
+        var stateChanges = StateChangeGate(reached: 0)
     }
 
     /// Where the server is and how the client behaves.
@@ -166,7 +166,7 @@ public final class ObservatoryClient: Sendable {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (phase, isClosed, link, changes) = state.withLock {
-                ($0.machine.announced, $0.machine.isClosed, $0.machine.settledLink, $0.waiters.changes)
+                ($0.machine.announced, $0.machine.isClosed, $0.machine.settledLink, $0.stateChanges.reached)
             }
             if isClosed { throw .closed }
             if let link, phase == .connected, await confirmProgress(on: link) {
@@ -215,13 +215,12 @@ public final class ObservatoryClient: Sendable {
     }
 
     /// Returns once the connection's state has changed since `changes` was read, or at `deadline`.
-    private func waitForStateChange(after changes: Int, until deadline: ContinuousClock.Instant) async {
+    private func waitForStateChange(after changes: Int64, until deadline: ContinuousClock.Instant) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeNow = state.withLock { state in
-                guard state.waiters.changes == changes, !state.machine.isClosed, ContinuousClock.now < deadline
-                else { return true }
-                state.waiters.add(continuation, until: deadline)
-                return false
+                guard !state.machine.isClosed, ContinuousClock.now < deadline else { return true }
+                // Answered at once when the state changed since `changes` was read.
+                return !state.stateChanges.wait(for: changes + 1, until: deadline, continuation).isEmpty
             }
             if resumeNow {
                 continuation.resume()
@@ -235,16 +234,16 @@ public final class ObservatoryClient: Sendable {
     /// Resumes the waiters whose deadline has passed; returns the next deadline.
     func expireWaiters() -> ContinuousClock.Instant? {
         let (expired, next) = state.withLock { state in
-            (state.waiters.expire(at: ContinuousClock.now), state.waiters.nextDeadline)
+            (state.stateChanges.expire(at: ContinuousClock.now), state.stateChanges.nextDeadline)
         }
-        for waiter in expired { waiter.resume() }
+        for woken in expired { woken.waiter.resume() }
         return next
     }
 
     /// Wakes every caller of `waitUntilSynchronized` to look at the state again.
     func stateChanged() {
-        let waiters = state.withLock { $0.waiters.stateChanged() }
-        for waiter in waiters { waiter.resume() }
+        let woken = state.withLock { $0.stateChanges.advance(to: $0.stateChanges.reached + 1) }
+        for each in woken { each.waiter.resume() }
     }
 
     /// Closes the connection and stops reconnecting. Waiting requests fail with

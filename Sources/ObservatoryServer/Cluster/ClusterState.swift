@@ -54,6 +54,8 @@ final class ClusterState: SharedState {
     /// The cache's revision gate, which its watch advances: a write's reply waits
     /// for its revision to pass it, so the writer's next request sees the write.
     var gate: RevisionGate { cache.gate }
+    /// The write replies waiting for the cache to apply their revision, with the node's one timer for them.
+    let appliedReplies: ClusterAppliedReplies
     /// The leases of expiring keys, one per second they expire in.
     let expiryLeases = ClusterExpiryLeases()
     /// etcd's `mod_revision` of the keys whose clock a put restarted (their version is older).
@@ -127,6 +129,7 @@ final class ClusterState: SharedState {
         deletionMarkers = Locked(Self.deletionMarkers(try client.range(layout.deletions), layout))
         let (entries, revision) = try Self.read(client, layout, earliestAfter: current - Int64(historyChanges))
         cache = SharedStore(replicating: entries, at: revision, epoch: epoch, historyChanges: historyChanges)
+        appliedReplies = ClusterAppliedReplies(gate: cache.gate, timeout: timeout)
         startWatch(after: revision)
         // A revision in the prefix after `current`, which the watch brings once it has replayed the rest.
         let announced = try client.put(layout.nodeKey(nodeTag), Array(nodeTag.utf8), lease: nodeLease.id)
@@ -323,37 +326,12 @@ final class ClusterState: SharedState {
 
     /// Answers `reply` into `slot` once the cache applied `revision`, or
     /// `unavailable` if the watch has not brought it within the request timeout;
-    /// then runs `finally`. Whichever comes first answers (`isAnswered` says which).
+    /// then runs `finally`. Each runs once, whichever comes first (`ClusterAppliedReplies`).
     func answerWhenApplied(
         _ revision: Int64, _ reply: Result<ReplyPayload, WireError>, _ slot: ReplySlot,
         finally: @escaping @Sendable () -> Void
     ) {
-        // Whether one of the two answered: the second finds it set and does nothing.
-        let isAnswered = Locked(false)
-        let claim: @Sendable () -> Bool = {
-            isAnswered.withLock { isAnswered in
-                defer { isAnswered = true }
-                return !isAnswered
-            }
-        }
-        gate.wait(for: revision) {
-            guard claim() else { return }
-            slot.answer(.reply(reply))
-            finally()
-        }
-        let timeout = DispatchTimeInterval.milliseconds(configuration.requestTimeoutMilliseconds)
-        workers.asyncAfter(deadline: .now() + timeout) {
-            // Already answered (nearly always): `finally` ran then.
-            guard claim() else { return }
-            slot.answer(
-                .reply(
-                    .failure(
-                        WireError(
-                            code: .unavailable,
-                            message: "etcd committed the write at revision \(revision), but this node has not "
-                                + "applied it yet; it cannot answer"))))
-            finally()
-        }
+        appliedReplies.answer(reply, at: revision, { slot.answer(.reply($0)) }, finally: finally)
     }
 
     /// The wire error for an etcd failure: the write may or may not have been applied.

@@ -1,4 +1,4 @@
-import Observatory
+import ObservatoryLocking
 import ObservatoryWire
 import Synchronization
 
@@ -9,10 +9,14 @@ import Synchronization
 /// they send a reply or an event, and a cluster node's write replies and its
 /// catch-up wait on it too.
 ///
-/// Its rules are `RevisionGateMachine`. Every input returns a `Wakeup`, the
-/// waiters to wake, which the caller runs once it holds no lock: a caller that
-/// holds its own lock (storage, whose lock orders the advances) keeps the
-/// `Wakeup` and runs it after releasing that lock.
+/// Its rules are `RevisionGateMachine`, the project's one gate (`GateMachine`)
+/// over revisions. Every input returns a `Wakeup`, the waiters to wake, which
+/// the caller runs once it holds no lock: a caller that holds its own lock
+/// (storage, whose lock orders the advances) keeps the `Wakeup` and runs it
+/// after releasing that lock. Each waiter runs exactly once, told how its wait
+/// ended. A wait may have a deadline (a cluster node's write reply); the gate
+/// reads no clock, its owner calls `expire(at:)` at `nextDeadline`
+/// (`RevisionGateTimer`).
 ///
 /// ## Locking
 /// One `Locked` box guards the machine: the passed revision, the lost revisions
@@ -22,25 +26,29 @@ import Synchronization
 /// The passed revision is also kept in an atomic, so that connections read it
 /// per event with a load and no lock.
 final class RevisionGate: Sendable {
+    /// How a wait ended: the revision passed, was lost (with its writer's error),
+    /// the waiter's deadline passed first, or the gate closed.
+    typealias Ending = GateEnding<WireError>
+
     /// Waiters to wake, returned by every input and run by the caller outside any lock.
     struct Wakeup: Sendable {
-        fileprivate var actions: [@Sendable () -> Void] = []
+        fileprivate var woken: [RevisionGateMachine.Woken] = []
 
         /// Nothing to wake.
         init() {}
 
-        fileprivate init(_ waiters: [RevisionGateMachine.Waiter]) {
-            actions = waiters.map(\.action)
+        fileprivate init(_ woken: [RevisionGateMachine.Woken]) {
+            self.woken = woken
         }
 
         /// Adds the waiters of `other`, after these.
         static func += (wakeup: inout Wakeup, other: Wakeup) {
-            wakeup.actions += other.actions
+            wakeup.woken += other.woken
         }
 
-        /// Runs the waiters, in order; call it holding no lock.
+        /// Runs the waiters, in order, each told how its wait ended; call it holding no lock.
         func run() {
-            for action in actions { action() }
+            for each in woken { each.waiter(each.ending) }
         }
     }
 
@@ -63,7 +71,31 @@ final class RevisionGate: Sendable {
     /// once, on this thread, if it already has; else on the thread that advances
     /// the gate, after that thread released its locks.
     func wait(for revision: Int64, _ action: @escaping @Sendable () -> Void) {
-        Wakeup(machine.withLock { $0.wait(for: revision, action) }).run()
+        wait(for: revision, until: nil) { _ in action() }
+    }
+
+    /// Runs `action` once, told how the wait ended: once `revision` passed or is
+    /// lost, or the gate closed, or (with a `deadline`) once the owner expires
+    /// the gate at or after `deadline`, whichever comes first. At once, on this
+    /// thread, if the revision already passed or is lost or the gate closed;
+    /// else on the thread of the input that ends the wait, after it released its locks.
+    ///
+    /// - Returns: Whether it waits (false: `action` already ran), so that a
+    ///   caller with a deadline sets its timer only for a wait.
+    @discardableResult
+    func wait(
+        for revision: Int64, until deadline: ContinuousClock.Instant?,
+        _ action: @escaping @Sendable (Ending) -> Void
+    ) -> Bool {
+        let wakeup = Wakeup(machine.withLock { $0.wait(for: revision, until: deadline, action) })
+        wakeup.run()
+        return wakeup.woken.isEmpty
+    }
+
+    /// The time is `now`: returns the waiters whose deadline passed, told they
+    /// timed out, and the next deadline of a waiter still waiting.
+    func expire(at now: ContinuousClock.Instant) -> (wakeup: Wakeup, nextDeadline: ContinuousClock.Instant?) {
+        machine.withLock { machine in (Wakeup(machine.expire(at: now)), machine.nextDeadline) }
     }
 
     /// Everything up to `revision` passed. Returns the waiters to wake.
