@@ -13,7 +13,9 @@
 /// numbers, literals and ASCII strings without escapes decide on their own.
 /// Objects decide when both list the same names in the same order; a member
 /// whose values differ decides only if neither object repeats its name later
-/// (a repeated name keeps its last value). Anything else, such as members in
+/// (a repeated name keeps its last value): at once when both values were checked
+/// to repeat no name anywhere (``EncodedJSON/namesAreUnique``), else after a
+/// search of the rest of both objects. Anything else, such as members in
 /// another order, escapes, or non-ASCII strings with different bytes (Unicode
 /// may call them equal), is left ``Verdict/undecided`` for the trees to decide.
 package struct JSONQuickComparison: ~Copyable {
@@ -24,16 +26,22 @@ package struct JSONQuickComparison: ~Copyable {
 
     private var left: JSONParser
     private var right: JSONParser
+    /// Whether neither value repeats a name in any of its objects.
+    private let namesAreUnique: Bool
 
-    private init(left: UnsafeBufferPointer<UInt8>, right: UnsafeBufferPointer<UInt8>) {
+    private init(left: UnsafeBufferPointer<UInt8>, right: UnsafeBufferPointer<UInt8>, namesAreUnique: Bool) {
         // The texts were validated, with some depth limit: nothing to limit again.
         self.left = JSONParser(bytes: left, maxDepth: .max)
         self.right = JSONParser(bytes: right, maxDepth: .max)
+        self.namesAreUnique = namesAreUnique
     }
 
-    /// Compares two texts that each hold exactly one valid value.
-    package static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Verdict {
-        var comparison = JSONQuickComparison(left: left, right: right)
+    /// Compares two texts that each hold exactly one valid value; `namesAreUnique`
+    /// when neither repeats a name in any of its objects (false when not known).
+    package static func compare(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, namesAreUnique: Bool = false
+    ) -> Verdict {
+        var comparison = JSONQuickComparison(left: left, right: right, namesAreUnique: namesAreUnique)
         do {
             return try comparison.compareValues()
         } catch {
@@ -90,6 +98,15 @@ package struct JSONQuickComparison: ~Copyable {
             UnsafeBufferPointer(rebasing: right.bytes[rightNumber.start..<right.position]))
         {
             return .equal
+        }
+        // Two integers of up to 18 digits (a counter, a time) are exact Int64s: compared without a tree.
+        if leftNumber.isInteger, rightNumber.isInteger, leftNumber.integerDigits.count <= 18,
+            rightNumber.integerDigits.count <= 18,
+            let leftInteger = left.exactInteger(digits: leftNumber.integerDigits, isNegative: leftNumber.isNegative),
+            let rightInteger = right.exactInteger(
+                digits: rightNumber.integerDigits, isNegative: rightNumber.isNegative)
+        {
+            return leftInteger == rightInteger ? .equal : .unequal
         }
         let leftValue = try left.numberValue(of: leftNumber)
         let rightValue = try right.numberValue(of: rightNumber)
@@ -154,6 +171,8 @@ package struct JSONQuickComparison: ~Copyable {
             case .undecided:
                 return .undecided
             case .unequal:
+                // Without repeated names, the member's value is the object's: they differ.
+                if namesAreUnique { return .unequal }
                 left.position = leftValueStart
                 right.position = rightValueStart
                 let name = UnsafeBufferPointer(rebasing: left.bytes[leftName])
@@ -166,7 +185,7 @@ package struct JSONQuickComparison: ~Copyable {
             right.skipWhitespace()
             if let end = try endOfContainers(closedBy: UInt8(ascii: "}")) {
                 // Different counts of members may still be the same object, when names repeat.
-                return end == .equal ? .equal : .undecided
+                return end == .equal || namesAreUnique ? end : .undecided
             }
             enterContainers()
         }

@@ -14,4 +14,15 @@ extension UnsafeBufferPointer<UInt8> {
         }
         return true
     }
+
+    /// Whether these bytes are a valid key by a test that decides the usual kind
+    /// alone: 1 to ``KeyRules/maxBytes`` bytes, each printable ASCII other than
+    /// space (keys with other bytes may still be valid; ``KeyRules`` decides them).
+    var isPlainKey: Bool {
+        guard (1...KeyRules.maxBytes).contains(count) else { return false }
+        for byte in self where byte <= 0x20 || byte >= 0x7F {
+            return false
+        }
+        return true
+    }
 }
