@@ -91,6 +91,18 @@ package struct JSONQuickComparison: ~Copyable {
     }
 
     private mutating func compareNumbers() throws(JSONParseError) -> Verdict {
+        // Two integers of up to 18 digits (a counter, a time) are exact, and the
+        // texts were checked: no leading zeros, so one value has one text, but for 0 and -0.
+        if let leftEnd = Self.endOfShortInteger(in: left.bytes, from: left.position),
+            let rightEnd = Self.endOfShortInteger(in: right.bytes, from: right.position)
+        {
+            let leftText = UnsafeBufferPointer(rebasing: left.bytes[left.position..<leftEnd])
+            let rightText = UnsafeBufferPointer(rebasing: right.bytes[right.position..<rightEnd])
+            left.position = leftEnd
+            right.position = rightEnd
+            let bothZero = Self.isZero(leftText) && Self.isZero(rightText)
+            return bothZero || Self.sameBytes(leftText, rightText) ? .equal : .unequal
+        }
         let leftNumber = try left.scanNumber()
         let rightNumber = try right.scanNumber()
         if Self.sameBytes(
@@ -99,18 +111,30 @@ package struct JSONQuickComparison: ~Copyable {
         {
             return .equal
         }
-        // Two integers of up to 18 digits (a counter, a time) are exact Int64s: compared without a tree.
-        if leftNumber.isInteger, rightNumber.isInteger, leftNumber.integerDigits.count <= 18,
-            rightNumber.integerDigits.count <= 18,
-            let leftInteger = left.exactInteger(digits: leftNumber.integerDigits, isNegative: leftNumber.isNegative),
-            let rightInteger = right.exactInteger(
-                digits: rightNumber.integerDigits, isNegative: rightNumber.isNegative)
-        {
-            return leftInteger == rightInteger ? .equal : .unequal
-        }
         let leftValue = try left.numberValue(of: leftNumber)
         let rightValue = try right.numberValue(of: rightNumber)
         return leftValue == rightValue ? .equal : .unequal
+    }
+
+    /// The end of the valid number at `start` when it is an integer of at most 18 digits; nil otherwise.
+    private static func endOfShortInteger(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let digitsStart = index
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 {
+            index += 1
+        }
+        guard index - digitsStart <= 18 else { return nil }
+        if index < bytes.count {
+            let next = bytes[index]
+            guard next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") else { return nil }
+        }
+        return index
+    }
+
+    /// Whether a valid integer's text is `0` or `-0`.
+    private static func isZero(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.last == UInt8(ascii: "0") && (text.count == 1 || text.count == 2 && text[0] == UInt8(ascii: "-"))
     }
 
     private mutating func compareStrings() throws(JSONParseError) -> Verdict {
@@ -154,14 +178,19 @@ package struct JSONQuickComparison: ~Copyable {
             return end
         }
         while true {
+            // The right name is the left one when the same bytes and a quote follow its
+            // opening quote (the left has no escapes, so neither has the right).
             guard case .inPlace(let leftName, isASCII: _) = try left.scanString(),
-                case .inPlace(let rightName, isASCII: _) = try right.scanString(),
+                right.bytes.count - right.position > leftName.count + 1,
+                right.bytes[right.position + 1 + leftName.count] == UInt8(ascii: "\""),
                 Self.sameBytes(
                     UnsafeBufferPointer(rebasing: left.bytes[leftName]),
-                    UnsafeBufferPointer(rebasing: right.bytes[rightName]))
+                    UnsafeBufferPointer(
+                        rebasing: right.bytes[right.position + 1..<right.position + 1 + leftName.count]))
             else {
                 return .undecided
             }
+            right.position += leftName.count + 2
             skipColons()
             let leftValueStart = left.position
             let rightValueStart = right.position

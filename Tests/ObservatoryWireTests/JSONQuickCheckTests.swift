@@ -30,6 +30,16 @@ import Testing
         #expect(check(text) == nil, "\(text)")
     }
 
+    @Test func longNumbersEndWhereTheirDigitsEnd() {
+        #expect(check("[12345678901234567,1]")?.range == 0..<21)
+        #expect(check("1234567890123456.25") != nil)
+        #expect(check("[1234567890123456789]") != nil)
+        #expect(check("1234567890123e5") == nil)
+        #expect(check("123456789012345678x") == nil)
+        #expect(check("12345678/") == nil)
+        #expect(check("12345678:") == nil)
+    }
+
     @Test func theDepthLimitIsKept() {
         #expect(check("[[1]]", maxDepth: 2) != nil)
         #expect(check("[[[1]]]", maxDepth: 2) == nil)

@@ -63,6 +63,29 @@ import Testing
         #expect(quick(frame) == nil, "\(frame)")
     }
 
+    @Test(arguments: [
+        #"{"opx":"set","key":"k","value":1}"#, #"{"op":"set","ids":1,"key":"k","value":1}"#,
+        #"{"op":"set","Key":"k","value":1}"#, #"{"op":"set","key":"k","values":1}"#,
+        #"{"op":"set","key":"k","valu":1}"#, #"{"op":"set","key":"k","value":1,"id":7}"#,
+    ])
+    func onlyTheFourNamesAreRecognised(_ frame: String) {
+        // The last: too few bytes after the name to compare it as a word; the full decoder reads it.
+        #expect(quick(frame) == nil, "\(frame)")
+    }
+
+    @Test(arguments: ["loadgen.k.1234567 ", "loadgen\u{7F}", "loadgen.k.12345\u{7F}x", "a b", "abcdefghijklmnop q"])
+    func keysWithASpaceOrDeleteAreLeftToTheKeyRules(_ key: String) {
+        #expect(quick(#"{"op":"set","key":"\#(key)","value":1}"#) == nil, "\(key)")
+    }
+
+    @Test func aPlainKeyOfAnyLengthIsRead() throws {
+        for length in 1...40 {
+            let key = String(repeating: "k", count: length - 1) + "~"
+            let request = try #require(quick(#"{"op":"set","key":"\#(key)","value":1}"#))
+            #expect(request.operation == .set(key: key, value: EncodedJSON(1), ifVersion: nil))
+        }
+    }
+
     @Test func theLimitsAreKept() {
         let frame = #"{"op":"set","key":"k","value":[[1]]}"#
         #expect(quick(frame, limits: RequestLimits(maxDepth: 3)) != nil)

@@ -31,7 +31,7 @@ struct QuickSetReader: ~Copyable {
     static func request(in frame: UnsafeBufferPointer<UInt8>, limits: RequestLimits) -> Request<EncodedJSON>? {
         var reader = QuickSetReader(frame: frame)
         guard limits.maxDepth >= 1, reader.readMembers(maxDepth: limits.maxDepth),
-            let op = reader.op, OperationKind.named(UnsafeBufferPointer(rebasing: frame[op])) == .set,
+            let op = reader.op, UnsafeBufferPointer(rebasing: frame[op]).holds("set"),
             let keyRange = reader.key, let valueRange = reader.value
         else {
             return nil
@@ -60,14 +60,12 @@ struct QuickSetReader: ~Copyable {
         position += 1
         skipWhitespace()
         while true {
-            guard let name = plainString() else { return false }
+            guard let member = memberName() else { return false }
             skipWhitespace()
             guard position < frame.count, frame[position] == UInt8(ascii: ":") else { return false }
             position += 1
             skipWhitespace()
-            guard readValue(named: UnsafeBufferPointer(rebasing: frame[name]), maxDepth: maxDepth) else {
-                return false
-            }
+            guard readValue(of: member, maxDepth: maxDepth) else { return false }
             skipWhitespace()
             guard position < frame.count else { return false }
             let byte = frame[position]
@@ -80,19 +78,54 @@ struct QuickSetReader: ~Copyable {
         return position == frame.count
     }
 
-    /// Reads the value of the member `name`, at its first byte.
-    private mutating func readValue(named name: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Bool {
-        switch name.count {
-        case 2 where name.holds("op"):
+    /// The members this reader knows.
+    private enum Member {
+        case op, id, key, value
+    }
+
+    /// The member whose name starts at ``position`` (its opening quote), moving
+    /// past the closing quote; nil for any other name, and when fewer than eight
+    /// bytes are left (a usual set has its value or more after any name).
+    ///
+    /// Each name is compared with its quotes as one word, the bytes in memory
+    /// order (little-endian): `"op"` is 22 6F 70 22, read as 0x2270_6F22.
+    private mutating func memberName() -> Member? {
+        guard let base = frame.baseAddress, frame.count - position >= 8 else { return nil }
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+        switch word & 0xFFFF_FFFF {
+        case 0x2270_6F22:
+            position += 4
+            return .op
+        case 0x2264_6922:
+            position += 4
+            return .id
+        default:
+            break
+        }
+        if word & 0xFF_FFFF_FFFF == 0x22_7965_6B22 {
+            position += 5
+            return .key
+        }
+        if word & 0xFF_FFFF_FFFF_FFFF == 0x22_6575_6C61_7622 {
+            position += 7
+            return .value
+        }
+        return nil
+    }
+
+    /// Reads the value of `member`, at its first byte.
+    private mutating func readValue(of member: Member, maxDepth: Int) -> Bool {
+        switch member {
+        case .op:
             guard op == nil, let range = plainString() else { return false }
             op = range
-        case 2 where name.holds("id"):
+        case .id:
             guard id == nil, let sent = readID() else { return false }
             id = sent
-        case 3 where name.holds("key"):
+        case .key:
             guard key == nil, let range = plainString() else { return false }
             key = range
-        case 5 where name.holds("value"):
+        case .value:
             // The frame is the first container: the value is inside it.
             guard value == nil,
                 let checked = JSONQuickCheck.value(in: frame, at: position, depth: 1, maxDepth: maxDepth)
@@ -102,8 +135,6 @@ struct QuickSetReader: ~Copyable {
             value = position..<checked.end
             namesAreUnique = checked.namesAreUnique
             position = checked.end
-        default:
-            return false
         }
         return true
     }
@@ -115,26 +146,9 @@ struct QuickSetReader: ~Copyable {
             guard let range = plainString() else { return nil }
             return .string(String(decoding: UnsafeBufferPointer(rebasing: frame[range]), as: UTF8.self))
         }
-        var index = position
-        let isNegative = index < frame.count && frame[index] == UInt8(ascii: "-")
-        if isNegative { index += 1 }
-        let digitsStart = index
-        var magnitude: Int64 = 0
-        while index < frame.count, frame[index] &- UInt8(ascii: "0") < 10, index - digitsStart < 18 {
-            magnitude = magnitude &* 10 &+ Int64(frame[index] &- UInt8(ascii: "0"))
-            index += 1
-        }
-        let digits = index - digitsStart
-        guard digits > 0, frame[digitsStart] != UInt8(ascii: "0") || digits == 1 else { return nil }
-        // What follows must end the number: not a digit (a 19th, or after a leading zero), `.`, `e` or `E`.
-        if index < frame.count {
-            let next = frame[index]
-            guard next &- UInt8(ascii: "0") >= 10, next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") else {
-                return nil
-            }
-        }
-        position = index
-        return .integer(isNegative ? -magnitude : magnitude)
+        guard let (integer, end) = JSONParser.plainInteger(in: frame, at: position) else { return nil }
+        position = end
+        return .integer(integer)
     }
 
     /// The content of the string at ``position`` (its opening quote), moving
@@ -158,6 +172,8 @@ struct QuickSetReader: ~Copyable {
     }
 
     private mutating func skipWhitespace() {
+        // Compact JSON, what clients send, has none: one test and out.
+        guard position < frame.count, frame[position] <= UInt8(ascii: " ") else { return }
         while position < frame.count {
             switch frame[position] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
