@@ -13,9 +13,10 @@
 ///
 /// The fact serves ``JSONQuickComparison``: two values whose objects repeat no
 /// name differ as soon as one member differs, without a search of the rest of
-/// both objects. Names are compared as bytes, which is comparing them as text
-/// only for ASCII without escapes: an object with an escaped name, or with more
-/// than eight members, counts as one that may repeat a name.
+/// both objects. Names are told apart by their bytes, which tells them apart as text
+/// only for ASCII without escapes: an object with an escaped name counts as one
+/// that may repeat a name, and so may an object whose names are alike (see
+/// `MemberNames`).
 package struct JSONQuickCheck: ~Copyable {
     /// What a check found in a value it decided.
     package struct Outcome {
@@ -267,31 +268,23 @@ package struct JSONQuickCheck: ~Copyable {
 }
 
 extension JSONQuickCheck {
-    /// The names of one object's first members, as the ranges of their bytes,
-    /// packed into integers on the stack (no allocation for an object).
+    /// A summary of the names of one object's members, to tell that no name
+    /// repeats without comparing names: each name sets one of 64 bits, chosen by
+    /// its length and its first and last bytes. Two names that set the same bit
+    /// count as a repeat, whether they are one name or not: the summary may say
+    /// that a name may repeat when none does (then the comparison searches, as for
+    /// any value), never that none repeats when one does.
     private struct MemberNames {
-        private var ranges = InlineArray<8, UInt64>(repeating: 0)
-        private var count = 0
+        private var seen: UInt64 = 0
 
-        /// Adds a name unless it repeats one before it. Returns false when it
-        /// repeats one, or when it cannot be compared (past the names compared,
-        /// or beyond 4 GiB): then the object may repeat a name.
+        /// Adds a name (not empty: an empty one counts as a repeat); false when it
+        /// may repeat one before it.
         mutating func addIfNew(_ name: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard count < ranges.count, name.upperBound < 1 << 32 else { return false }
-            let text = UnsafeBufferPointer(rebasing: bytes[name])
-            for index in 0..<count {
-                let packed = ranges[index]
-                let start = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
-                let end = Int(truncatingIfNeeded: packed >> 32)
-                if end - start == text.count,
-                    JSONQuickComparison.sameBytes(UnsafeBufferPointer(rebasing: bytes[start..<end]), text)
-                {
-                    return false
-                }
-            }
-            ranges[count] = UInt64(name.lowerBound) | UInt64(name.upperBound) << 32
-            count += 1
-            return true
+            guard let last = name.last else { return false }
+            let first = UInt64(bytes[name.lowerBound])
+            let bit = UInt64(1) << ((UInt64(name.count) &* 31 &+ first &* 7 &+ UInt64(bytes[last])) & 63)
+            defer { seen |= bit }
+            return seen & bit == 0
         }
     }
 }

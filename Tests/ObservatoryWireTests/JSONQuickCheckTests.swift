@@ -59,9 +59,11 @@ import Testing
         #expect(check(#"[{"a":1},{"b":1,"b":1}]"#)?.namesAreUnique == false)
         #expect(check(#"{"a":1,"\u0062":2}"#)?.namesAreUnique == false, "an escaped name may read as another")
         #expect(check(#"{"ab":1,"a":2,"b":3,"ba":4}"#)?.namesAreUnique == true)
-        let eight = (0..<8).map { #""n\#($0)":\#($0)"# }.joined(separator: ",")
-        #expect(check("{\(eight)}")?.namesAreUnique == true)
-        #expect(check("{\(eight),\"n8\":8}")?.namesAreUnique == false, "a ninth name is not compared")
+        let many = (0..<10).map { #""n\#($0)":\#($0)"# }.joined(separator: ",")
+        #expect(check("{\(many)}")?.namesAreUnique == true)
+        #expect(check("{\(many),\"n3\":3}")?.namesAreUnique == false)
+        #expect(check(#"{"abc":1,"axc":2}"#)?.namesAreUnique == false, "names alike count as a repeat")
+        #expect(check(#"{"":1}"#)?.namesAreUnique == false, "so does an empty name")
     }
 
     @Test func everyDecisionAgreesWithTheParser() {

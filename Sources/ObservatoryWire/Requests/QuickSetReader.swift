@@ -31,7 +31,8 @@ struct QuickSetReader: ~Copyable {
     static func request(in frame: UnsafeBufferPointer<UInt8>, limits: RequestLimits) -> Request<EncodedJSON>? {
         var reader = QuickSetReader(frame: frame)
         guard limits.maxDepth >= 1, reader.readMembers(maxDepth: limits.maxDepth),
-            let op = reader.op, UnsafeBufferPointer(rebasing: frame[op]).holds("set"),
+            let op = reader.op, op.count == 3, frame[op.lowerBound] == UInt8(ascii: "s"),
+            frame[op.lowerBound + 1] == UInt8(ascii: "e"), frame[op.lowerBound + 2] == UInt8(ascii: "t"),
             let keyRange = reader.key, let valueRange = reader.value
         else {
             return nil

@@ -27,10 +27,17 @@ extension UnsafeBufferPointer<UInt8> {
         // no such byte in the word, nothing borrows or carries, and nothing is marked.
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
+        func isPlain(at offset: Int) -> Bool {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+            return ((word &- ones &* 0x21) & ~word | (word &+ ones) | word) & highBits == 0
+        }
         while count - index >= 8 {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            guard ((word &- ones &* 0x21) & ~word | (word &+ ones) | word) & highBits == 0 else { return false }
+            guard isPlain(at: index) else { return false }
             index += 8
+        }
+        // The last bytes as the last eight, some of them tested again.
+        if index < count, count >= 8 {
+            return isPlain(at: count - 8)
         }
         while index < count {
             guard self[index] > 0x20, self[index] < 0x7F else { return false }
