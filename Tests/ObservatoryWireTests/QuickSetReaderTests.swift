@@ -86,6 +86,76 @@ import Testing
         }
     }
 
+    @Test func aBatchOfSetsIsReadInOnePass() throws {
+        let frame =
+            #"{"op": "batch", "id": 3, "ops": [{"op": "set", "key": "k.1", "value": {"seq": 3, "pad": "xx"}}, "#
+            + #"{"value": [1, {"a": 2}], "key": "k.2", "op": "set"}]}"#
+        let request = try #require(quick(frame))
+        let expected = try full(Array(frame.utf8), limits: .default).get()
+        #expect(request == expected)
+        #expect(request.kind == .batch)
+        #expect(request.id == .integer(3))
+        guard case .batch(let operations, nil) = request.operation, case .set(_, let first, _, _, _)? = operations.first
+        else {
+            Issue.record("not a batch of sets: \(request)")
+            return
+        }
+        #expect(operations.map(\.key) == ["k.1", "k.2"])
+        #expect(first.bytes == Array(#"{"seq": 3, "pad": "xx"}"#.utf8))
+        #expect(first.namesAreUnique)
+    }
+
+    @Test(arguments: [
+        #"{"op":"batch","ops":[]}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":1},{"op":"set","key":"a","value":2}]}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":1,"ifVersion":2}]}"#,
+        #"{"op":"batch","ops":[{"op":"delete","key":"a"}]}"#, #"{"op":"batch","ops":[{"op":"set","key":"a"}]}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":1}],"requestId":"r"}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":1}],"key":"b"}"#,
+        #"{"op":"batch","ops":[{"op":"set","op":"set","key":"a","value":1}]}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":1}],"ops":[]}"#, #"{"op":"batch","ops":[1]}"#,
+        #"{"op":"batch","ops":[{"op":"set","key":"a","value":1},]}"#, #"{"op":"batch"}"#,
+        #"{"op":"set","key":"a","value":1,"ops":[{"op":"set","key":"a","value":1}]}"#,
+    ])
+    func otherBatchesAreLeftToTheFullDecoder(_ frame: String) {
+        #expect(quick(frame) == nil, "\(frame)")
+    }
+
+    @Test func aBatchKeepsTheCountAndDepthLimits() {
+        let set = #"{"op":"set","key":"k.\#(0)","value":1}"#
+        let most = (0..<128).map { #"{"op":"set","key":"k.\#($0)","value":1}"# }.joined(separator: ",")
+        #expect(quick(#"{"op":"batch","ops":[\#(most)]}"#) != nil)
+        let twenty = (0..<20).map { #"{"op":"set","key":"k.\#($0 % 19)","value":1}"# }.joined(separator: ",")
+        #expect(quick(#"{"op":"batch","ops":[\#(twenty)]}"#) == nil, "a key twice among more than 16")
+        #expect(quick(#"{"op":"batch","ops":[\#(most),{"op":"set","key":"k.x","value":1}]}"#) == nil)
+        #expect(quick(#"{"op":"batch","ops":[\#(set)]}"#, limits: RequestLimits(maxDepth: 3)) != nil)
+        #expect(quick(#"{"op":"batch","ops":[\#(set)]}"#, limits: RequestLimits(maxDepth: 2)) == nil)
+        #expect(
+            quick(#"{"op":"batch","ops":[{"op":"set","key":"k","value":[1]}]}"#, limits: RequestLimits(maxDepth: 3))
+                == nil)
+    }
+
+    @Test func randomBatchesGetTheFullDecodersAnswer() {
+        var generator = SeededGenerator(seed: 28)
+        var read = 0
+        for round in 0..<1500 {
+            let elements = (0..<Int.random(in: 1...3, using: &generator)).map { index in
+                #"{"op":"set","key":"k.\#(index % 2 == 0 ? index : round)","value":\#(RandomJSON.text(using: &generator))}"#
+            }
+            var frame = Array(#"{"id":\#(round),"op":"batch","ops":[\#(elements.joined(separator: ","))]}"#.utf8)
+            if round % 3 == 0 { RandomJSON.mutate(&frame, using: &generator) }
+            let limits = RequestLimits(
+                maxValueBytes: Int.random(in: 8...4096, using: &generator),
+                maxDepth: Int.random(in: 2...7, using: &generator))
+            guard let request = frame.withUnsafeBufferPointer({ QuickSetReader.request(in: $0, limits: limits) }) else {
+                continue
+            }
+            read += 1
+            #expect(full(frame, limits: limits) == .success(request), "\(String(decoding: frame, as: UTF8.self))")
+        }
+        #expect(read > 150)
+    }
+
     @Test func theLimitsAreKept() {
         let frame = #"{"op":"set","key":"k","value":[[1]]}"#
         #expect(quick(frame, limits: RequestLimits(maxDepth: 3)) != nil)
