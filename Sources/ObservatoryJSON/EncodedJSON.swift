@@ -21,10 +21,16 @@
 public struct EncodedJSON: Sendable {
     /// The value's bytes: one JSON value in UTF-8, with no whitespace around it.
     public let bytes: [UInt8]
+    /// Whether the check that accepted the bytes found that no object in the
+    /// value repeats a member name (see ``JSONQuickCheck``); false when it was
+    /// not found out. Equality uses it to stop at the first differing member.
+    package let namesAreUnique: Bool
 
-    /// Wraps bytes known to be one valid value without whitespace around it.
-    package init(validatedBytes: [UInt8]) {
+    /// Wraps bytes known to be one valid value without whitespace around it,
+    /// with what their check found out about their names.
+    package init(validatedBytes: [UInt8], namesAreUnique: Bool = false) {
         bytes = validatedBytes
+        self.namesAreUnique = namesAreUnique
     }
 
     /// Checks that `bytes` are one JSON value, exactly as `JSONValue.parse(_:maxDepth:)`
@@ -39,28 +45,33 @@ public struct EncodedJSON: Sendable {
         throws(JSONParseError)
     {
         let inPlace = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(JSONParseError) in try Self.validatedBytes(of: buffer, maxDepth: maxDepth) }
+            Result { () throws(JSONParseError) in try Self.validated(buffer, maxDepth: maxDepth) }
         }
         if let inPlace {
-            self.init(validatedBytes: try inPlace.get())
+            self = try inPlace.get()
             return
         }
-        let copied = try Array(bytes).withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
-            try Self.validatedBytes(of: buffer, maxDepth: maxDepth)
+        self = try Array(bytes).withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
+            try Self.validated(buffer, maxDepth: maxDepth)
         }
-        self.init(validatedBytes: copied)
     }
 
     /// Encodes `value` compactly, as ``JSONValue/encode(into:)`` does.
     public init(_ value: JSONValue) {
-        bytes = value.encoded()
+        // A tree's objects hold unique names (``JSONObject``), and so do the bytes written from it.
+        self.init(validatedBytes: value.encoded(), namesAreUnique: true)
     }
 
-    private static func validatedBytes(of buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError)
-        -> [UInt8]
+    /// The usual value is decided by the quick check, which also finds out
+    /// about its names; the parser decides the rest, with its errors.
+    private static func validated(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError)
+        -> EncodedJSON
     {
+        if let checked = JSONQuickCheck.text(buffer, maxDepth: maxDepth) {
+            return EncodedJSON(validatedBytes: Array(buffer[checked.range]), namesAreUnique: checked.namesAreUnique)
+        }
         let range = try JSONParser.validate(buffer, maxDepth: maxDepth)
-        return Array(buffer[range])
+        return EncodedJSON(validatedBytes: Array(buffer[range]))
     }
 
     /// How many bytes the value takes, as sent: what it costs to store and to send.
@@ -107,12 +118,16 @@ extension EncodedJSON: Equatable {
     /// Equal bytes are equal at once. Otherwise one pass over both bytes
     /// decides most pairs without building anything:
     /// different types, numbers, arrays, ASCII strings, objects with their
-    /// members in the same order. Only the rest (members in another order,
+    /// members in the same order (when both were checked to repeat no name, the
+    /// first differing member decides). Only the rest (members in another order,
     /// escapes, non-ASCII strings with different bytes) are decoded and compared as trees.
     public static func == (lhs: EncodedJSON, rhs: EncodedJSON) -> Bool {
         let verdict = lhs.bytes.withUnsafeBufferPointer { left in
             rhs.bytes.withUnsafeBufferPointer { right in
-                JSONQuickComparison.sameBytes(left, right) ? .equal : JSONQuickComparison.compare(left, right)
+                JSONQuickComparison.sameBytes(left, right)
+                    ? .equal
+                    : JSONQuickComparison.compare(
+                        left, right, namesAreUnique: lhs.namesAreUnique && rhs.namesAreUnique)
             }
         }
         switch verdict {

@@ -83,6 +83,34 @@ extension JSONParser {
         _ = try numberValue(of: number)
     }
 
+    /// The integer written at `start` in `bytes` as `-?(0|[1-9][0-9]*)` with at
+    /// most 18 digits (so it is an exact `Int64`), and the offset past it; nil
+    /// when the bytes there are anything else, such as a longer integer or one
+    /// followed by a fraction or an exponent. For readers that decide the usual
+    /// numbers without the parser (a request's `id`, a counter compared in place).
+    @inlinable
+    package static func plainInteger(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (value: Int64, end: Int)? {
+        var index = start
+        let isNegative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if isNegative { index += 1 }
+        let digitsStart = index
+        var magnitude: Int64 = 0
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10, index - digitsStart < 18 {
+            magnitude = magnitude &* 10 &+ Int64(bytes[index] &- UInt8(ascii: "0"))
+            index += 1
+        }
+        let digits = index - digitsStart
+        guard digits > 0, bytes[digitsStart] != UInt8(ascii: "0") || digits == 1 else { return nil }
+        // What follows ends the number: not a digit (a 19th, or one after a leading zero), `.`, `e` or `E`.
+        if index < bytes.count {
+            let next = bytes[index]
+            guard next &- UInt8(ascii: "0") >= 10, next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") else {
+                return nil
+            }
+        }
+        return (isNegative ? -magnitude : magnitude, index)
+    }
+
     /// Integer digits that, without an exponent, always make a finite double.
     @usableFromInline
     package static let digitsOfAlwaysFiniteNumbers = 308

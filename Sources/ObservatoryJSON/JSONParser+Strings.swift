@@ -89,11 +89,17 @@ extension JSONParser {
     /// itself, so a short string costs one test rather than one per byte.
     @inlinable
     package func endOfPlainASCII(from index: Int) -> Int {
+        Self.endOfPlainASCII(in: bytes, from: index)
+    }
+
+    /// ``endOfPlainASCII(from:)`` over any bytes, for scanners other than the parser.
+    @inlinable
+    package static func endOfPlainASCII(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
         guard let base = bytes.baseAddress else { return index }
         var index = index
         while bytes.count - index >= 8 {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            let special = Self.specialBytes(in: word)
+            let special = specialBytes(in: word)
             if special != 0 {
                 return index + special.trailingZeroBitCount / 8
             }

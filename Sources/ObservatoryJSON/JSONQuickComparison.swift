@@ -13,7 +13,9 @@
 /// numbers, literals and ASCII strings without escapes decide on their own.
 /// Objects decide when both list the same names in the same order; a member
 /// whose values differ decides only if neither object repeats its name later
-/// (a repeated name keeps its last value). Anything else, such as members in
+/// (a repeated name keeps its last value): at once when both values were checked
+/// to repeat no name anywhere (``EncodedJSON/namesAreUnique``), else after a
+/// search of the rest of both objects. Anything else, such as members in
 /// another order, escapes, or non-ASCII strings with different bytes (Unicode
 /// may call them equal), is left ``Verdict/undecided`` for the trees to decide.
 package struct JSONQuickComparison: ~Copyable {
@@ -24,16 +26,22 @@ package struct JSONQuickComparison: ~Copyable {
 
     private var left: JSONParser
     private var right: JSONParser
+    /// Whether neither value repeats a name in any of its objects.
+    private let namesAreUnique: Bool
 
-    private init(left: UnsafeBufferPointer<UInt8>, right: UnsafeBufferPointer<UInt8>) {
+    private init(left: UnsafeBufferPointer<UInt8>, right: UnsafeBufferPointer<UInt8>, namesAreUnique: Bool) {
         // The texts were validated, with some depth limit: nothing to limit again.
         self.left = JSONParser(bytes: left, maxDepth: .max)
         self.right = JSONParser(bytes: right, maxDepth: .max)
+        self.namesAreUnique = namesAreUnique
     }
 
-    /// Compares two texts that each hold exactly one valid value.
-    package static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Verdict {
-        var comparison = JSONQuickComparison(left: left, right: right)
+    /// Compares two texts that each hold exactly one valid value; `namesAreUnique`
+    /// when neither repeats a name in any of its objects (false when not known).
+    package static func compare(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, namesAreUnique: Bool = false
+    ) -> Verdict {
+        var comparison = JSONQuickComparison(left: left, right: right, namesAreUnique: namesAreUnique)
         do {
             return try comparison.compareValues()
         } catch {
@@ -83,6 +91,18 @@ package struct JSONQuickComparison: ~Copyable {
     }
 
     private mutating func compareNumbers() throws(JSONParseError) -> Verdict {
+        // Two integers of up to 18 digits (a counter, a time) are exact, and the
+        // texts were checked: no leading zeros, so one value has one text, but for 0 and -0.
+        if let leftEnd = Self.endOfShortInteger(in: left.bytes, from: left.position),
+            let rightEnd = Self.endOfShortInteger(in: right.bytes, from: right.position)
+        {
+            let leftText = UnsafeBufferPointer(rebasing: left.bytes[left.position..<leftEnd])
+            let rightText = UnsafeBufferPointer(rebasing: right.bytes[right.position..<rightEnd])
+            left.position = leftEnd
+            right.position = rightEnd
+            let bothZero = Self.isZero(leftText) && Self.isZero(rightText)
+            return bothZero || Self.sameBytes(leftText, rightText) ? .equal : .unequal
+        }
         let leftNumber = try left.scanNumber()
         let rightNumber = try right.scanNumber()
         if Self.sameBytes(
@@ -94,6 +114,27 @@ package struct JSONQuickComparison: ~Copyable {
         let leftValue = try left.numberValue(of: leftNumber)
         let rightValue = try right.numberValue(of: rightNumber)
         return leftValue == rightValue ? .equal : .unequal
+    }
+
+    /// The end of the valid number at `start` when it is an integer of at most 18 digits; nil otherwise.
+    private static func endOfShortInteger(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let digitsStart = index
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 {
+            index += 1
+        }
+        guard index - digitsStart <= 18 else { return nil }
+        if index < bytes.count {
+            let next = bytes[index]
+            guard next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") else { return nil }
+        }
+        return index
+    }
+
+    /// Whether a valid integer's text is `0` or `-0`.
+    private static func isZero(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.last == UInt8(ascii: "0") && (text.count == 1 || text.count == 2 && text[0] == UInt8(ascii: "-"))
     }
 
     private mutating func compareStrings() throws(JSONParseError) -> Verdict {
@@ -137,14 +178,19 @@ package struct JSONQuickComparison: ~Copyable {
             return end
         }
         while true {
+            // The right name is the left one when the same bytes and a quote follow its
+            // opening quote (the left has no escapes, so neither has the right).
             guard case .inPlace(let leftName, isASCII: _) = try left.scanString(),
-                case .inPlace(let rightName, isASCII: _) = try right.scanString(),
+                right.bytes.count - right.position > leftName.count + 1,
+                right.bytes[right.position + 1 + leftName.count] == UInt8(ascii: "\""),
                 Self.sameBytes(
                     UnsafeBufferPointer(rebasing: left.bytes[leftName]),
-                    UnsafeBufferPointer(rebasing: right.bytes[rightName]))
+                    UnsafeBufferPointer(
+                        rebasing: right.bytes[right.position + 1..<right.position + 1 + leftName.count]))
             else {
                 return .undecided
             }
+            right.position += leftName.count + 2
             skipColons()
             let leftValueStart = left.position
             let rightValueStart = right.position
@@ -154,6 +200,8 @@ package struct JSONQuickComparison: ~Copyable {
             case .undecided:
                 return .undecided
             case .unequal:
+                // Without repeated names, the member's value is the object's: they differ.
+                if namesAreUnique { return .unequal }
                 left.position = leftValueStart
                 right.position = rightValueStart
                 let name = UnsafeBufferPointer(rebasing: left.bytes[leftName])
@@ -166,7 +214,7 @@ package struct JSONQuickComparison: ~Copyable {
             right.skipWhitespace()
             if let end = try endOfContainers(closedBy: UInt8(ascii: "}")) {
                 // Different counts of members may still be the same object, when names repeat.
-                return end == .equal ? .equal : .undecided
+                return end == .equal || namesAreUnique ? end : .undecided
             }
             enterContainers()
         }

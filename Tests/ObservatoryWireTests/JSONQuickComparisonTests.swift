@@ -58,3 +58,31 @@ import Testing
         #expect(decided > 500)
     }
 }
+
+@Suite struct JSONQuickComparisonUniqueNamesTests {
+    private func verdict(_ left: String, _ right: String, namesAreUnique: Bool) -> JSONQuickComparison.Verdict {
+        Array(left.utf8).withUnsafeBufferPointer { left in
+            Array(right.utf8).withUnsafeBufferPointer { right in
+                JSONQuickComparison.compare(left, right, namesAreUnique: namesAreUnique)
+            }
+        }
+    }
+
+    @Test func valuesWithoutRepeatedNamesDifferAtTheirFirstDifferingMember() {
+        // The texts repeat a name, which the fact denies: the verdict shows where the comparison stopped.
+        #expect(verdict(#"{"a":1,"a":2}"#, #"{"a":2,"a":2}"#, namesAreUnique: true) == .unequal)
+        #expect(verdict(#"{"a":1,"a":2}"#, #"{"a":2,"a":2}"#, namesAreUnique: false) == .undecided)
+    }
+
+    @Test func valuesWithoutRepeatedNamesDifferWhenOneHasMoreMembers() {
+        #expect(verdict(#"{"a":1}"#, #"{"a":1,"b":2}"#, namesAreUnique: true) == .unequal)
+        #expect(verdict(#"{"a":1}"#, #"{"a":1,"b":2}"#, namesAreUnique: false) == .undecided)
+    }
+
+    @Test func integersAreComparedAsIntegers() {
+        #expect(verdict(#"{"seq":17,"ts":1}"#, #"{"seq":18,"ts":1}"#, namesAreUnique: true) == .unequal)
+        #expect(verdict("-0", "0", namesAreUnique: true) == .equal)
+        #expect(verdict("123456789012345678", "123456789012345679", namesAreUnique: true) == .unequal)
+        #expect(verdict("12", "12.0", namesAreUnique: true) == .equal)
+    }
+}

@@ -5,23 +5,12 @@ extension FieldReader where Source == RequestFields {
     /// ASCII (the usual kind) is checked on its bytes in the frame, and the
     /// `String` is made from them once.
     func key() throws(WireError) -> String {
-        if let bytes = source.plainString(.key), Self.isPlainKey(bytes) {
+        if let bytes = source.plainString(.key), bytes.isPlainKey {
             return String(decoding: bytes, as: UTF8.self)
         }
         let key = try requiredString(.key)
         try KeyRules.validate(key: key)
         return key
-    }
-
-    /// Whether `bytes` are a valid key by a test that decides the usual kind
-    /// alone: 1 to ``KeyRules/maxBytes`` bytes, each printable ASCII other than
-    /// space (keys with other bytes may still be valid; ``KeyRules`` decides them).
-    private static func isPlainKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard (1...KeyRules.maxBytes).contains(bytes.count) else { return false }
-        for byte in bytes where byte <= 0x20 || byte >= 0x7F {
-            return false
-        }
-        return true
     }
 
     /// The required `value`, made as `Value` from the bytes it was sent as (or

@@ -27,8 +27,8 @@ extension Request where Value == EncodedJSON {
         // The same closure, written out for each branch: kept in a variable, it
         // was allocated at every call (350 instructions a request, in callgrind).
         // The fields borrow the frame's bytes, so the request is made within.
-        frame.withContiguousStorageIfAvailable { bytes in decodeFrame(bytes, limits: limits) }
-            ?? Array(frame).withUnsafeBufferPointer { bytes in decodeFrame(bytes, limits: limits) }
+        frame.withContiguousStorageIfAvailable { bytes in decodeQuickly(bytes, limits: limits) }
+            ?? Array(frame).withUnsafeBufferPointer { bytes in decodeQuickly(bytes, limits: limits) }
     }
 
     /// Decodes one frame held in a buffer, as `decode(frame:limits:)` for any collection
@@ -38,7 +38,18 @@ extension Request where Value == EncodedJSON {
     public static func decode(frame: UnsafeBufferPointer<UInt8>, limits: RequestLimits = .default) -> Result<
         Request, RequestRejection
     > {
-        decodeFrame(frame, limits: limits)
+        decodeQuickly(frame, limits: limits)
+    }
+
+    /// The usual `set` is read by ``QuickSetReader`` alone; every other frame,
+    /// and any it cannot decide, by the one request decoder.
+    private static func decodeQuickly(_ frame: UnsafeBufferPointer<UInt8>, limits: RequestLimits) -> Result<
+        Request, RequestRejection
+    > {
+        if let request = QuickSetReader.request(in: frame, limits: limits) {
+            return .success(request)
+        }
+        return decodeFrame(frame, limits: limits)
     }
 
     /// The request with its values decoded into trees: what

@@ -14,4 +14,35 @@ extension UnsafeBufferPointer<UInt8> {
         }
         return true
     }
+
+    /// Whether these bytes are a valid key by a test that decides the usual kind
+    /// alone: 1 to ``KeyRules/maxBytes`` bytes, each printable ASCII other than
+    /// space (keys with other bytes may still be valid; ``KeyRules`` decides them).
+    var isPlainKey: Bool {
+        guard (1...KeyRules.maxBytes).contains(count), let base = baseAddress else { return false }
+        var index = 0
+        // Eight bytes at a time: a byte at or below a space borrows when 0x21 is
+        // taken from it (and marks its high bit, its own being clear); one at or
+        // above 0x7F reaches its high bit when 1 is added, or has it already. With
+        // no such byte in the word, nothing borrows or carries, and nothing is marked.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func isPlain(at offset: Int) -> Bool {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+            return ((word &- ones &* 0x21) & ~word | (word &+ ones) | word) & highBits == 0
+        }
+        while count - index >= 8 {
+            guard isPlain(at: index) else { return false }
+            index += 8
+        }
+        // The last bytes as the last eight, some of them tested again.
+        if index < count, count >= 8 {
+            return isPlain(at: count - 8)
+        }
+        while index < count {
+            guard self[index] > 0x20, self[index] < 0x7F else { return false }
+            index += 1
+        }
+        return true
+    }
 }
