@@ -30,7 +30,8 @@ extension ConnectionOutput {
         defer { if isHoldingEvents { releaseEvents() } }
         var answered = 0
         while true {
-            if answered > 0, session.unfinishedInputByteCount > 0,
+            // Events released: the last answer left no input (and reading it again costs a copy).
+            if answered > 0, isHoldingEvents, session.unfinishedInputByteCount > 0,
                 answered >= share.requests || EventLoop.now() &- start >= share.nanoseconds
             {
                 return (.keepOpen, true)
