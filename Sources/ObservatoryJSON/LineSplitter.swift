@@ -103,8 +103,6 @@ public struct LineSplitter: Sendable {
     /// at most that many bytes is no larger, which the server's input budget counts on
     /// when it lets a connection read up to that size and no further.
     private mutating func reserve(adding count: Int) {
-        // Bytes already taken (kept by `compact()`) make room before the buffer grows.
-        if lineStart > 0, buffer.count + count > buffer.capacity { dropTakenBytes() }
         let needed = buffer.count + count
         guard needed > buffer.capacity else { return }
         if needed > Self.retainedCapacity {
@@ -200,24 +198,10 @@ public struct LineSplitter: Sendable {
             // Shrink after a large line: copy what is left into a small buffer.
             buffer = Array(buffer[lineStart...])
         } else if remaining == 0 {
-            // Every line was taken. Up to `takenBytesKept` of them stay, and the next
-            // bytes go behind them: one emptying for many small reads (callgrind:
-            // about 70 instructions a read of whole lines).
-            if buffer.count <= Self.takenBytesKept { return }
             buffer.removeAll(keepingCapacity: true)
         } else {
             buffer.removeSubrange(..<lineStart)
         }
-        searchedUpTo -= lineStart
-        lineStart = 0
-    }
-
-    /// How many bytes of lines already taken may stay in front of the buffer.
-    private static let takenBytesKept = 4 << 10
-
-    /// Drops the bytes of the lines already taken from the front of the buffer.
-    private mutating func dropTakenBytes() {
-        buffer.removeSubrange(..<lineStart)
         searchedUpTo -= lineStart
         lineStart = 0
     }
