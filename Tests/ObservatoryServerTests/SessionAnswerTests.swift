@@ -22,6 +22,23 @@ import Testing
         #expect(kinds(messages) == [1, 2, 3, "update"])
     }
 
+    @Test func anEventOfTheLastFrameGoesOutBehindItsReply() throws {
+        // The reply to the last frame held lets the held events go in the same step: behind it.
+        let messages = try harness().send(
+            #"{"op":"observe","key":"k","id":1}"#, #"{"op":"set","key":"k","value":1,"id":2}"#)
+        #expect(kinds(messages) == [1, 2, "update"])
+    }
+
+    @Test func eventsNoLongerWaitOnceTheLastFrameIsAnswered() throws {
+        let fixture = try SessionFixture(configuration: testConfiguration())
+        let observer = SessionHarness(fixture: fixture)
+        let writer = SessionHarness(fixture: fixture)
+        #expect(kinds(try observer.send(#"{"op":"observe","key":"k","id":1}"#)) == [1])
+        #expect(kinds(try writer.send(#"{"op":"set","key":"k","value":1,"id":2}"#)) == [2])
+        // Queued at once, not held for a batch that has ended.
+        #expect(kinds(try observer.pending()) == ["update"])
+    }
+
     @Test func aPingsReplyComesAfterTheEventsItVouchesFor() throws {
         let messages = try harness().send(
             #"{"op":"observe","key":"k","id":1}"#, #"{"op":"set","key":"k","value":1,"id":2}"#,

@@ -118,7 +118,18 @@ import Testing
 
     @Test func aWriteReplysLineIsItsEncodingAndAnLFFromTheReplyOrItsFields() {
         let ids: [RequestID?] = [nil, .integer(0), .integer(-9_223_372_036_854_775_808), .integer(.max), .string("a")]
-        let keys = ["k", "", "loadgen.k.12345", "é.ü", "a\"b", "tab\tkey", String(repeating: "x", count: 300)]
+        // Escapes at every place of a word and in the last, overlapping one.
+        let escaped = ["\"", "\\", "\u{1}", "\u{1F}"].flatMap { escape in
+            [0, 3, 7, 8, 12, 15].map { place in
+                String(repeating: "k", count: place) + escape + String(repeating: "é", count: (15 - place) / 2)
+            }
+        }
+        let keys =
+            [
+                "k", "", "loadgen.k.12345", "é.ü", "a\"b", "tab\tkey", String(repeating: "x", count: 300),
+                "\u{7F}ÿ~ !#$%&'()*+,-./[]{}",
+            ]
+            + escaped
         let versions: [Int64] = [0, 9, 10, 12_345, .max]
         for id in ids {
             for key in keys {

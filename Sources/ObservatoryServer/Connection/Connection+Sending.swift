@@ -7,24 +7,24 @@ extension Connection {
     /// returned) and returns whether the socket is full, or `nil` if sending
     /// failed (the connection is then closed).
     func sendLines(_ acknowledgement: OutboundQueue.Acknowledgement, into look: inout OutboundQueue.Look) -> Bool? {
-        look = output.startFlush(acknowledging: acknowledgement)
-        for _ in 0..<Self.sendsPerTurn where !look.bytes.isEmpty {
+        var bytes: ArraySlice<UInt8>
+        (bytes, look) = output.startFlush(acknowledging: acknowledgement)
+        for _ in 0..<Self.sendsPerTurn where !bytes.isEmpty {
             let sent: Int
             do {
-                sent = try look.bytes.withUnsafeBytes { try socket.send($0) }
+                sent = try bytes.withUnsafeBytes { try socket.send($0) }
             } catch {
                 sendFailed(error)
                 return nil
             }
-            let isPartial = sent < look.bytes.count
+            let isPartial = sent < bytes.count
             // Dropped first: the next look refills the write buffer these bytes share.
-            look.bytes = []
-            look = output.sent(sent, thenTaking: !isPartial, acknowledging: acknowledgement)
+            bytes = []
+            (bytes, look) = output.sent(sent, thenTaking: !isPartial, acknowledging: acknowledgement)
             if isPartial { return true }
         }
         // Bytes left after the last chunk stay in the write buffer for the next flush;
         // not kept here, so that an event appended meanwhile does not copy the buffer.
-        look.bytes = []
         return false
     }
 
@@ -50,7 +50,7 @@ extension Connection {
                 break
             }
         }
-        look = output.withQueue { $0.look(acknowledging: acknowledgement, taking: false) }
+        look = output.withQueue { $0.look }
         return isSocketFull
     }
 }

@@ -29,11 +29,11 @@ extension Connection {
     func waitForStorage(_ revision: Int64) {
         if let awaited = awaitedRevision, awaited <= revision { return }
         awaitedRevision = revision
-        gate.wait(for: revision) { [weak self] in
-            guard let self else { return }
-            loop.execute {
-                self.awaitedRevision = nil
-                self.flush()
+        gate.wait(for: revision) { [output] in
+            guard let connection = output.boundConnection else { return }
+            connection.loop.execute {
+                connection.awaitedRevision = nil
+                connection.flush()
             }
         }
     }

@@ -128,10 +128,12 @@ extension Connection {
     }
 
     private func scheduleStreamComment() {
-        loop.schedule(at: EventLoop.now() + Self.streamKeepAliveNanoseconds) { [weak self] in
-            guard let self, machine.phase == .open, webFace?.machine.keepStreamAlive() == true else { return }
-            flush()
-            scheduleStreamComment()
+        loop.schedule(at: EventLoop.now() + Self.streamKeepAliveNanoseconds) { [output] in
+            guard let connection = output.boundConnection, connection.machine.phase == .open,
+                connection.webFace?.machine.keepStreamAlive() == true
+            else { return }
+            connection.flush()
+            connection.scheduleStreamComment()
         }
     }
 }

@@ -269,11 +269,11 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         }
         guard held > 0 || isHoldingInput else { return }
         isHoldingInput = held > 0
-        let reading = inputBudget.record(ObjectIdentifier(self), holding: held) { [weak self] in
-            guard let self else { return }
-            loop.execute {
-                self.machine.inputBudget(pauses: false)
-                self.updateInterest()
+        let reading = inputBudget.record(ObjectIdentifier(self), holding: held) { [output] in
+            guard let connection = output.boundConnection else { return }
+            connection.loop.execute {
+                connection.machine.inputBudget(pauses: false)
+                connection.updateInterest()
             }
         }
         readLimit = if case .atMost(let count) = reading { count } else { Int.max }
@@ -353,6 +353,8 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
             token = -1
         }
         socket.close()
+        // The last step of every connection's life: the output lets go of it.
+        output.unbind()
     }
 
     private func updateInterest() {
@@ -376,7 +378,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
         guard let deadline = machine.nextDeadline else { return }
         if let armed = armedDeadline, armed <= deadline { return }
         armedDeadline = deadline
-        loop.schedule(at: deadline) { [weak self] in self?.timerFired() }
+        loop.schedule(at: deadline) { [output] in output.boundConnection?.timerFired() }
     }
 
     private func timerFired() {

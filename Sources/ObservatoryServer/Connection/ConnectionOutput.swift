@@ -25,8 +25,12 @@ final class ConnectionOutput: Sendable {
         /// The queue overflowed and the connection has been told (once).
         var isSlowConsumerReported = false
         /// The connection this output belongs to, which the loop flushes; `nil` in
-        /// tests of sessions without sockets. Weak: the connection owns the output.
-        weak var connection: Connection?
+        /// tests of sessions without sockets, and once the connection has closed.
+        /// Strong, and dropped by `unbind()` when the connection closes its socket:
+        /// a weak reference would give the connection a side table, through which
+        /// every retain and release of it goes the runtime's slow way (callgrind:
+        /// three of each a `set`, about 500 instructions).
+        var connection: Connection?
     }
 
     private let state: Locked<State>
@@ -46,9 +50,27 @@ final class ConnectionOutput: Sendable {
     }
 
     /// Makes `connection` the one whose loop flushes this output; called once, by
-    /// the connection's initializer.
+    /// the connection's initializer. The output holds it until `unbind()`.
     func bind(to connection: Connection) {
         state.withLock { $0.connection = connection }
+    }
+
+    /// Lets go of the connection, which has closed its socket: later events,
+    /// answers and timers no longer reach it, and nothing keeps it alive.
+    func unbind() {
+        let connection = state.withLock { state -> Connection? in
+            defer { state.connection = nil }
+            return state.connection
+        }
+        // Released outside the lock: the last release runs the connection's deinit.
+        withExtendedLifetime(connection) {}
+    }
+
+    /// The connection, while it is bound (until it closes its socket). What a
+    /// connection schedules on its loop or the gate reaches it through here, not
+    /// through a weak reference (see `State.connection`).
+    var boundConnection: Connection? {
+        state.withLock { $0.connection }
     }
 
     /// Asks the loop of `connection` (read under the lock, with the decision to
@@ -101,7 +123,7 @@ final class ConnectionOutput: Sendable {
     /// buffer when it may go now. The reply to a change waits for storage to
     /// acknowledge the change's revision (its `version`).
     func append(_ reply: Reply) {
-        _ = queue(.reply(reply), releasingEventsFirst: false)
+        _ = queue(.line(reply.encodedLine()), releasingEventsFirst: false)
     }
 
     /// Queues the slot of a write's reply that the shared state gives later
@@ -180,29 +202,18 @@ final class ConnectionOutput: Sendable {
         state.withLock { body(&$0.queue) }
     }
 
-    /// Queues one answer's content (after the events held, if it vouches for
-    /// them) under one lock, and returns the bytes queued then (the caller flushes).
-    func queue(_ content: Session.Answer.Content, releasingEventsFirst: Bool) -> Int {
-        switch content {
-        case .reply(let reply):
-            switch reply {
-            case .success(_, .set), .success(_, .delete), .success(_, .batch):
-                // A write's reply: encoded under the lock, straight into the queue's write
-                // buffer when it may go now (a few bytes a key, bounded by the request's).
-                let acknowledged = gate.reached
-                return locked(releasingEventsFirst) { $0.queue.append(reply, acknowledgedRevision: acknowledged) }
-            default:
-                // Encoded before the lock, which handlers delivering events take too: a `list` may be large.
-                let frame = reply.encodedLine()
-                return locked(releasingEventsFirst) { $0.queue.appendFrame(frame) }
-            }
-        case .valueReply(let reply):
-            let frame = reply.encodedLine()
-            return locked(releasingEventsFirst) { $0.queue.appendFrame(frame) }
+    /// Queues one answer (after the events held, if it vouches for them; with
+    /// `releasingEventsAfter`, the events held go behind it and no longer wait)
+    /// under one lock, and returns the bytes queued then (the caller flushes).
+    func queue(_ answer: Session.Answer, releasingEventsFirst: Bool, releasingEventsAfter: Bool = false) -> Int {
+        let releasing = (first: releasingEventsFirst, after: releasingEventsAfter)
+        switch answer {
+        case .line(let frame):
+            return locked(releasing) { $0.queue.appendFrame(frame) }
         case .pendingWrite(let slot, let id):
-            return locked(releasingEventsFirst) { $0.queue.appendPendingWrite(slot: slot, id: id) }
+            return locked(releasing) { $0.queue.appendPendingWrite(slot: slot, id: id) }
         case .pendingObservation(let slot, let resumeRevision, let id, let route):
-            return locked(releasingEventsFirst) { state in
+            return locked(releasing) { state in
                 state.queue.appendPendingObservation(
                     PendingObservation(
                         slot: slot, resumeRevision: resumeRevision, id: id, route: route,
@@ -211,22 +222,38 @@ final class ConnectionOutput: Sendable {
         }
     }
 
+    /// Queues the success of a write (`set`, `delete`, `batch`) to request `id`
+    /// under one lock, written straight into the write buffer when it may go now
+    /// (a few bytes a key, bounded by the request's; the reply to a change waits
+    /// for storage to acknowledge its revision), with the events held behind it
+    /// if `releasingEventsAfter`; returns the bytes queued then (the caller flushes).
+    func queueWritten(_ payload: ReplyPayload, id: RequestID?, releasingEventsAfter: Bool) -> Int {
+        let acknowledged = gate.reached
+        return locked((first: false, after: releasingEventsAfter)) {
+            $0.queue.appendSuccess(payload, id: id, acknowledgedRevision: acknowledged)
+        }
+    }
+
     /// Runs `body` on the state under the lock, after queueing the events held
-    /// (which then wait again) if `releasingEventsFirst`; returns the bytes queued.
-    private func locked(_ releasingEventsFirst: Bool, _ body: (inout State) -> Void) -> Int {
+    /// (which then wait again) if `releasing.first`, and queues the events held
+    /// behind what it queued if `releasing.after`; returns the bytes queued.
+    private func locked(_ releasing: (first: Bool, after: Bool), _ body: (inout State) -> Void) -> Int {
         state.withLock { state in
-            if releasingEventsFirst {
+            if releasing.first {
                 _ = state.queue.releaseEvents()
                 state.queue.holdEvents()
             }
             body(&state)
+            if releasing.after { _ = state.queue.releaseEvents() }
             return state.queue.queuedBytes
         }
     }
 
     /// Marks the start of a flush (later events request a new one) and looks at
     /// what to send first, under one lock.
-    func startFlush(acknowledging acknowledgement: OutboundQueue.Acknowledgement) -> OutboundQueue.Look {
+    func startFlush(
+        acknowledging acknowledgement: OutboundQueue.Acknowledgement
+    ) -> (bytes: ArraySlice<UInt8>, look: OutboundQueue.Look) {
         state.withLock { state in
             state.isFlushPending = false
             return state.queue.look(acknowledging: acknowledgement)
@@ -239,7 +266,7 @@ final class ConnectionOutput: Sendable {
     /// loop flushes once epoll reports it writable.
     func sent(
         _ count: Int, thenTaking taking: Bool, acknowledging acknowledgement: OutboundQueue.Acknowledgement
-    ) -> OutboundQueue.Look {
+    ) -> (bytes: ArraySlice<UInt8>, look: OutboundQueue.Look) {
         state.withLock { state in
             state.queue.markSent(count)
             if !taking { state.isFlushPending = true }

@@ -6,12 +6,10 @@ extension OutboundQueue {
         queuedBytes == 0
     }
 
-    /// What a flush finds at the queue in one look: the bytes to send next and,
-    /// for the flush's outcome, the queue's state at that moment.
+    /// What a flush finds at the queue in one look, for the flush's outcome: the
+    /// queue's state at that moment. Plain values only, so that the flush copies
+    /// and drops it without a release (the bytes to send travel beside it).
     struct Look {
-        /// The bytes to send next (empty when nothing is to be sent now); they
-        /// share storage with the write buffer, so drop them before the next look.
-        var bytes: ArraySlice<UInt8> = []
         /// Nothing is left to send.
         var isEmpty = true
         /// The queue failed as a slow consumer.
@@ -24,12 +22,20 @@ extension OutboundQueue {
         var isWaitingForAnswer = false
     }
 
-    /// Takes the next bytes to send (if `taking`, see `nextBytes(acknowledging:)`)
-    /// and the queue's state after that.
-    mutating func look(acknowledging acknowledgement: Acknowledgement, taking: Bool = true) -> Look {
+    /// Takes the next bytes to send (if `taking`, see `nextBytes(acknowledging:)`;
+    /// they share storage with the write buffer, so drop them before the next
+    /// look) and the queue's state after that.
+    mutating func look(
+        acknowledging acknowledgement: Acknowledgement, taking: Bool = true
+    ) -> (bytes: ArraySlice<UInt8>, look: Look) {
         let bytes = taking ? nextBytes(acknowledging: acknowledgement) : []
-        return Look(
-            bytes: bytes, isEmpty: isEmpty, isFailed: isFailed, sentByteCount: sentByteCount,
+        return (bytes, look)
+    }
+
+    /// The queue's state now, for a flush's outcome.
+    var look: Look {
+        Look(
+            isEmpty: isEmpty, isFailed: isFailed, sentByteCount: sentByteCount,
             waitingForRevision: waitingForRevision, isWaitingForAnswer: isWaitingForAnswer)
     }
 

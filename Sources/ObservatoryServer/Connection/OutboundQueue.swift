@@ -203,6 +203,8 @@ struct OutboundQueue {
     /// Queues the events that waited, after whatever was queued meanwhile.
     mutating func releaseEvents() -> EventOutcome {
         isHolding = false
+        // Nothing waited, the common case: no array to swap (callgrind: about 50 instructions).
+        guard !heldEvents.isEmpty else { return isFailed ? .slowConsumer : .queued }
         let waiting = heldEvents
         heldEvents = []
         // Held events are in revision order: those left after a failure come after

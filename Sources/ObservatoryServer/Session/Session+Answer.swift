@@ -13,30 +13,31 @@ extension Session {
         case backlogged
     }
 
-    /// The answer to one frame, for the connection to carry out.
-    struct Answer {
-        /// What to queue in the frame's place among the replies.
-        enum Content {
-            /// A reply known now.
-            case reply(Reply)
-            /// A reply that carries values (a `get`, an `observe` snapshot), written from their bytes.
-            case valueReply(RawReply)
-            /// The slot of the reply to a write (request `id`) that the shared
-            /// state decides later and answers into reply slot `slot`.
-            case pendingWrite(slot: Int, id: RequestID?)
-            /// The slot of the reply to a resuming `observe` (request `id`, a resume
-            /// after `resumeRevision`) and its replay, answered later into reply slot
-            /// `slot`; the replay is filtered like live events of `route`.
-            case pendingObservation(slot: Int, resumeRevision: Int64, id: RequestID?, route: ObservationSet.Route)
-        }
+    /// The answer to one frame, which the session queues on its output.
+    ///
+    /// One case for every reply known now, as its line: a reply wrapped in an
+    /// enum and copied on its way to the output cost more than its encoding
+    /// before the lock (callgrind). A write's success known now is no answer:
+    /// the session queues it straight from the store's payload
+    /// (`ConnectionOutput.queueWritten(_:id:releasingEventsAfter:)`).
+    enum Answer {
+        /// A reply known now, as its line (LF included), encoded before the
+        /// output's lock, which handlers delivering events take too: a `list` may be large.
+        case line([UInt8])
+        /// The slot of the reply to a write (request `id`) that the shared
+        /// state decides later and answers into reply slot `slot`.
+        case pendingWrite(slot: Int, id: RequestID?)
+        /// The slot of the reply to a resuming `observe` (request `id`, a resume
+        /// after `resumeRevision`) and its replay, answered later into reply slot
+        /// `slot`; the replay is filtered like live events of `route`.
+        case pendingObservation(slot: Int, resumeRevision: Int64, id: RequestID?, route: ObservationSet.Route)
+    }
 
-        /// The reply to queue, or the write whose reply holds its place.
-        let content: Content
-        /// The events held while this batch is answered go out ahead of the reply
-        /// (a `ping`: its reply vouches for every change up to its revision).
-        var releasesEventsFirst = false
-        /// The changes a resumed `observe` replays, queued right behind its reply.
-        var replay: Replay?
+    /// What performing an operation gave: a write's reply (now or later, with
+    /// what to count then), or any other op's answer.
+    enum Performed {
+        case written(WriteReply, ReplySlots.Counting)
+        case answered(Answer)
     }
 
     /// The changes a resumed `observe` replays, and the route they are filtered by.
@@ -45,10 +46,13 @@ extension Session {
         let route: ObservationSet.Route
     }
 
-    /// What `nextAnswer` found.
+    /// What `nextAnswer` did.
     enum Step {
-        /// The answer to the next frame.
-        case answer(Answer)
+        /// The next frame was answered: its answer (and a resumed `observe`'s
+        /// replay) is queued, and the output then held `queuedBytes`. With
+        /// `releasedEvents`, it was the last frame held, and the events held
+        /// while the frames were answered are queued behind it.
+        case answered(queuedBytes: Int, releasedEvents: Bool)
         /// The output holds too much, or a slot's answer is awaited: stop until it drains.
         case backlogged
         /// No complete frame is left, or the session is closing.

@@ -102,8 +102,35 @@ enum ReplyLine {
     }
 
     /// Whether a key has bytes that JSON escapes: a control byte, `"` or `\`.
+    /// Eight bytes at a time, the last eight overlapping the ones before
+    /// (callgrind: byte by byte cost about 75 instructions for a key of 15 bytes).
     private static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        guard let base = bytes.baseAddress, bytes.count >= 8 else {
+            return bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        }
+        // Every load reads the eight bytes at `offset ..< offset + 8`, within `bytes`:
+        // `offset` stays at or below `bytes.count - 8`.
+        let last = bytes.count - 8
+        var offset = 0
+        while true {
+            if wordNeedsEscaping(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)) { return true }
+            if offset == last { return false }
+            offset = min(offset + 8, last)
+        }
+    }
+
+    /// Whether any of the eight bytes of `word` is below 0x20, `"` or `\`: a byte
+    /// is zero in `word - 0x0101…` masked by `~word` exactly when the answer has
+    /// its high bit set somewhere (for "below n", n at most 0x80, likewise).
+    private static func wordNeedsEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = (quotes &- ones) & ~quotes
+        let backslash = (backslashes &- ones) & ~backslashes
+        return (control | quote | backslash) & highBits != 0
     }
 
     /// More than the bytes of a line besides its key: 71 of text and two integers of at most 20.
