@@ -11,12 +11,16 @@
 ///
 /// Beside each key sits its `KeyPrefix` (its first 16 bytes as two integers), so
 /// that the searches compare integers and read a key's bytes only when two
-/// prefixes are equal.
+/// prefixes are equal. The prefixes of the chunks' first keys (`heads`) sit in
+/// one array of their own, so the search for a key's chunk reads that array
+/// alone, not every chunk it passes.
 struct OrderedKeyIndex: Sendable {
     private static let chunkCapacity = 128
     private var chunks: [[String]] = []
     /// The prefixes of the keys in `chunks`, position for position.
     private var prefixes: [[KeyPrefix]] = []
+    /// The prefix of each chunk's first key, chunk for chunk.
+    private var heads: [KeyPrefix] = []
     /// The number of keys.
     private(set) var count = 0
 
@@ -33,6 +37,7 @@ struct OrderedKeyIndex: Sendable {
             Array(sorted[$0..<min($0 + Self.chunkCapacity / 2, sorted.count)])
         }
         prefixes = chunks.map { $0.map(KeyPrefix.init) }
+        heads = prefixes.map { $0[0] }
         count = sorted.count
     }
 
@@ -41,19 +46,22 @@ struct OrderedKeyIndex: Sendable {
         count += 1
         let prefix = KeyPrefix(key)
         guard !chunks.isEmpty else {
-            chunks = [[key]]
-            prefixes = [[prefix]]
+            chunks = [Self.chunk(of: CollectionOfOne(key))]
+            prefixes = [Self.chunk(of: CollectionOfOne(prefix))]
+            heads = [prefix]
             return
         }
         let (chunk, position) = location(of: key, prefix: prefix)
         chunks[chunk].insertByMoving(key, at: position)
         prefixes[chunk].insertByMoving(prefix, at: position)
+        if position == 0 { heads[chunk] = prefix }
         if chunks[chunk].count > Self.chunkCapacity {
             let half = Self.chunkCapacity / 2
-            chunks.insert(Array(chunks[chunk][half...]), at: chunk + 1)
+            chunks.insert(Self.chunk(of: chunks[chunk][half...]), at: chunk + 1)
             chunks[chunk].removeSubrange(half...)
-            prefixes.insert(Array(prefixes[chunk][half...]), at: chunk + 1)
+            prefixes.insert(Self.chunk(of: prefixes[chunk][half...]), at: chunk + 1)
             prefixes[chunk].removeSubrange(half...)
+            heads.insert(prefixes[chunk + 1][0], at: chunk + 1)
         }
     }
 
@@ -68,7 +76,19 @@ struct OrderedKeyIndex: Sendable {
         if chunks[chunk].isEmpty {
             chunks.remove(at: chunk)
             prefixes.remove(at: chunk)
+            heads.remove(at: chunk)
+        } else if position == 0 {
+            heads[chunk] = prefixes[chunk][0]
         }
+    }
+
+    /// A new chunk holding `elements`, with room for a full chunk and the one
+    /// insert that splits it, so that it never grows its storage.
+    private static func chunk<Element>(of elements: some Collection<Element>) -> [Element] {
+        var chunk: [Element] = []
+        chunk.reserveCapacity(chunkCapacity + 1)
+        chunk.append(contentsOf: elements)
+        return chunk
     }
 
     /// Calls `body` with the keys that start with `prefix` and come after `after`
@@ -94,40 +114,38 @@ struct OrderedKeyIndex: Sendable {
     /// Where `key` (whose prefix is `prefix`) is or would go: the last chunk
     /// whose first key is not after it, and the first position in that chunk
     /// whose key is not before it.
+    ///
+    /// Both searches compare prefixes (integers) and read keys' bytes only when
+    /// two prefixes are equal.
     private func location(of key: String, prefix: KeyPrefix) -> (chunk: Int, position: Int) {
-        var low = 0
-        var high = chunks.count
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if Self.isBefore(key, prefix, chunks[middle][0], prefixes[middle][0]) {
-                high = middle
-            } else {
-                low = middle
+        // `heads` holds one prefix per chunk and `chunks` is not empty: every index below is in bounds.
+        let chunk = heads.withUnsafeBufferPointer { heads in
+            var (low, high) = (0, heads.count)
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                let head = heads[middle]
+                if prefix < head || (prefix == head && StoreKey.byteOrder(key, chunks[middle][0])) {
+                    high = middle
+                } else {
+                    low = middle
+                }
             }
+            return low
         }
-        let chunk = low
-        (low, high) = (0, chunks[chunk].count)
-        prefixes[chunk].withUnsafeBufferPointer { chunkPrefixes in
+        let position = prefixes[chunk].withUnsafeBufferPointer { chunkPrefixes in
+            var (low, high) = (0, chunkPrefixes.count)
             while low < high {
                 let middle = (low + high) / 2
-                if Self.isBefore(chunks[chunk][middle], chunkPrefixes[middle], key, prefix) {
+                let other = chunkPrefixes[middle]
+                if other < prefix || (other == prefix && StoreKey.byteOrder(chunks[chunk][middle], key)) {
                     low = middle + 1
                 } else {
                     high = middle
                 }
             }
+            return low
         }
-        return (chunk, low)
-    }
-
-    /// Whether `left` (with prefix `leftPrefix`) comes before `right`: by the
-    /// prefixes, and by the keys' bytes only when those are equal.
-    private static func isBefore(
-        _ left: @autoclosure () -> String, _ leftPrefix: KeyPrefix, _ right: @autoclosure () -> String,
-        _ rightPrefix: KeyPrefix
-    ) -> Bool {
-        if leftPrefix != rightPrefix { return leftPrefix < rightPrefix }
-        return StoreKey.byteOrder(left(), right())
+        return (chunk, position)
     }
 }
 
