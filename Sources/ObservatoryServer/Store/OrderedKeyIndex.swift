@@ -115,48 +115,78 @@ struct OrderedKeyIndex: Sendable {
     /// whose first key is not after it, and the first position in that chunk
     /// whose key is not before it.
     ///
-    /// Both searches compare prefixes (integers) and read keys' bytes only when
-    /// two prefixes are equal.
+    /// Both searches compare prefixes alone, and read keys' bytes only within a
+    /// run of equal prefixes, which keys that differ in their first 16 bytes
+    /// never make.
     private func location(of key: String, prefix: KeyPrefix) -> (chunk: Int, position: Int) {
-        // `heads` holds one prefix per chunk and `chunks` is not empty: every index below is in bounds.
-        let chunk = heads.withUnsafeBufferPointer { heads in
-            var (low, high) = (0, heads.count)
-            while high - low > 1 {
-                let middle = (low + high) / 2
-                let head = heads[middle]
-                if prefix < head || (prefix == head && StoreKey.byteOrder(key, chunks[middle][0])) {
-                    high = middle
-                } else {
-                    low = middle
-                }
-            }
-            return low
+        // Chunks are never empty, and `heads` has one prefix per chunk.
+        let (chunk, tied) = heads.withUnsafeBufferPointer { heads -> (Int, Bool) in
+            let notAfter = Self.end(of: prefix, in: heads)
+            guard notAfter > 0 else { return (0, false) }
+            return (notAfter - 1, heads[notAfter - 1] == prefix)
         }
-        let position = prefixes[chunk].withUnsafeBufferPointer { chunkPrefixes in
-            var (low, high) = (0, chunkPrefixes.count)
-            while low < high {
-                let middle = (low + high) / 2
-                let other = chunkPrefixes[middle]
-                if other < prefix || (other == prefix && StoreKey.byteOrder(chunks[chunk][middle], key)) {
-                    low = middle + 1
-                } else {
-                    high = middle
-                }
-            }
-            return low
+        guard !tied else { return locationAmongEqualHeads(of: key, prefix: prefix, through: chunk) }
+        return (chunk, position(of: key, prefix: prefix, in: chunk))
+    }
+
+    /// `location`, when the head of `last`, the last chunk whose head is not
+    /// after `prefix`, equals it: the chunks with that head are told apart by
+    /// their first keys' bytes.
+    private func locationAmongEqualHeads(of key: String, prefix: KeyPrefix, through last: Int) -> (Int, Int) {
+        var (low, high) = (heads.withUnsafeBufferPointer { Self.start(of: prefix, in: $0) }, last + 1)
+        // The first chunk of the run whose first key comes after `key`.
+        while low < high {
+            let middle = (low + high) / 2
+            if StoreKey.byteOrder(key, chunks[middle][0]) { high = middle } else { low = middle + 1 }
         }
-        return (chunk, position)
+        let chunk = max(low - 1, 0)
+        return (chunk, position(of: key, prefix: prefix, in: chunk))
+    }
+
+    /// The first position in `chunk` whose key is not before `key`.
+    private func position(of key: String, prefix: KeyPrefix, in chunk: Int) -> Int {
+        let (start, end) = prefixes[chunk].withUnsafeBufferPointer { prefixes -> (Int, Int) in
+            let start = Self.start(of: prefix, in: prefixes)
+            guard start < prefixes.count, prefixes[start] == prefix else { return (start, start) }
+            return (start, Self.end(of: prefix, in: prefixes))
+        }
+        // Among the keys with an equal prefix (positions start..<end), by their bytes.
+        var (low, high) = (start, end)
+        while low < high {
+            let middle = (low + high) / 2
+            if StoreKey.byteOrder(chunks[chunk][middle], key) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The first index of `sorted` whose prefix is not before `prefix`.
+    private static func start(of prefix: KeyPrefix, in sorted: UnsafeBufferPointer<KeyPrefix>) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low &+ high) &>> 1
+            if sorted[middle] < prefix { low = middle &+ 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The first index of `sorted` whose prefix is after `prefix`.
+    private static func end(of prefix: KeyPrefix, in sorted: UnsafeBufferPointer<KeyPrefix>) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low &+ high) &>> 1
+            if prefix < sorted[middle] { high = middle } else { low = middle &+ 1 }
+        }
+        return low
     }
 }
 
 extension OrderedKeyIndex {
-    /// The first 16 bytes of a key, big-endian and padded with zero bytes, as two
-    /// integers: when two prefixes differ, their order is their keys' byte order;
-    /// when they are equal, the keys' bytes decide (they share 16 bytes, or one is
-    /// the other followed by zero bytes).
+    /// The first 16 bytes of a key, big-endian and padded with zero bytes, as one
+    /// 128-bit integer: when two prefixes differ, their order is their keys' byte
+    /// order; when they are equal, the keys' bytes decide (they share 16 bytes, or
+    /// one is the other followed by zero bytes).
     struct KeyPrefix: Comparable, Sendable {
-        private let high: UInt64
-        private let low: UInt64
+        private let value: UInt128
 
         init(_ key: String) {
             var key = key
@@ -167,11 +197,11 @@ extension OrderedKeyIndex {
                     words.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(16)))
                 }
             }
-            (high, low) = (UInt64(bigEndian: words.0), UInt64(bigEndian: words.1))
+            value = UInt128(UInt64(bigEndian: words.0)) << 64 | UInt128(UInt64(bigEndian: words.1))
         }
 
         static func < (lhs: KeyPrefix, rhs: KeyPrefix) -> Bool {
-            (lhs.high, lhs.low) < (rhs.high, rhs.low)
+            lhs.value < rhs.value
         }
     }
 }
