@@ -204,7 +204,7 @@ struct StoreState {
     ///
     /// - Returns: the change to announce, if any, and the reply's fields.
     @discardableResult
-    mutating func apply(_ planned: consuming PlannedWrite) -> (change: StoreChange?, payload: ReplyPayload) {
+    mutating func apply(_ planned: borrowing PlannedWrite) -> (change: StoreChange?, payload: ReplyPayload) {
         let payload = planned.payload
         return (applyChange(planned), payload)
     }
@@ -212,7 +212,7 @@ struct StoreState {
     /// Makes a planned write, as `apply` does, and returns its change, if any,
     /// without its reply.
     @discardableResult
-    mutating func applyChange(_ planned: consuming PlannedWrite) -> StoreChange? {
+    mutating func applyChange(_ planned: borrowing PlannedWrite) -> StoreChange? {
         if let applied = planned.applied {
             appliedWrites.remember(applied, now: applied.appliedAt)
         }
