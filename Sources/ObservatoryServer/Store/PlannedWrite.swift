@@ -14,8 +14,9 @@ struct PlannedWrite {
     let applied: AppliedWrite?
     /// The reply's fields of a write that makes no change; `nil` for one that
     /// makes a change, whose reply follows from it (`payload`), so that planning
-    /// a change builds no reply and applying it copies none.
-    private let answer: ReplyPayload?
+    /// a change builds no reply and applying it copies none. In a box: such
+    /// writes are rare, and a plan of references alone is cheap to let go of.
+    private let answer: Answer?
     /// The key it writes, hashed once for planning and applying; `nil` for a
     /// write that only answers (a duplicate).
     let key: EntryKey?
@@ -51,12 +52,12 @@ struct PlannedWrite {
         replaced: StoredEntry?, byteChange: Int
     ) {
         self.init(
-            change: nil, answer: payload, applied: applied, key: key, entry: entry, replaced: replaced,
+            change: nil, answer: Answer(payload), applied: applied, key: key, entry: entry, replaced: replaced,
             byteChange: byteChange)
     }
 
     private init(
-        change: StoreChange?, answer: ReplyPayload?, applied: AppliedWrite?, key: EntryKey?, entry: StoredEntry?,
+        change: StoreChange?, answer: Answer?, applied: AppliedWrite?, key: EntryKey?, entry: StoredEntry?,
         replaced: StoredEntry?, byteChange: Int
     ) {
         self.byteChange = byteChange
@@ -73,7 +74,16 @@ struct PlannedWrite {
     var payload: ReplyPayload {
         if let change { return change.replyPayload }
         guard let answer else { preconditionFailure("a write without a change is planned with its answer") }
-        return answer
+        return answer.payload
+    }
+
+    /// The reply of a write that makes no change, in its box.
+    private final class Answer {
+        let payload: ReplyPayload
+
+        init(_ payload: ReplyPayload) {
+            self.payload = payload
+        }
     }
 
     /// The entry afterwards (see `stored`).
