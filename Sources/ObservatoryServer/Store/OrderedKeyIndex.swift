@@ -9,16 +9,15 @@
 /// lock and walk it after releasing the lock while writers go on; a writer then
 /// copies the chunk array once, and only the chunk it changes.
 ///
-/// Beside each key sits its `KeyPrefix` (its first 16 bytes as two integers), so
-/// that the searches compare integers and read a key's bytes only when two
-/// prefixes are equal. The prefixes of the chunks' first keys (`heads`) sit in
+/// Beside each key sits its `KeyPrefix` (its first 16 bytes as one integer), in
+/// one element (`Slot`), so that the searches compare integers and read a key's
+/// bytes only when two prefixes are equal, and an insert moves one run of
+/// elements. The prefixes of the chunks' first keys (`heads`) sit in
 /// one array of their own, so the search for a key's chunk reads that array
 /// alone, not every chunk it passes.
 struct OrderedKeyIndex: Sendable {
     private static let chunkCapacity = 128
-    private var chunks: [[String]] = []
-    /// The prefixes of the keys in `chunks`, position for position.
-    private var prefixes: [[KeyPrefix]] = []
+    private var chunks: [[Slot]] = []
     /// The prefix of each chunk's first key, chunk for chunk.
     private var heads: [KeyPrefix] = []
     /// The number of keys.
@@ -34,34 +33,29 @@ struct OrderedKeyIndex: Sendable {
     /// Builds the index of keys already in byte order, without duplicates, in O(n).
     init(sortedKeys sorted: [String]) {
         chunks = stride(from: 0, to: sorted.count, by: Self.chunkCapacity / 2).map {
-            Array(sorted[$0..<min($0 + Self.chunkCapacity / 2, sorted.count)])
+            sorted[$0..<min($0 + Self.chunkCapacity / 2, sorted.count)].map(Slot.init)
         }
-        prefixes = chunks.map { $0.map(KeyPrefix.init) }
-        heads = prefixes.map { $0[0] }
+        heads = chunks.map { $0[0].prefix }
         count = sorted.count
     }
 
     /// Adds `key`, which must not be in the index yet.
     mutating func insert(_ key: String) {
         count += 1
-        let prefix = KeyPrefix(key)
+        let slot = Slot(key)
         guard !chunks.isEmpty else {
-            chunks = [Self.chunk(of: CollectionOfOne(key))]
-            prefixes = [Self.chunk(of: CollectionOfOne(prefix))]
-            heads = [prefix]
+            chunks = [Self.chunk(of: CollectionOfOne(slot))]
+            heads = [slot.prefix]
             return
         }
-        let (chunk, position) = location(of: key, prefix: prefix)
-        chunks[chunk].insertByMoving(key, at: position)
-        prefixes[chunk].insertByMoving(prefix, at: position)
-        if position == 0 { heads[chunk] = prefix }
+        let (chunk, position) = location(of: key, prefix: slot.prefix)
+        chunks[chunk].insertByMoving(slot, at: position)
+        if position == 0 { heads[chunk] = slot.prefix }
         if chunks[chunk].count > Self.chunkCapacity {
             let half = Self.chunkCapacity / 2
             chunks.insert(Self.chunk(of: chunks[chunk][half...]), at: chunk + 1)
             chunks[chunk].removeSubrange(half...)
-            prefixes.insert(Self.chunk(of: prefixes[chunk][half...]), at: chunk + 1)
-            prefixes[chunk].removeSubrange(half...)
-            heads.insert(prefixes[chunk + 1][0], at: chunk + 1)
+            heads.insert(chunks[chunk + 1][0].prefix, at: chunk + 1)
         }
     }
 
@@ -69,16 +63,14 @@ struct OrderedKeyIndex: Sendable {
     mutating func remove(_ key: String) {
         guard !chunks.isEmpty else { return }
         let (chunk, position) = location(of: key, prefix: KeyPrefix(key))
-        guard position < chunks[chunk].count, StoreKey.sameBytes(chunks[chunk][position], key) else { return }
+        guard position < chunks[chunk].count, StoreKey.sameBytes(chunks[chunk][position].key, key) else { return }
         chunks[chunk].remove(at: position)
-        prefixes[chunk].remove(at: position)
         count -= 1
         if chunks[chunk].isEmpty {
             chunks.remove(at: chunk)
-            prefixes.remove(at: chunk)
             heads.remove(at: chunk)
         } else if position == 0 {
-            heads[chunk] = prefixes[chunk][0]
+            heads[chunk] = chunks[chunk][0].prefix
         }
     }
 
@@ -98,9 +90,9 @@ struct OrderedKeyIndex: Sendable {
         guard !chunks.isEmpty else { return }
         var (chunk, position) = location(of: start, prefix: KeyPrefix(start))
         while chunk < chunks.count {
-            let keys = chunks[chunk]
-            while position < keys.count {
-                let key = keys[position]
+            let slots = chunks[chunk]
+            while position < slots.count {
+                let key = slots[position].key
                 position += 1
                 if let after, !StoreKey.byteOrder(after, key) { continue }
                 guard key.utf8.starts(with: prefix.utf8) else { return }
@@ -137,7 +129,7 @@ struct OrderedKeyIndex: Sendable {
         // The first chunk of the run whose first key comes after `key`.
         while low < high {
             let middle = (low + high) / 2
-            if StoreKey.byteOrder(key, chunks[middle][0]) { high = middle } else { low = middle + 1 }
+            if StoreKey.byteOrder(key, chunks[middle][0].key) { high = middle } else { low = middle + 1 }
         }
         let chunk = max(low - 1, 0)
         return (chunk, position(of: key, prefix: prefix, in: chunk))
@@ -145,36 +137,35 @@ struct OrderedKeyIndex: Sendable {
 
     /// The first position in `chunk` whose key is not before `key`.
     private func position(of key: String, prefix: KeyPrefix, in chunk: Int) -> Int {
-        let (start, end) = prefixes[chunk].withUnsafeBufferPointer { prefixes -> (Int, Int) in
-            let start = Self.start(of: prefix, in: prefixes)
-            guard start < prefixes.count, prefixes[start] == prefix else { return (start, start) }
-            return (start, Self.end(of: prefix, in: prefixes))
+        chunks[chunk].withUnsafeBufferPointer { slots in
+            let start = Self.start(of: prefix, in: slots)
+            guard start < slots.count, slots[start].prefix == prefix else { return start }
+            // Among the keys with an equal prefix (positions start..<end), by their bytes.
+            var (low, high) = (start, Self.end(of: prefix, in: slots))
+            while low < high {
+                let middle = (low + high) / 2
+                if StoreKey.byteOrder(slots[middle].key, key) { low = middle + 1 } else { high = middle }
+            }
+            return low
         }
-        // Among the keys with an equal prefix (positions start..<end), by their bytes.
-        var (low, high) = (start, end)
-        while low < high {
-            let middle = (low + high) / 2
-            if StoreKey.byteOrder(chunks[chunk][middle], key) { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     /// The first index of `sorted` whose prefix is not before `prefix`.
-    private static func start(of prefix: KeyPrefix, in sorted: UnsafeBufferPointer<KeyPrefix>) -> Int {
+    private static func start(of prefix: KeyPrefix, in sorted: UnsafeBufferPointer<some Prefixed>) -> Int {
         var (low, high) = (0, sorted.count)
         while low < high {
             let middle = (low &+ high) &>> 1
-            if sorted[middle] < prefix { low = middle &+ 1 } else { high = middle }
+            if sorted[middle].prefix < prefix { low = middle &+ 1 } else { high = middle }
         }
         return low
     }
 
     /// The first index of `sorted` whose prefix is after `prefix`.
-    private static func end(of prefix: KeyPrefix, in sorted: UnsafeBufferPointer<KeyPrefix>) -> Int {
+    private static func end(of prefix: KeyPrefix, in sorted: UnsafeBufferPointer<some Prefixed>) -> Int {
         var (low, high) = (0, sorted.count)
         while low < high {
             let middle = (low &+ high) &>> 1
-            if prefix < sorted[middle] { high = middle } else { low = middle &+ 1 }
+            if prefix < sorted[middle].prefix { high = middle } else { low = middle &+ 1 }
         }
         return low
     }
@@ -204,7 +195,29 @@ extension OrderedKeyIndex {
             lhs.value < rhs.value
         }
     }
+
+    /// A key and its prefix, as a chunk holds them.
+    fileprivate struct Slot: Sendable {
+        let prefix: KeyPrefix
+        let key: String
+
+        init(_ key: String) {
+            prefix = KeyPrefix(key)
+            self.key = key
+        }
+    }
 }
+
+/// What the searches of `OrderedKeyIndex` look at: a prefix, alone or beside its key.
+private protocol Prefixed {
+    var prefix: OrderedKeyIndex.KeyPrefix { get }
+}
+
+extension OrderedKeyIndex.KeyPrefix: Prefixed {
+    fileprivate var prefix: OrderedKeyIndex.KeyPrefix { self }
+}
+
+extension OrderedKeyIndex.Slot: Prefixed {}
 
 extension Array {
     /// Inserts `element` at `position` by moving the later elements up in one
