@@ -80,4 +80,26 @@ import Testing
         #expect(keys(of: copy).contains("k5"))
         #expect(!keys(of: copy).contains("k-new"))
     }
+
+    @Test func emptyingWholeChunksKeepsEveryOtherKeyWhereASearchFindsIt() {
+        // Keys of 20 bytes share their first 16 ("room.0000.member"): the searches
+        // compare equal prefixes and fall back to the keys' bytes.
+        let all = (0..<1_000).map { "room.0000.member.\(String(1_000 + $0).dropFirst())" }
+        var index = OrderedKeyIndex()
+        for key in all.reversed() { index.insert(key) }
+        var left = Set(all)
+        // Removes whole chunks' worth of keys from the middle and the start, so chunks disappear.
+        for key in all[300..<700] + all[0..<150] {
+            index.remove(key)
+            left.remove(key)
+        }
+        let sortedLeft = byteSorted(left)
+        #expect(keys(of: index) == sortedLeft)
+        for key in sortedLeft {
+            #expect(keys(of: index, prefix: key) == [key])
+        }
+        for key in all[300..<700] { index.insert(key) }
+        #expect(keys(of: index) == byteSorted(left.union(all[300..<700])))
+        #expect(keys(of: index, after: all[299]).first == all[300])
+    }
 }

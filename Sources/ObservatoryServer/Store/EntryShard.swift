@@ -18,9 +18,13 @@ struct EntryShard: Sendable {
     }
 
     /// Puts `entry` in `key`'s place (`nil` removes it) and returns what was there.
+    ///
+    /// One probe finds the key's slot or, when it is not here, the free slot where
+    /// the probe stopped, which is where a new entry goes (unless the table grows).
     @discardableResult
     mutating func set(_ entry: StoredEntry?, for key: EntryKey) -> StoredEntry? {
-        if let index = slot(of: key) {
+        let (index, found) = probe(for: key)
+        if found {
             let previous = slots[index]
             if let entry {
                 slots[index] = entry
@@ -30,8 +34,12 @@ struct EntryShard: Sendable {
             return previous
         }
         guard let entry else { return nil }
-        if (count + 1) * 4 > slots.count * 3 { grow() }
-        slots[freeSlot(for: entry.hash)] = entry
+        if (count + 1) * 4 > slots.count * 3 {
+            grow()
+            slots[freeSlot(for: entry.hash)] = entry
+        } else {
+            slots[index] = entry
+        }
         count += 1
         return nil
     }
@@ -43,22 +51,31 @@ struct EntryShard: Sendable {
 
     /// Makes room for `capacity` entries without growing again.
     mutating func reserveCapacity(_ capacity: Int) {
-        var size = max(slots.count, 8)
+        var size = max(slots.count, Self.firstSize)
         while capacity * 4 > size * 3 { size *= 2 }
         if size > slots.count { rebuild(size: size) }
     }
 
     /// The slot that holds `key`'s entry, if any.
     private func slot(of key: EntryKey) -> Int? {
-        guard !slots.isEmpty else { return nil }
+        let (index, found) = probe(for: key)
+        return found ? index : nil
+    }
+
+    /// Where probing for `key` ends: at its entry's slot (`found`), or at the
+    /// first free slot from where its hash starts (index 0 when there are no
+    /// slots yet).
+    private func probe(for key: EntryKey) -> (index: Int, found: Bool) {
+        guard !slots.isEmpty else { return (0, false) }
         return slots.withUnsafeBufferPointer { slots in
+            // `mask` keeps every index below `slots.count`; a free slot always remains (growth at 3/4).
             let mask = slots.count - 1
             var index = key.hash & mask
             while let entry = slots[index] {
-                if key.matches(entry) { return index }
+                if key.matches(entry) { return (index, true) }
                 index = (index + 1) & mask
             }
-            return nil
+            return (index, false)
         }
     }
 
@@ -90,13 +107,24 @@ struct EntryShard: Sendable {
         }
     }
 
+    /// Doubles the slots, starting at `firstSize`.
     private mutating func grow() {
-        rebuild(size: max(8, slots.count * 2))
+        rebuild(size: max(Self.firstSize, slots.count * 2))
     }
 
+    /// The slots of a shard's first entry: 32, so that a shard that fills up
+    /// skips the rebuilds at 8 and 16 slots (a shard holds about 1/1024 of the
+    /// keys; 1,024 shards of 32 slots take 256 KiB).
+    private static let firstSize = 32
+
+    /// Moves every entry into `size` new slots: each box is moved out of its old
+    /// slot, not copied, so rebuilding counts no references.
     private mutating func rebuild(size: Int) {
-        let old = slots
-        slots = [StoredEntry?](repeating: nil, count: size)
-        for case let entry? in old { slots[freeSlot(for: entry.hash)] = entry }
+        var old = [StoredEntry?](repeating: nil, count: size)
+        swap(&old, &slots)
+        for index in old.indices {
+            guard let entry = old[index].take() else { continue }
+            slots[freeSlot(for: entry.hash)] = consume entry
+        }
     }
 }

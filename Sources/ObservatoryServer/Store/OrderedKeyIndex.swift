@@ -9,14 +9,17 @@
 /// lock and walk it after releasing the lock while writers go on; a writer then
 /// copies the chunk array once, and only the chunk it changes.
 ///
-/// Beside each key sits its `KeyPrefix` (its first 16 bytes as two integers), so
-/// that the searches compare integers and read a key's bytes only when two
-/// prefixes are equal.
+/// Beside each key sits its `KeyPrefix` (its first 16 bytes as one integer), in
+/// one element (`Slot`), so that the searches compare integers and read a key's
+/// bytes only when two prefixes are equal, and an insert moves one run of
+/// elements. The prefixes of the chunks' first keys (`heads`) sit in
+/// one array of their own, so the search for a key's chunk reads that array
+/// alone, not every chunk it passes.
 struct OrderedKeyIndex: Sendable {
     private static let chunkCapacity = 128
-    private var chunks: [[String]] = []
-    /// The prefixes of the keys in `chunks`, position for position.
-    private var prefixes: [[KeyPrefix]] = []
+    private var chunks: [[Slot]] = []
+    /// The prefix of each chunk's first key, chunk for chunk.
+    private var heads: [KeyPrefix] = []
     /// The number of keys.
     private(set) var count = 0
 
@@ -30,30 +33,29 @@ struct OrderedKeyIndex: Sendable {
     /// Builds the index of keys already in byte order, without duplicates, in O(n).
     init(sortedKeys sorted: [String]) {
         chunks = stride(from: 0, to: sorted.count, by: Self.chunkCapacity / 2).map {
-            Array(sorted[$0..<min($0 + Self.chunkCapacity / 2, sorted.count)])
+            sorted[$0..<min($0 + Self.chunkCapacity / 2, sorted.count)].map(Slot.init)
         }
-        prefixes = chunks.map { $0.map(KeyPrefix.init) }
+        heads = chunks.map { $0[0].prefix }
         count = sorted.count
     }
 
     /// Adds `key`, which must not be in the index yet.
     mutating func insert(_ key: String) {
         count += 1
-        let prefix = KeyPrefix(key)
+        let slot = Slot(key)
         guard !chunks.isEmpty else {
-            chunks = [[key]]
-            prefixes = [[prefix]]
+            chunks = [Self.chunk(of: CollectionOfOne(slot))]
+            heads = [slot.prefix]
             return
         }
-        let (chunk, position) = location(of: key, prefix: prefix)
-        chunks[chunk].insertByMoving(key, at: position)
-        prefixes[chunk].insertByMoving(prefix, at: position)
+        let (chunk, position) = location(of: key, prefix: slot.prefix)
+        chunks[chunk].insertByMoving(slot, at: position)
+        if position == 0 { heads[chunk] = slot.prefix }
         if chunks[chunk].count > Self.chunkCapacity {
             let half = Self.chunkCapacity / 2
-            chunks.insert(Array(chunks[chunk][half...]), at: chunk + 1)
+            chunks.insert(Self.chunk(of: chunks[chunk][half...]), at: chunk + 1)
             chunks[chunk].removeSubrange(half...)
-            prefixes.insert(Array(prefixes[chunk][half...]), at: chunk + 1)
-            prefixes[chunk].removeSubrange(half...)
+            heads.insert(chunks[chunk + 1][0].prefix, at: chunk + 1)
         }
     }
 
@@ -61,14 +63,24 @@ struct OrderedKeyIndex: Sendable {
     mutating func remove(_ key: String) {
         guard !chunks.isEmpty else { return }
         let (chunk, position) = location(of: key, prefix: KeyPrefix(key))
-        guard position < chunks[chunk].count, StoreKey.sameBytes(chunks[chunk][position], key) else { return }
+        guard position < chunks[chunk].count, StoreKey.sameBytes(chunks[chunk][position].key, key) else { return }
         chunks[chunk].remove(at: position)
-        prefixes[chunk].remove(at: position)
         count -= 1
         if chunks[chunk].isEmpty {
             chunks.remove(at: chunk)
-            prefixes.remove(at: chunk)
+            heads.remove(at: chunk)
+        } else if position == 0 {
+            heads[chunk] = chunks[chunk][0].prefix
         }
+    }
+
+    /// A new chunk holding `elements`, with room for a full chunk and the one
+    /// insert that splits it, so that it never grows its storage.
+    private static func chunk<Element>(of elements: some Collection<Element>) -> [Element] {
+        var chunk: [Element] = []
+        chunk.reserveCapacity(chunkCapacity + 1)
+        chunk.append(contentsOf: elements)
+        return chunk
     }
 
     /// Calls `body` with the keys that start with `prefix` and come after `after`
@@ -78,9 +90,9 @@ struct OrderedKeyIndex: Sendable {
         guard !chunks.isEmpty else { return }
         var (chunk, position) = location(of: start, prefix: KeyPrefix(start))
         while chunk < chunks.count {
-            let keys = chunks[chunk]
-            while position < keys.count {
-                let key = keys[position]
+            let slots = chunks[chunk]
+            while position < slots.count {
+                let key = slots[position].key
                 position += 1
                 if let after, !StoreKey.byteOrder(after, key) { continue }
                 guard key.utf8.starts(with: prefix.utf8) else { return }
@@ -94,51 +106,78 @@ struct OrderedKeyIndex: Sendable {
     /// Where `key` (whose prefix is `prefix`) is or would go: the last chunk
     /// whose first key is not after it, and the first position in that chunk
     /// whose key is not before it.
+    ///
+    /// Both searches compare prefixes alone, and read keys' bytes only within a
+    /// run of equal prefixes, which keys that differ in their first 16 bytes
+    /// never make.
     private func location(of key: String, prefix: KeyPrefix) -> (chunk: Int, position: Int) {
-        var low = 0
-        var high = chunks.count
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if Self.isBefore(key, prefix, chunks[middle][0], prefixes[middle][0]) {
-                high = middle
-            } else {
-                low = middle
-            }
+        // Chunks are never empty, and `heads` has one prefix per chunk.
+        let (chunk, tied) = heads.withUnsafeBufferPointer { heads -> (Int, Bool) in
+            let notAfter = Self.end(of: prefix, in: heads)
+            guard notAfter > 0 else { return (0, false) }
+            return (notAfter - 1, heads[notAfter - 1] == prefix)
         }
-        let chunk = low
-        (low, high) = (0, chunks[chunk].count)
-        prefixes[chunk].withUnsafeBufferPointer { chunkPrefixes in
-            while low < high {
-                let middle = (low + high) / 2
-                if Self.isBefore(chunks[chunk][middle], chunkPrefixes[middle], key, prefix) {
-                    low = middle + 1
-                } else {
-                    high = middle
-                }
-            }
-        }
-        return (chunk, low)
+        guard !tied else { return locationAmongEqualHeads(of: key, prefix: prefix, through: chunk) }
+        return (chunk, position(of: key, prefix: prefix, in: chunk))
     }
 
-    /// Whether `left` (with prefix `leftPrefix`) comes before `right`: by the
-    /// prefixes, and by the keys' bytes only when those are equal.
-    private static func isBefore(
-        _ left: @autoclosure () -> String, _ leftPrefix: KeyPrefix, _ right: @autoclosure () -> String,
-        _ rightPrefix: KeyPrefix
-    ) -> Bool {
-        if leftPrefix != rightPrefix { return leftPrefix < rightPrefix }
-        return StoreKey.byteOrder(left(), right())
+    /// `location`, when the head of `last`, the last chunk whose head is not
+    /// after `prefix`, equals it: the chunks with that head are told apart by
+    /// their first keys' bytes.
+    private func locationAmongEqualHeads(of key: String, prefix: KeyPrefix, through last: Int) -> (Int, Int) {
+        var (low, high) = (heads.withUnsafeBufferPointer { Self.start(of: prefix, in: $0) }, last + 1)
+        // The first chunk of the run whose first key comes after `key`.
+        while low < high {
+            let middle = (low + high) / 2
+            if StoreKey.byteOrder(key, chunks[middle][0].key) { high = middle } else { low = middle + 1 }
+        }
+        let chunk = max(low - 1, 0)
+        return (chunk, position(of: key, prefix: prefix, in: chunk))
+    }
+
+    /// The first position in `chunk` whose key is not before `key`.
+    private func position(of key: String, prefix: KeyPrefix, in chunk: Int) -> Int {
+        chunks[chunk].withUnsafeBufferPointer { slots in
+            let start = Self.start(of: prefix, in: slots)
+            guard start < slots.count, slots[start].prefix == prefix else { return start }
+            // Among the keys with an equal prefix (positions start..<end), by their bytes.
+            var (low, high) = (start, Self.end(of: prefix, in: slots))
+            while low < high {
+                let middle = (low + high) / 2
+                if StoreKey.byteOrder(slots[middle].key, key) { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+    }
+
+    /// The first index of `sorted` whose prefix is not before `prefix`.
+    private static func start(of prefix: KeyPrefix, in sorted: UnsafeBufferPointer<some Prefixed>) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low &+ high) &>> 1
+            if sorted[middle].prefix < prefix { low = middle &+ 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The first index of `sorted` whose prefix is after `prefix`.
+    private static func end(of prefix: KeyPrefix, in sorted: UnsafeBufferPointer<some Prefixed>) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low &+ high) &>> 1
+            if prefix < sorted[middle].prefix { high = middle } else { low = middle &+ 1 }
+        }
+        return low
     }
 }
 
 extension OrderedKeyIndex {
-    /// The first 16 bytes of a key, big-endian and padded with zero bytes, as two
-    /// integers: when two prefixes differ, their order is their keys' byte order;
-    /// when they are equal, the keys' bytes decide (they share 16 bytes, or one is
-    /// the other followed by zero bytes).
+    /// The first 16 bytes of a key, big-endian and padded with zero bytes, as one
+    /// 128-bit integer: when two prefixes differ, their order is their keys' byte
+    /// order; when they are equal, the keys' bytes decide (they share 16 bytes, or
+    /// one is the other followed by zero bytes).
     struct KeyPrefix: Comparable, Sendable {
-        private let high: UInt64
-        private let low: UInt64
+        private let value: UInt128
 
         init(_ key: String) {
             var key = key
@@ -149,14 +188,36 @@ extension OrderedKeyIndex {
                     words.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(16)))
                 }
             }
-            (high, low) = (UInt64(bigEndian: words.0), UInt64(bigEndian: words.1))
+            value = UInt128(UInt64(bigEndian: words.0)) << 64 | UInt128(UInt64(bigEndian: words.1))
         }
 
         static func < (lhs: KeyPrefix, rhs: KeyPrefix) -> Bool {
-            (lhs.high, lhs.low) < (rhs.high, rhs.low)
+            lhs.value < rhs.value
+        }
+    }
+
+    /// A key and its prefix, as a chunk holds them.
+    fileprivate struct Slot: Sendable {
+        let prefix: KeyPrefix
+        let key: String
+
+        init(_ key: String) {
+            prefix = KeyPrefix(key)
+            self.key = key
         }
     }
 }
+
+/// What the searches of `OrderedKeyIndex` look at: a prefix, alone or beside its key.
+private protocol Prefixed {
+    var prefix: OrderedKeyIndex.KeyPrefix { get }
+}
+
+extension OrderedKeyIndex.KeyPrefix: Prefixed {
+    fileprivate var prefix: OrderedKeyIndex.KeyPrefix { self }
+}
+
+extension OrderedKeyIndex.Slot: Prefixed {}
 
 extension Array {
     /// Inserts `element` at `position` by moving the later elements up in one

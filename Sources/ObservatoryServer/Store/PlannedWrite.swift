@@ -12,8 +12,11 @@ struct PlannedWrite {
     let change: StoreChange?
     /// The write to remember under its `requestId`, if it carried one and is not a duplicate.
     let applied: AppliedWrite?
-    /// The reply's fields.
-    let payload: ReplyPayload
+    /// The reply's fields of a write that makes no change; `nil` for one that
+    /// makes a change, whose reply follows from it (`payload`), so that planning
+    /// a change builds no reply and applying it copies none. In a box: such
+    /// writes are rare, and a plan of references alone is cheap to let go of.
+    private let answer: Answer?
     /// The key it writes, hashed once for planning and applying; `nil` for a
     /// write that only answers (a duplicate).
     let key: EntryKey?
@@ -29,20 +32,58 @@ struct PlannedWrite {
 
     /// A write that changes nothing and remembers nothing: a duplicate's answer.
     init(answer payload: ReplyPayload) {
-        self.init(change: nil, applied: nil, payload: payload, key: nil, entry: nil, replaced: nil, byteChange: 0)
+        self.init(unchanged: payload, applied: nil, key: nil, entry: nil, replaced: nil, byteChange: 0)
     }
 
+    /// A write that makes `change`; its reply is the change's (`payload`).
     init(
-        change: StoreChange?, applied: AppliedWrite?, payload: ReplyPayload, key: EntryKey?, entry: StoredEntry?,
+        change: StoreChange, applied: AppliedWrite?, key: EntryKey, entry: StoredEntry?, replaced: StoredEntry?,
+        byteChange: Int
+    ) {
+        self.init(
+            change: change, answer: nil, applied: applied, key: key, entry: entry, replaced: replaced,
+            byteChange: byteChange)
+    }
+
+    /// A write that makes no change and answers `payload`: an equal value, which
+    /// may restart an expiring key's clock (`entry`) and remember its `requestId`.
+    init(
+        unchanged payload: ReplyPayload, applied: AppliedWrite?, key: EntryKey?, entry: StoredEntry?,
+        replaced: StoredEntry?, byteChange: Int
+    ) {
+        self.init(
+            change: nil, answer: Answer(payload), applied: applied, key: key, entry: entry, replaced: replaced,
+            byteChange: byteChange)
+    }
+
+    private init(
+        change: StoreChange?, answer: Answer?, applied: AppliedWrite?, key: EntryKey?, entry: StoredEntry?,
         replaced: StoredEntry?, byteChange: Int
     ) {
         self.byteChange = byteChange
         self.change = change
+        self.answer = answer
         self.applied = applied
-        self.payload = payload
         self.key = key
         self.stored = entry
         self.replaced = replaced
+    }
+
+    /// The reply's fields: the change's (`StoreChange.replyPayload`), or the
+    /// answer of a write that makes none.
+    var payload: ReplyPayload {
+        if let change { return change.replyPayload }
+        guard let answer else { preconditionFailure("a write without a change is planned with its answer") }
+        return answer.payload
+    }
+
+    /// The reply of a write that makes no change, in its box.
+    private final class Answer {
+        let payload: ReplyPayload
+
+        init(_ payload: ReplyPayload) {
+            self.payload = payload
+        }
     }
 
     /// The entry afterwards (see `stored`).

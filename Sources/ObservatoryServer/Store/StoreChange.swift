@@ -216,6 +216,13 @@ public final class StoreChange: Sendable, Equatable {
         }
     }
 
+    /// The fields of the reply to the write that made this change: `set`
+    /// (`changed`) or `delete`, with its key and version.
+    var replyPayload: ReplyPayload {
+        if case .delete = event { return .delete(key: key, version: version) }
+        return .set(key: key, version: version, changed: true)
+    }
+
     /// The author name of the change.
     var author: String {
         switch event {

@@ -44,16 +44,12 @@ extension StoreState {
     /// - Returns: the changes to announce, in that order, and the reply's fields.
     mutating func apply(_ batch: consuming PlannedBatch) -> (changes: [StoreChange], payload: ReplyPayload) {
         if let applied = batch.applied {
-            apply(
-                PlannedWrite(
-                    change: nil, applied: applied, payload: batch.payload, key: nil, entry: nil, replaced: nil,
-                    byteChange: 0
-                ))
+            remember(applied)
         }
         var changes: [StoreChange] = []
         changes.reserveCapacity(batch.writes.count)
         for planned in batch.writes {
-            if let change = apply(planned).change { changes.append(change) }
+            if let change = applyChange(planned) { changes.append(change) }
         }
         return (changes, batch.payload)
     }

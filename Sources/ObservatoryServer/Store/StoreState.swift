@@ -80,8 +80,8 @@ struct StoreState {
             var restarted = existing
             restarted.expiry = expiry
             return PlannedWrite(
-                change: nil, applied: remembered(requestId, reply, now: now),
-                payload: .set(key: key, version: existing.version, changed: false), key: entryKey,
+                unchanged: .set(key: key, version: existing.version, changed: false),
+                applied: remembered(requestId, reply, now: now), key: entryKey,
                 entry: expiry == nil ? nil : StoredEntry(restarted, key: entryKey), replaced: stored,
                 byteChange: expiry == nil ? 0 : Footprint.of(entry: restarted) - Footprint.of(entry: existing))
         }
@@ -103,8 +103,7 @@ struct StoreState {
             ttl: ttl, heldBytes: entryBytes)
         return PlannedWrite(
             change: change, applied: remembered(requestId, .set(key: key, version: version, changed: true), now: now),
-            payload: .set(key: key, version: version, changed: true), key: entryKey, entry: entry, replaced: stored,
-            byteChange: byteChange)
+            key: entryKey, entry: entry, replaced: stored, byteChange: byteChange)
     }
 
     /// Throws `limit_exceeded` when growing the store by `byteChange` would pass
@@ -139,9 +138,8 @@ struct StoreState {
         let change = StoreChange.delete(key: key, old: stored.entry.value, version: revision + 1, by: author)
         let reply = AppliedWrite.Reply.delete(key: key, version: change.version)
         return PlannedWrite(
-            change: change, applied: remembered(requestId, reply, now: now),
-            payload: .delete(key: key, version: change.version), key: entryKey, entry: nil, replaced: stored,
-            byteChange: -Footprint.of(entry: stored.entry))
+            change: change, applied: remembered(requestId, reply, now: now), key: entryKey, entry: nil,
+            replaced: stored, byteChange: -Footprint.of(entry: stored.entry))
     }
 
     /// Plans deleting the keys bound to `session`, each as a change by its owner
@@ -160,8 +158,8 @@ struct StoreState {
                 key: key.text, old: existing.value, version: version, by: owner, reason: RawEvent.sessionEnded)
             planned.append(
                 PlannedWrite(
-                    change: change, applied: nil, payload: .delete(key: key.text, version: version), key: entryKey,
-                    entry: nil, replaced: stored, byteChange: -Footprint.of(entry: existing)))
+                    change: change, applied: nil, key: entryKey, entry: nil, replaced: stored,
+                    byteChange: -Footprint.of(entry: existing)))
         }
         return planned
     }
@@ -183,8 +181,8 @@ struct StoreState {
                 key: key, old: stored.entry.value, version: version, by: setter, reason: RawEvent.expired)
             planned.append(
                 PlannedWrite(
-                    change: change, applied: nil, payload: .delete(key: key, version: version), key: entryKey,
-                    entry: nil, replaced: stored, byteChange: -Footprint.of(entry: stored.entry)))
+                    change: change, applied: nil, key: entryKey, entry: nil, replaced: stored,
+                    byteChange: -Footprint.of(entry: stored.entry)))
         }
         return planned
     }
@@ -206,7 +204,15 @@ struct StoreState {
     ///
     /// - Returns: the change to announce, if any, and the reply's fields.
     @discardableResult
-    mutating func apply(_ planned: consuming PlannedWrite) -> (change: StoreChange?, payload: ReplyPayload) {
+    mutating func apply(_ planned: borrowing PlannedWrite) -> (change: StoreChange?, payload: ReplyPayload) {
+        let payload = planned.payload
+        return (applyChange(planned), payload)
+    }
+
+    /// Makes a planned write, as `apply` does, and returns its change, if any,
+    /// without its reply.
+    @discardableResult
+    mutating func applyChange(_ planned: borrowing PlannedWrite) -> StoreChange? {
         if let applied = planned.applied {
             appliedWrites.remember(applied, now: applied.appliedAt)
         }
@@ -214,12 +220,17 @@ struct StoreState {
             if let restarted = planned.stored {
                 replace(planned.key ?? EntryKey(restarted.entry.key), planned.replaced, with: restarted)
             }
-            return (nil, planned.payload)
+            return nil
         }
         revision = change.version
         bytes += planned.byteChange
         replace(planned.key ?? EntryKey(change.key), planned.replaced, with: planned.stored)
-        return (change, planned.payload)
+        return change
+    }
+
+    /// Remembers a write under its `requestId` (a batch's, which is no single key's write).
+    mutating func remember(_ applied: AppliedWrite) {
+        appliedWrites.remember(applied, now: applied.appliedAt)
     }
 
     /// Plans a change etcd has already decided (cluster mode's cache): no rule is
@@ -243,8 +254,7 @@ struct StoreState {
                 by: Author(name: entry.author, session: entry.session), sessionBound: entry.sessionBound,
                 ttl: entry.expiry?.seconds, at: at)
             return PlannedWrite(
-                change: change, applied: nil, payload: .set(key: entry.key, version: entry.version, changed: true),
-                key: entryKey, entry: StoredEntry(entry, key: entryKey), replaced: stored,
+                change: change, applied: nil, key: entryKey, entry: StoredEntry(entry, key: entryKey), replaced: stored,
                 byteChange: Footprint.of(entry: entry) - (stored.map { Footprint.of(entry: $0.entry) } ?? 0))
         case .restart(_, _, let expiry):
             guard let stored else { return nil }
@@ -252,7 +262,7 @@ struct StoreState {
             var restarted = existing
             restarted.expiry = expiry
             return PlannedWrite(
-                change: nil, applied: nil, payload: .set(key: existing.key, version: existing.version, changed: false),
+                unchanged: .set(key: existing.key, version: existing.version, changed: false), applied: nil,
                 key: entryKey, entry: StoredEntry(restarted, key: entryKey), replaced: stored,
                 byteChange: Footprint.of(entry: restarted) - Footprint.of(entry: existing))
         case .delete(_, let version, let author):
@@ -279,8 +289,8 @@ struct StoreState {
         let change = StoreChange.delete(
             key: key, old: existing.value, version: version, by: by, reason: reason, at: at)
         return PlannedWrite(
-            change: change, applied: nil, payload: .delete(key: key, version: version), key: entryKey, entry: nil,
-            replaced: stored, byteChange: -Footprint.of(entry: existing))
+            change: change, applied: nil, key: entryKey, entry: nil, replaced: stored,
+            byteChange: -Footprint.of(entry: existing))
     }
 
     /// The state of a cluster node's cache holding `entries`, read from etcd at
