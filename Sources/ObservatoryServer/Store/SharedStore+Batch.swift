@@ -36,8 +36,9 @@ extension SharedStore {
             batched: batched,
             { data throws(WireError) in try data.planBatch(operations, requestId: requestId, by: author, now: now) },
             buffer: { planned, guarded in
-                // One per change, as `apply` returns them (a restarted clock makes none).
-                let previous = planned.writes.compactMap { $0.change.map { guarded.data.entry($0.key) } }
+                // One per change, as `apply` returns them (a restarted clock makes none): the
+                // entry each replaces, as planned in this hold of the lock (a batch names a key once).
+                let previous = planned.writes.compactMap { $0.change == nil ? nil : Optional($0.replaced?.entry) }
                 let (changes, payload) = guarded.data.apply(planned)
                 for (change, previous) in zip(changes, previous) {
                     guarded.claims.buffered(UnwrittenChange(change: change, author: author, previous: previous))

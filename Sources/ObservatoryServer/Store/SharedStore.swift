@@ -243,7 +243,8 @@ public final class SharedStore: Sendable, SnapshotSource {
         try carryOut(
             batched: batched, plan,
             buffer: { planned, guarded in
-                let previous = planned.change.flatMap { guarded.data.entry($0.key) }
+                // Planned in this hold of the lock: the entry it replaces is the key's entry now.
+                let previous = planned.change == nil ? nil : planned.replaced?.entry
                 let (change, payload) = guarded.data.apply(planned)
                 if let change {
                     guarded.claims.buffered(UnwrittenChange(change: change, author: author, previous: previous))

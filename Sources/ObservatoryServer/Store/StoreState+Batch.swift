@@ -16,17 +16,15 @@ extension StoreState {
             return PlannedBatch(answer: applied.duplicatePayload)
         }
         var writes: [PlannedWrite] = []
+        writes.reserveCapacity(operations.count)
         var results: [BatchResult] = []
         results.reserveCapacity(operations.count)
         var growth = BatchGrowth()
-        for (index, operation) in operations.enumerated() {
+        // By index, not `enumerated()`: its (offset, element) pairs are copied and
+        // destroyed through the runtime's generic tuple code, once per operation.
+        for index in operations.indices {
             do throws(WireError) {
-                let (planned, result) = try plan(operation, by: author, now: now)
-                if let planned {
-                    try growth.add(planned, to: self)
-                    writes.append(planned)
-                }
-                results.append(result)
+                results.append(try plan(operations[index], by: author, now: now, into: &writes, growth: &growth))
             } catch {
                 throw error.at(index: index)
             }
@@ -48,39 +46,53 @@ extension StoreState {
         }
         var changes: [StoreChange] = []
         changes.reserveCapacity(batch.writes.count)
-        for planned in batch.writes {
-            if let change = applyChange(planned) { changes.append(change) }
+        // By index: each plan is read in place, not copied out of the array.
+        for index in batch.writes.indices {
+            if let change = applyChange(batch.writes[index]) { changes.append(change) }
         }
         return (changes, batch.payload)
     }
 
-    /// One operation's planned change (nil when it changes nothing) and its result.
+    /// Plans one operation: appends its planned write to `writes` (none when it
+    /// changes nothing), counted in `growth`, and returns its result. The plan
+    /// goes straight into the array, never through an optional or a tuple.
     ///
     /// A `set` with `ttl` of an equal value changes nothing but restarts the key's
     /// clock: its planned write is kept (it takes no revision), with `changed:false`.
-    private func plan(_ operation: BatchOperation<EncodedJSON>, by author: Author, now: Int64) throws(WireError) -> (
-        PlannedWrite?, BatchResult
-    ) {
+    private func plan(
+        _ operation: BatchOperation<EncodedJSON>, by author: Author, now: Int64, into writes: inout [PlannedWrite],
+        growth: inout BatchGrowth
+    ) throws(WireError) -> BatchResult {
         switch operation {
         case .set(let key, let value, let ifVersion, let sessionBound, let ttl):
             let planned = try planSet(
                 key, to: value, ifVersion: ifVersion, sessionBound: sessionBound, ttl: ttl, by: author,
                 now: now)
             guard planned.change != nil else {
-                let result = BatchResult(key: key, version: entry(key)?.version ?? 0, changed: false)
-                return (planned.restartsExpiry ? planned : nil, result)
+                let version = planned.replaced?.entry.version ?? 0
+                if planned.restartsExpiry { try keep(planned, in: &writes, growth: &growth) }
+                return BatchResult(key: key, version: version, changed: false)
             }
-            return (planned, BatchResult(key: key, version: revision + 1, changed: true))
+            try keep(planned, in: &writes, growth: &growth)
+            return BatchResult(key: key, version: revision + 1, changed: true)
         case .delete(let key, let ifVersion):
-            let planned = try planDelete(key, ifVersion: ifVersion, by: author)
-            return (planned, BatchResult(key: key, version: revision + 1))
+            try keep(try planDelete(key, ifVersion: ifVersion, by: author), in: &writes, growth: &growth)
+            return BatchResult(key: key, version: revision + 1)
         case .check(let key, let ifVersion):
             let current = entry(key)?.version ?? 0
             guard current == ifVersion else {
                 throw WireError.conflict(key: key, expected: ifVersion, current: current)
             }
-            return (nil, BatchResult(key: key, version: current))
+            return BatchResult(key: key, version: current)
         }
+    }
+
+    /// Counts `planned` in `growth` (which throws past a limit) and appends it to `writes`.
+    private func keep(
+        _ planned: consuming PlannedWrite, in writes: inout [PlannedWrite], growth: inout BatchGrowth
+    ) throws(WireError) {
+        try growth.add(planned, to: self)
+        writes.append(planned)
     }
 }
 
@@ -91,7 +103,7 @@ private struct BatchGrowth {
     private var bytes = 0
 
     /// Adds a planned change; throws `limit_exceeded` when it takes the batch past a limit.
-    mutating func add(_ planned: PlannedWrite, to state: StoreState) throws(WireError) {
+    mutating func add(_ planned: borrowing PlannedWrite, to state: StoreState) throws(WireError) {
         if planned.replaced == nil, planned.stored != nil {
             createdKeys += 1
             if state.entries.count + createdKeys > state.maxKeys {

@@ -97,7 +97,7 @@ struct StoreState {
         let entryBytes = Footprint.of(entry: unboxed)
         let entry = StoredEntry(consume unboxed, key: entryKey)
         let byteChange = entryBytes - (stored.map { Footprint.of(entry: $0.entry) } ?? 0)
-        try checkBytes(adding: byteChange)
+        if byteChange > 0 { try checkBytes(adding: byteChange) }
         let change = StoreChange.update(
             key: key, old: stored?.entry.value, new: value, version: version, by: author, sessionBound: sessionBound,
             ttl: ttl, heldBytes: entryBytes)
