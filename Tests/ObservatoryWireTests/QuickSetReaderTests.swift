@@ -86,6 +86,19 @@ import Testing
         }
     }
 
+    @Test(arguments: ["", "k", "loadgen.k.12345", "loadgen.k.123456", "caf\u{E9}", String(repeating: "x", count: 40)])
+    func bytesMadeTextAreTheTextOfTheirUTF8(_ text: String) {
+        Array(text.utf8).withUnsafeBufferPointer { #expect($0.text == text) }
+    }
+
+    @Test func bytesThatAreNotUTF8AreRepairedAsStringDecodingRepairsThem() {
+        for bytes: [UInt8] in [[0x61, 0xFF, 0x62], [0xC3], Array(repeating: 0x80, count: 20)] {
+            bytes.withUnsafeBufferPointer { buffer in
+                #expect(buffer.text == String(decoding: bytes, as: UTF8.self))
+            }
+        }
+    }
+
     @Test func aBatchOfSetsIsReadInOnePass() throws {
         let frame =
             #"{"op": "batch", "id": 3, "ops": [{"op": "set", "key": "k.1", "value": {"seq": 3, "pad": "xx"}}, "#
