@@ -234,6 +234,7 @@ package struct JSONQuickCheck: ~Copyable {
         return true
     }
 
+    @inline(__always)
     private func endOfDigits(from start: Int) -> Int {
         var index = start
         // Eight bytes at a time (a time in nanoseconds has 19 digits). A byte
