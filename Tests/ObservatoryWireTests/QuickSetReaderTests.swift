@@ -78,6 +78,16 @@ import Testing
         #expect(quick(#"{"op":"set","key":"\#(key)","value":1}"#) == nil, "\(key)")
     }
 
+    @Test func aKeyByteThatIsNotPlainIsFoundWhereverItStands() {
+        for offset in 0..<20 {
+            for byte in [" ", "\u{7F}", "\u{E9}", "\\n", "\\\""] {
+                var key = String(repeating: "k", count: 20)
+                key.insert(contentsOf: byte, at: key.index(key.startIndex, offsetBy: offset))
+                #expect(quick(#"{"op":"set","key":"\#(key)","value":1}"#) == nil, "\(key)")
+            }
+        }
+    }
+
     @Test func aPlainKeyOfAnyLengthIsRead() throws {
         for length in 1...40 {
             let key = String(repeating: "k", count: length - 1) + "~"
