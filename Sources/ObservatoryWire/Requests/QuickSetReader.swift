@@ -261,7 +261,7 @@ struct QuickSetReader: ~Copyable {
             skipWhitespace()
             switch member {
             case .op:
-                guard !isSet, let range = plainString(), UnsafeBufferPointer(rebasing: frame[range]).holds("set")
+                guard !isSet, let range = setOrPlainString(), UnsafeBufferPointer(rebasing: frame[range]).holds("set")
                 else {
                     return nil
                 }
