@@ -95,7 +95,9 @@ extension JSONParser {
         if isNegative { index += 1 }
         let digitsStart = index
         var magnitude: Int64 = 0
-        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10, index - digitsStart < 18 {
+        // At most 18 digits, which always fit: one bound for both tests.
+        let digitsEnd = Swift.min(bytes.count, digitsStart &+ 18)
+        while index < digitsEnd, bytes[index] &- UInt8(ascii: "0") < 10 {
             magnitude = magnitude &* 10 &+ Int64(bytes[index] &- UInt8(ascii: "0"))
             index += 1
         }

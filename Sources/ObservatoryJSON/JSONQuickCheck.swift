@@ -104,10 +104,25 @@ package struct JSONQuickCheck: ~Copyable {
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return false }
             position += 1
             skipWhitespace()
-            guard checkValue(depth: depth) else { return false }
+            guard checkMemberValue(depth: depth) else { return false }
             guard let closed = endOfItem(closedBy: UInt8(ascii: "}")) else { return false }
             if closed { return true }
         }
+    }
+
+    /// ``checkValue(depth:)`` for a member's value, with the usual kinds (a
+    /// number, a string) checked here rather than through another call and switch.
+    @inline(__always)
+    private mutating func checkMemberValue(depth: Int) -> Bool {
+        guard position < bytes.count else { return false }
+        let byte = bytes[position]
+        if byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "-") {
+            return checkNumber()
+        }
+        if byte == UInt8(ascii: "\"") {
+            return checkString() != nil
+        }
+        return checkValue(depth: depth)
     }
 
     private mutating func checkArray(depth: Int) -> Bool {
@@ -219,6 +234,7 @@ package struct JSONQuickCheck: ~Copyable {
         return true
     }
 
+    @inline(__always)
     private func endOfDigits(from start: Int) -> Int {
         var index = start
         // Eight bytes at a time (a time in nanoseconds has 19 digits). A byte
@@ -279,6 +295,7 @@ extension JSONQuickCheck {
 
         /// Adds a name (not empty: an empty one counts as a repeat); false when it
         /// may repeat one before it.
+        @inline(__always)
         mutating func addIfNew(_ name: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard let last = name.last else { return false }
             let first = UInt64(bytes[name.lowerBound])

@@ -47,6 +47,21 @@ import Testing
         #expect(check(#"{"a":{"b":{}}}"#, maxDepth: 2) == nil)
     }
 
+    @Test func eachContainerClosesWithItsOwnBracketAtItsOwnDepth() {
+        #expect(check(#"[{"a":[{"b":[]}]},{}]"#, maxDepth: 5) != nil)
+        #expect(check(#"[{"a":[{"b":[]}]},{}]"#, maxDepth: 4) == nil)
+        #expect(check(#"[[[]],[[]]]"#, maxDepth: 3) != nil)
+        for text in ["[1}", #"{"a":1]"#, #"[{"a":1]}"#, #"{"a":[1}}"#, "[[1]", "[1]]", #"{"a":{}"#] {
+            #expect(check(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func anObjectsNamesAreKeptAcrossTheContainersInsideIt() {
+        #expect(check(#"{"a":{"b":1},"b":2}"#)?.namesAreUnique == true)
+        #expect(check(#"{"a":{"x":[{"y":1}]},"a":2}"#)?.namesAreUnique == false)
+        #expect(check(#"[{"a":1},{"a":2}]"#)?.namesAreUnique == true)
+    }
+
     @Test func numbersOfAtMost308IntegerDigitsNeedNoConversion() {
         #expect(check(String(repeating: "9", count: 308)) != nil)
         #expect(check("-" + String(repeating: "9", count: 308) + ".5") != nil)

@@ -78,11 +78,34 @@ import Testing
         #expect(quick(#"{"op":"set","key":"\#(key)","value":1}"#) == nil, "\(key)")
     }
 
+    @Test func aKeyByteThatIsNotPlainIsFoundWhereverItStands() {
+        for offset in 0..<20 {
+            for byte in [" ", "\u{7F}", "\u{E9}", "\\n", "\\\""] {
+                var key = String(repeating: "k", count: 20)
+                key.insert(contentsOf: byte, at: key.index(key.startIndex, offsetBy: offset))
+                #expect(quick(#"{"op":"set","key":"\#(key)","value":1}"#) == nil, "\(key)")
+            }
+        }
+    }
+
     @Test func aPlainKeyOfAnyLengthIsRead() throws {
         for length in 1...40 {
             let key = String(repeating: "k", count: length - 1) + "~"
             let request = try #require(quick(#"{"op":"set","key":"\#(key)","value":1}"#))
             #expect(request.operation == .set(key: key, value: EncodedJSON(1), ifVersion: nil))
+        }
+    }
+
+    @Test(arguments: ["", "k", "loadgen.k.12345", "loadgen.k.123456", "caf\u{E9}", String(repeating: "x", count: 40)])
+    func bytesMadeTextAreTheTextOfTheirUTF8(_ text: String) {
+        Array(text.utf8).withUnsafeBufferPointer { #expect($0.text == text) }
+    }
+
+    @Test func bytesThatAreNotUTF8AreRepairedAsStringDecodingRepairsThem() {
+        for bytes: [UInt8] in [[0x61, 0xFF, 0x62], [0xC3], Array(repeating: 0x80, count: 20)] {
+            bytes.withUnsafeBufferPointer { buffer in
+                #expect(buffer.text == String(decoding: bytes, as: UTF8.self))
+            }
         }
     }
 
