@@ -126,12 +126,20 @@ public struct LineSplitter: Sendable {
 
     /// Moves the bytes received into a new buffer with `room` bytes (at least `end`),
     /// where they keep their places.
+    ///
+    /// The room after them is not filled first: bytes are plain values, and the
+    /// splitter reads none past `end` before `append(_:)` wrote it. Filling it
+    /// cost a `memset` of the whole room, a mebibyte when a read outgrows
+    /// `retainedCapacity` (callgrind: about 90 instructions a key of a pipelined `batch`).
     private mutating func grow(to room: Int) {
-        var grown = [UInt8](repeating: 0, count: room)
         let filled = end
-        grown.withUnsafeMutableBytes { target in
-            buffer.withUnsafeBytes { source in
-                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<filled]))
+        let grown = buffer.withUnsafeBytes { source in
+            [UInt8](unsafeUninitializedCapacity: room) { target, count in
+                // `room` is at least `end` (`reserve`), and `source` holds `end` bytes.
+                if filled > 0, let from = source.baseAddress, let to = target.baseAddress {
+                    UnsafeMutableRawPointer(to).copyMemory(from: from, byteCount: filled)
+                }
+                count = room
             }
         }
         buffer = grown
