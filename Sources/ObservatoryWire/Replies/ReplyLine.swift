@@ -19,8 +19,9 @@ enum ReplyLine {
     ) -> Bool {
         let (isPlain, integerID) = plainID(id)
         guard isPlain else { return false }
-        var key = key
-        return key.withUTF8 { keyBytes -> Bool in
+        // Read in place (`withUTF8` needs a mutable copy: a retain and a release);
+        // a key without contiguous bytes is written by the encoder, as is one to escape.
+        let isWritten = key.utf8.withContiguousStorageIfAvailable { keyBytes -> Bool in
             guard !needsEscaping(keyBytes) else { return false }
             return appendLine(id: integerID, capacity: keyBytes.count + maxFixedByteCount, to: &buffer) { line in
                 line.write(",\"key\":\"")
@@ -33,6 +34,7 @@ enum ReplyLine {
                 return true
             }
         }
+        return isWritten ?? false
     }
 
     /// Appends the line of a `batch` success with an integer id (or none) and keys
