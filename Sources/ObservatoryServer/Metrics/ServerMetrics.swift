@@ -66,12 +66,17 @@ final class ServerMetrics: Sendable {
     }
 
     /// Counts the changes a batch made: its deletes and the sets that changed a value.
+    ///
+    /// Reads each operation where it lies in the array: `zip(_:_:)` copied every
+    /// operation, its key and value, and destroyed the copy through its type's
+    /// metadata (callgrind: about 250 instructions a key of a batch of 10).
     func countChanges(of operations: [BatchOperation<EncodedJSON>], _ results: [BatchResult]) {
-        let changed = zip(operations, results).count { operation, result in
-            switch operation {
-            case .delete: true
-            case .set: result.changed == true
-            case .check: false
+        var changed = 0
+        for index in 0..<min(operations.count, results.count) {
+            switch operations[index] {
+            case .delete: changed += 1
+            case .set: if results[index].changed == true { changed += 1 }
+            case .check: break
             }
         }
         if changed > 0 { changes.add(changed) }

@@ -2,6 +2,11 @@ import ObservatoryWire
 
 // What a session hands its connection: the answer to each frame, and what to do next.
 extension Session {
+    /// Takes received bytes from an array.
+    func receive(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { receive($0) }
+    }
+
     /// What the connection should do after a batch of answers.
     enum Action: Equatable {
         /// Keep reading.

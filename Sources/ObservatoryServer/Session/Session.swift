@@ -26,8 +26,9 @@ import ObservatoryWire
 /// Not thread-safe: its connection calls it from one thread at a time. Its variables, changed by that thread
 /// alone and never while a call that reads them runs, are not checked for exclusivity at run time (callgrind).
 ///
-/// Its fifteen stored properties are the splitter, the author and rights, the per-request settings it keeps at
-/// hand (read once instead of through its environment on every request: callgrind) and the batch's state.
+/// Its sixteen stored properties are the splitter (and whether the frame answered is its last), the author and
+/// rights, the per-request settings it keeps at hand (read once instead of through its environment on every
+/// request: callgrind) and the batch's state.
 final class Session: Observer {
     /// The core library's handle on this session's observations.
     let receiver = Receiver()
@@ -43,6 +44,8 @@ final class Session: Observer {
     /// How much may wait to be sent before this session stops answering.
     private let maxQueuedBytes: Int
     @exclusivity(unchecked) private var splitter: FrameSplitter
+    /// Whether the frame being answered is the last one held (no byte left after it).
+    @exclusivity(unchecked) private var answersLastFrame = false
     /// What this session may read and write; `nil` when authentication is off.
     @exclusivity(unchecked) private(set) var rights: AccessRights?
     /// Whether a `hello` presented a valid token.
@@ -85,11 +88,6 @@ final class Session: Observer {
         splitter.append(bytes)
     }
 
-    /// Takes received bytes from an array.
-    func receive(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { receive($0) }
-    }
-
     /// Answers the next complete frame and queues the answer on the output, unless
     /// more than `maxQueuedBytes` wait to be sent (`queuedBytes`, the output's
     /// count) or the session is closing.
@@ -99,10 +97,12 @@ final class Session: Observer {
         // Answered again once the queue drained, which it does after the reply went out.
         if slots.isAwaiting { return .backlogged }
         do throws(WireError) {
-            // Decoded where it lies in the input buffer, which nothing changes meanwhile.
             guard let frame = try splitter.nextFrame() else { return .finished }
-            return splitter.withBytes(of: frame) { respond(to: $0) }
+            answersLastFrame = splitter.bufferedByteCount == 0
+            // Decoded where it lies, the splitter borrowed, not copied: `respond` leaves it alone.
+            return splitter.withFrameBytes(of: frame) { respond(to: $0) }
         } catch {
+            answersLastFrame = splitter.bufferedByteCount == 0
             isClosing = true
             return queue(.line(Reply.failure(id: nil, error).encodedLine()))
         }
@@ -115,7 +115,7 @@ final class Session: Observer {
     private func queue(_ content: Answer) -> Step {
         defer { answer = (false, nil, nil) }
         guard let replay = answer.replay else {
-            let releases = splitter.bufferedByteCount == 0
+            let releases = answersLastFrame
             let queued = output.queue(
                 content, releasingEventsFirst: answer.releasesEventsFirst, releasingEventsAfter: releases)
             return .answered(queuedBytes: queued, releasedEvents: releases)
@@ -129,7 +129,7 @@ final class Session: Observer {
     /// payload the store made, as `queue(_:)` would queue it: no answer wraps it
     /// on the way (callgrind: copying and destroying one cost about 300 instructions a `set`).
     private func queueWritten(_ payload: ReplyPayload, id: RequestID?) -> Step {
-        let releases = splitter.bufferedByteCount == 0
+        let releases = answersLastFrame
         let queued = output.queueWritten(payload, id: id, releasingEventsAfter: releases)
         return .answered(queuedBytes: queued, releasedEvents: releases)
     }
