@@ -207,21 +207,7 @@ package struct JSONParser: ~Copyable {
     @inline(__always)
     @inlinable
     package mutating func skipWhitespace() {
-        // Compact JSON, what clients send, has no whitespace: one test and out.
-        guard position < bytes.count, bytes[position] <= UInt8(ascii: " ") else { return }
-        skipWhitespaceRun()
-    }
-
-    @inlinable
-    package mutating func skipWhitespaceRun() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                position += 1
-            default:
-                return
-            }
-        }
+        position = JSONBytes.endOfWhitespace(in: bytes, from: position)
     }
 
     @inlinable

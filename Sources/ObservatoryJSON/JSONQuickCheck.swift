@@ -270,16 +270,7 @@ package struct JSONQuickCheck: ~Copyable {
 
     @inline(__always)
     private mutating func skipWhitespace() {
-        // Compact JSON, what clients send, has none: one test and out.
-        guard position < bytes.count, bytes[position] <= UInt8(ascii: " ") else { return }
-        while position < bytes.count {
-            switch bytes[position] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                position += 1
-            default:
-                return
-            }
-        }
+        position = JSONBytes.endOfWhitespace(in: bytes, from: position)
     }
 }
 

@@ -117,22 +117,10 @@ package enum JSONWriter {
         buffer.append(UInt8(ascii: "\""))
     }
 
-    /// Whether any of the eight bytes at `index` is a control character, `"` or
-    /// `\\`, tested on one 64-bit word: a byte below 0x20 borrows into its high
-    /// bit when 0x20 is subtracted, and a byte equal to `"` or `\\` becomes zero
-    /// when xored with it, which the same borrow test finds. Bytes of 0x80 and up
-    /// (UTF-8 sequences) never match, since their own high bit masks the borrow.
+    /// Whether any of the eight bytes at `index` is a control character, `"` or `\\`.
     private static func mayNeedEscape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
         guard let base = bytes.baseAddress else { return true }
-        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
-        let control = (word &- ones &* 0x20) & ~word
-        let quote = (quotes &- ones) & ~quotes
-        let backslash = (backslashes &- ones) & ~backslashes
-        return (control | quote | backslash) & highBits != 0
+        return JSONBytes.wordNeedsEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
     }
 
     private static func writeEscape(of byte: UInt8, into buffer: inout [UInt8]) {

@@ -115,24 +115,12 @@ enum ReplyLine {
         let last = bytes.count - 8
         var offset = 0
         while true {
-            if wordNeedsEscaping(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)) { return true }
+            if JSONBytes.wordNeedsEscaping(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)) {
+                return true
+            }
             if offset == last { return false }
             offset = min(offset + 8, last)
         }
-    }
-
-    /// Whether any of the eight bytes of `word` is below 0x20, `"` or `\`: a byte
-    /// is zero in `word - 0x0101…` masked by `~word` exactly when the answer has
-    /// its high bit set somewhere (for "below n", n at most 0x80, likewise).
-    private static func wordNeedsEscaping(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
-        let control = (word &- ones &* 0x20) & ~word
-        let quote = (quotes &- ones) & ~quotes
-        let backslash = (backslashes &- ones) & ~backslashes
-        return (control | quote | backslash) & highBits != 0
     }
 
     /// More than the bytes of a line besides its key: 71 of text and two integers of at most 20.

@@ -373,15 +373,6 @@ struct QuickSetReader: ~Copyable {
     }
 
     private mutating func skipWhitespace() {
-        // Compact JSON, what clients send, has none: one test and out.
-        guard position < frame.count, frame[position] <= UInt8(ascii: " ") else { return }
-        while position < frame.count {
-            switch frame[position] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                position += 1
-            default:
-                return
-            }
-        }
+        position = JSONBytes.endOfWhitespace(in: frame, from: position)
     }
 }
