@@ -81,6 +81,32 @@ import Testing
         #expect(check(#"{"":1}"#)?.namesAreUnique == false, "so does an empty name")
     }
 
+    @Test func namesOfEveryLengthAreFoundWhereverTheirClosingQuoteIs() {
+        for length in 1...12 {
+            let name = String(repeating: "n", count: length - 1) + "m"
+            let other = "o" + String(repeating: "n", count: length - 1)
+            for text in [
+                #"{"\#(name)":1}"#, #"{"\#(name)" : 1, "\#(other)":2}"#, #"{"\#(name)":"\#(name)","\#(other)":[]}"#,
+                #"{"\#(name)":{"\#(name)":true}}"#,
+            ] {
+                #expect(check(text)?.range == parserRange(text), "\(text)")
+                #expect(check(text)?.namesAreUnique == true, "\(text)")
+            }
+            #expect(check(#"{"\#(name)":1,"\#(name)":2}"#)?.namesAreUnique == false, "\(name)")
+            #expect(check(#"{"\#(name)":1,"x":2,"\#(name)":3}"#)?.namesAreUnique == false, "\(name)")
+        }
+    }
+
+    @Test func aShortNameWithAnEscapeOrAnotherSpecialByteIsCheckedAsAString() {
+        #expect(check(#"{"a\"b":1,"x":2}"#)?.namesAreUnique == false, "an escaped name may read as another")
+        #expect(check(#"{"ab\\":1,"x":2}"#)?.namesAreUnique == false)
+        #expect(check(#"{"a\nb":1,"x":2}"#)?.namesAreUnique == false)
+        #expect(check(#"{"a\q":1,"x":2}"#) == nil)
+        #expect(check("{\"a\u{01}b\":1,\"x\":2}") == nil)
+        #expect(check("{\"a\u{E9}b\":1,\"x\":2}") == nil)
+        #expect(check(#"{"ab":1,"x":2}"#)?.namesAreUnique == true)
+    }
+
     @Test func everyDecisionAgreesWithTheParser() {
         var generator = SeededGenerator(seed: 35)
         var decided = 0
