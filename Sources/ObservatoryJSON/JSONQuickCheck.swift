@@ -47,7 +47,9 @@ package struct JSONQuickCheck: ~Copyable {
         in bytes: UnsafeBufferPointer<UInt8>, at start: Int, depth: Int, maxDepth: Int
     ) -> Outcome? {
         var check = JSONQuickCheck(bytes: bytes, position: start, maxDepth: maxDepth)
-        guard check.checkValue(depth: depth) else { return nil }
+        // An object, the usual value, is checked without the switch over the first byte.
+        let isObject = start < bytes.count && bytes[start] == UInt8(ascii: "{")
+        guard isObject ? check.checkObject(depth: depth + 1) : check.checkValue(depth: depth) else { return nil }
         return Outcome(end: check.position, namesAreUnique: check.namesAreUnique)
     }
 

@@ -47,6 +47,22 @@ import Testing
         #expect(check(#"{"a":{"b":{}}}"#, maxDepth: 2) == nil)
     }
 
+    @Test func aValueInsideContainersCountsThemTowardsTheDepthLimit() {
+        func value(_ text: String, depth: Int, maxDepth: Int) -> JSONQuickCheck.Outcome? {
+            Array(text.utf8).withUnsafeBufferPointer {
+                JSONQuickCheck.value(in: $0, at: 0, depth: depth, maxDepth: maxDepth)
+            }
+        }
+        #expect(value(#"{"a":{"b":1}} "#, depth: 1, maxDepth: 3)?.end == 13)
+        #expect(value(#"{"a":{"b":1}}"#, depth: 1, maxDepth: 2) == nil)
+        #expect(value(#"{"a":1,"a":2}"#, depth: 1, maxDepth: 2)?.namesAreUnique == false)
+        #expect(value("[[1]]", depth: 1, maxDepth: 3)?.end == 5)
+        #expect(value("[[1]]", depth: 1, maxDepth: 2) == nil)
+        #expect(value("{}", depth: 2, maxDepth: 3)?.namesAreUnique == true)
+        #expect(value("{}", depth: 3, maxDepth: 3) == nil)
+        #expect(value(#""a""#, depth: 3, maxDepth: 3)?.end == 3)
+    }
+
     @Test func eachContainerClosesWithItsOwnBracketAtItsOwnDepth() {
         #expect(check(#"[{"a":[{"b":[]}]},{}]"#, maxDepth: 5) != nil)
         #expect(check(#"[{"a":[{"b":[]}]},{}]"#, maxDepth: 4) == nil)
