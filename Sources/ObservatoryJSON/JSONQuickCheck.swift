@@ -47,7 +47,9 @@ package struct JSONQuickCheck: ~Copyable {
         in bytes: UnsafeBufferPointer<UInt8>, at start: Int, depth: Int, maxDepth: Int
     ) -> Outcome? {
         var check = JSONQuickCheck(bytes: bytes, position: start, maxDepth: maxDepth)
-        guard check.checkValue(depth: depth) else { return nil }
+        // An object, the usual value, is checked without the switch over the first byte.
+        let isObject = start < bytes.count && bytes[start] == UInt8(ascii: "{")
+        guard isObject ? check.checkObject(depth: depth + 1) : check.checkValue(depth: depth) else { return nil }
         return Outcome(end: check.position, namesAreUnique: check.namesAreUnique)
     }
 
@@ -83,46 +85,82 @@ package struct JSONQuickCheck: ~Copyable {
         }
     }
 
+    // The members are read at a local offset (`index`), not at ``position``,
+    // which is set only around the calls that read on from it: kept in a
+    // register, the offset spares a store and a load at every step.
     private mutating func checkObject(depth: Int) -> Bool {
         guard depth <= maxDepth else { return false }
-        position += 1
-        skipWhitespace()
-        guard position < bytes.count else { return false }
-        if bytes[position] == UInt8(ascii: "}") {
-            position += 1
+        let count = bytes.count
+        var index = JSONBytes.endOfWhitespace(in: bytes, from: position + 1)
+        guard index < count else { return false }
+        if bytes[index] == UInt8(ascii: "}") {
+            position = index + 1
             return true
         }
         var names = MemberNames()
         while true {
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return false }
-            let nameStart = position + 1
-            guard let hasEscapes = checkString() else { return false }
-            if namesAreUnique {
-                namesAreUnique = !hasEscapes && names.addIfNew(nameStart..<position - 1, in: bytes)
+            guard index < count, bytes[index] == UInt8(ascii: "\""), let nameEnd = endOfName(at: index, into: &names)
+            else {
+                return false
             }
-            skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return false }
-            position += 1
-            skipWhitespace()
-            guard checkMemberValue(depth: depth) else { return false }
-            guard let closed = endOfItem(closedBy: UInt8(ascii: "}")) else { return false }
-            if closed { return true }
+            index = JSONBytes.endOfWhitespace(in: bytes, from: nameEnd)
+            guard index < count, bytes[index] == UInt8(ascii: ":") else { return false }
+            index = JSONBytes.endOfWhitespace(in: bytes, from: index + 1)
+            guard index < count else { return false }
+            // The usual values, a number or a string, are checked here; the others by a call.
+            let first = bytes[index]
+            if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") {
+                guard let end = endOfNumber(at: index) else { return false }
+                index = end
+            } else if first == UInt8(ascii: "\"") {
+                guard let (end, _) = endOfString(at: index) else { return false }
+                index = end
+            } else {
+                position = index
+                guard checkValue(depth: depth) else { return false }
+                index = position
+            }
+            index = JSONBytes.endOfWhitespace(in: bytes, from: index)
+            guard index < count else { return false }
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: "}") {
+                position = index
+                return true
+            }
+            guard byte == UInt8(ascii: ",") else { return false }
+            index = JSONBytes.endOfWhitespace(in: bytes, from: index)
         }
     }
 
-    /// ``checkValue(depth:)`` for a member's value, with the usual kinds (a
-    /// number, a string) checked here rather than through another call and switch.
+    /// The offset past the member name at `index` (its opening quote), which
+    /// is added to `names`; nil when the name is undecided.
+    ///
+    /// A name of one to seven plain ASCII bytes (what objects usually have) is
+    /// found with one test of the eight bytes after its opening quote: the
+    /// lowest special byte among them (``JSONParser/specialBytes(in:)``, exact
+    /// up to that byte) is its closing quote, and its length and its first and
+    /// last bytes for the summary are in the same word. Any other name is
+    /// checked as a string.
     @inline(__always)
-    private mutating func checkMemberValue(depth: Int) -> Bool {
-        guard position < bytes.count else { return false }
-        let byte = bytes[position]
-        if byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "-") {
-            return checkNumber()
+    private mutating func endOfName(at index: Int, into names: inout MemberNames) -> Int? {
+        if let base = bytes.baseAddress, bytes.count - index > 8 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index + 1).loadUnaligned(as: UInt64.self))
+            let length = JSONParser.specialBytes(in: word).trailingZeroBitCount / 8
+            if length > 0, length < 8, UInt8(truncatingIfNeeded: word >> (length * 8)) == UInt8(ascii: "\"") {
+                if namesAreUnique {
+                    namesAreUnique = names.addIfNew(
+                        count: length, first: UInt8(truncatingIfNeeded: word),
+                        last: UInt8(truncatingIfNeeded: word >> ((length - 1) * 8)))
+                }
+                return index + length + 2
+            }
         }
-        if byte == UInt8(ascii: "\"") {
-            return checkString() != nil
+        guard let (end, hasEscapes) = endOfString(at: index) else { return nil }
+        if namesAreUnique {
+            namesAreUnique = !hasEscapes && names.addIfNew(index + 1..<end - 1, in: bytes)
         }
-        return checkValue(depth: depth)
+        return end
     }
 
     private mutating func checkArray(depth: Int) -> Bool {
@@ -160,15 +198,23 @@ package struct JSONQuickCheck: ~Copyable {
     /// surrogate or malformed escape, no closing quote).
     @inline(__always)
     private mutating func checkString() -> Bool? {
-        var index = position + 1
+        guard let (end, hasEscapes) = endOfString(at: position) else { return nil }
+        position = end
+        return hasEscapes
+    }
+
+    /// The offset past the string at `start` (its opening quote) and whether it
+    /// has escapes, as ``checkString()`` checks it; nil when it is undecided.
+    @inline(__always)
+    private func endOfString(at start: Int) -> (end: Int, hasEscapes: Bool)? {
+        var index = start + 1
         var hasEscapes = false
         while true {
             index = JSONParser.endOfPlainASCII(in: bytes, from: index)
             guard index < bytes.count else { return nil }
             switch bytes[index] {
             case UInt8(ascii: "\""):
-                position = index + 1
-                return hasEscapes
+                return (index + 1, hasEscapes)
             case UInt8(ascii: "\\"):
                 guard let next = endOfEscape(at: index) else { return nil }
                 hasEscapes = true
@@ -215,23 +261,30 @@ package struct JSONQuickCheck: ~Copyable {
     /// `-? (0 | [1-9][0-9]*) (.[0-9]+)?`: the numbers ``JSONParser/checkRange(of:)``
     /// accepts without converting them (at most 308 integer digits, no exponent).
     private mutating func checkNumber() -> Bool {
-        var index = position
+        guard let end = endOfNumber(at: position) else { return false }
+        position = end
+        return true
+    }
+
+    /// The offset past the number at `start`, as ``checkNumber()`` checks it; nil when it is undecided.
+    @inline(__always)
+    private func endOfNumber(at start: Int) -> Int? {
+        var index = start
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         let integerStart = index
         index = endOfDigits(from: index)
         let integerDigits = index - integerStart
-        guard integerDigits > 0, integerDigits <= JSONParser.digitsOfAlwaysFiniteNumbers else { return false }
+        guard integerDigits > 0, integerDigits <= JSONParser.digitsOfAlwaysFiniteNumbers else { return nil }
         // A leading zero is allowed alone only.
-        guard bytes[integerStart] != UInt8(ascii: "0") || integerDigits == 1 else { return false }
+        guard bytes[integerStart] != UInt8(ascii: "0") || integerDigits == 1 else { return nil }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             let fractionStart = index + 1
             index = endOfDigits(from: fractionStart)
-            guard index > fractionStart else { return false }
+            guard index > fractionStart else { return nil }
         }
         // An exponent may put the number out of range: the parser converts it.
-        guard index == bytes.count || bytes[index] | 0x20 != UInt8(ascii: "e") else { return false }
-        position = index
-        return true
+        guard index == bytes.count || bytes[index] | 0x20 != UInt8(ascii: "e") else { return nil }
+        return index
     }
 
     @inline(__always)
@@ -289,8 +342,13 @@ extension JSONQuickCheck {
         @inline(__always)
         mutating func addIfNew(_ name: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard let last = name.last else { return false }
-            let first = UInt64(bytes[name.lowerBound])
-            let bit = UInt64(1) << ((UInt64(name.count) &* 31 &+ first &* 7 &+ UInt64(bytes[last])) & 63)
+            return addIfNew(count: name.count, first: bytes[name.lowerBound], last: bytes[last])
+        }
+
+        /// Adds a name of `count` bytes (at least one) that starts with `first` and ends with `last`.
+        @inline(__always)
+        mutating func addIfNew(count: Int, first: UInt8, last: UInt8) -> Bool {
+            let bit = UInt64(1) << ((UInt64(count) &* 31 &+ UInt64(first) &* 7 &+ UInt64(last)) & 63)
             defer { seen |= bit }
             return seen & bit == 0
         }

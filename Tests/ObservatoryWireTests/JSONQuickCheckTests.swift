@@ -47,6 +47,22 @@ import Testing
         #expect(check(#"{"a":{"b":{}}}"#, maxDepth: 2) == nil)
     }
 
+    @Test func aValueInsideContainersCountsThemTowardsTheDepthLimit() {
+        func value(_ text: String, depth: Int, maxDepth: Int) -> JSONQuickCheck.Outcome? {
+            Array(text.utf8).withUnsafeBufferPointer {
+                JSONQuickCheck.value(in: $0, at: 0, depth: depth, maxDepth: maxDepth)
+            }
+        }
+        #expect(value(#"{"a":{"b":1}} "#, depth: 1, maxDepth: 3)?.end == 13)
+        #expect(value(#"{"a":{"b":1}}"#, depth: 1, maxDepth: 2) == nil)
+        #expect(value(#"{"a":1,"a":2}"#, depth: 1, maxDepth: 2)?.namesAreUnique == false)
+        #expect(value("[[1]]", depth: 1, maxDepth: 3)?.end == 5)
+        #expect(value("[[1]]", depth: 1, maxDepth: 2) == nil)
+        #expect(value("{}", depth: 2, maxDepth: 3)?.namesAreUnique == true)
+        #expect(value("{}", depth: 3, maxDepth: 3) == nil)
+        #expect(value(#""a""#, depth: 3, maxDepth: 3)?.end == 3)
+    }
+
     @Test func eachContainerClosesWithItsOwnBracketAtItsOwnDepth() {
         #expect(check(#"[{"a":[{"b":[]}]},{}]"#, maxDepth: 5) != nil)
         #expect(check(#"[{"a":[{"b":[]}]},{}]"#, maxDepth: 4) == nil)
@@ -79,6 +95,32 @@ import Testing
         #expect(check("{\(many),\"n3\":3}")?.namesAreUnique == false)
         #expect(check(#"{"abc":1,"axc":2}"#)?.namesAreUnique == false, "names alike count as a repeat")
         #expect(check(#"{"":1}"#)?.namesAreUnique == false, "so does an empty name")
+    }
+
+    @Test func namesOfEveryLengthAreFoundWhereverTheirClosingQuoteIs() {
+        for length in 1...12 {
+            let name = String(repeating: "n", count: length - 1) + "m"
+            let other = "o" + String(repeating: "n", count: length - 1)
+            for text in [
+                #"{"\#(name)":1}"#, #"{"\#(name)" : 1, "\#(other)":2}"#, #"{"\#(name)":"\#(name)","\#(other)":[]}"#,
+                #"{"\#(name)":{"\#(name)":true}}"#,
+            ] {
+                #expect(check(text)?.range == parserRange(text), "\(text)")
+                #expect(check(text)?.namesAreUnique == true, "\(text)")
+            }
+            #expect(check(#"{"\#(name)":1,"\#(name)":2}"#)?.namesAreUnique == false, "\(name)")
+            #expect(check(#"{"\#(name)":1,"x":2,"\#(name)":3}"#)?.namesAreUnique == false, "\(name)")
+        }
+    }
+
+    @Test func aShortNameWithAnEscapeOrAnotherSpecialByteIsCheckedAsAString() {
+        #expect(check(#"{"a\"b":1,"x":2}"#)?.namesAreUnique == false, "an escaped name may read as another")
+        #expect(check(#"{"ab\\":1,"x":2}"#)?.namesAreUnique == false)
+        #expect(check(#"{"a\nb":1,"x":2}"#)?.namesAreUnique == false)
+        #expect(check(#"{"a\q":1,"x":2}"#) == nil)
+        #expect(check("{\"a\u{01}b\":1,\"x\":2}") == nil)
+        #expect(check("{\"a\u{E9}b\":1,\"x\":2}") == nil)
+        #expect(check(#"{"ab":1,"x":2}"#)?.namesAreUnique == true)
     }
 
     @Test func everyDecisionAgreesWithTheParser() {

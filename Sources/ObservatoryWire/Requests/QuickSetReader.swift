@@ -101,12 +101,23 @@ struct QuickSetReader: ~Copyable {
     @inline(__always)
     private func set(of members: SetMembers, limits: RequestLimits) -> (String, EncodedJSON)? {
         guard let keyRange = members.key, let valueRange = members.value else { return nil }
-        // Its bytes were tested as it was read (``plainKey()``); its length is tested here.
+        return Self.set(
+            key: keyRange, value: valueRange, namesAreUnique: members.namesAreUnique, in: frame, limits: limits)
+    }
+
+    /// The key and value of a set whose key (its bytes tested by the plain key
+    /// scan, ``endOfPlainKey(in:from:)``) and checked value are at `key` and
+    /// `value` in `frame`; nil when the key's length is not a key's or the value
+    /// may be too large.
+    @inline(__always)
+    static func set(
+        key keyRange: Range<Int>, value valueRange: Range<Int>, namesAreUnique: Bool,
+        in frame: UnsafeBufferPointer<UInt8>, limits: RequestLimits
+    ) -> (String, EncodedJSON)? {
         guard (1...KeyRules.maxBytes).contains(keyRange.count) else { return nil }
         let key = UnsafeBufferPointer(rebasing: frame[keyRange])
         let value = EncodedJSON(
-            validatedBytes: Array(UnsafeBufferPointer(rebasing: frame[valueRange])),
-            namesAreUnique: members.namesAreUnique)
+            validatedBytes: Array(UnsafeBufferPointer(rebasing: frame[valueRange])), namesAreUnique: namesAreUnique)
         do {
             try EncodedJSON.checkSize(of: value, limit: limits.maxValueBytes, frameByteCount: frame.count)
         } catch {
@@ -294,23 +305,35 @@ struct QuickSetReader: ~Copyable {
     }
 
     /// The content of the string at ``position`` (its opening quote), moving past
-    /// it, when its bytes pass the plain key test (``UnsafeBufferPointer/isPlainKey``:
-    /// printable ASCII other than space), tested in the same scan that finds its
-    /// end; nil for any other string or byte (the full decoder reads those keys).
+    /// it, when its bytes pass the plain key test (``endOfPlainKey(in:from:)``);
+    /// nil for any other string or byte (the full decoder reads those keys).
     private mutating func plainKey() -> Range<Int>? {
-        guard position < frame.count, frame[position] == UInt8(ascii: "\""), let base = frame.baseAddress else {
+        guard position < frame.count, frame[position] == UInt8(ascii: "\""),
+            let end = Self.endOfPlainKey(in: frame, from: position + 1)
+        else {
             return nil
         }
-        let start = position + 1
+        defer { position = end + 1 }
+        return position + 1..<end
+    }
+
+    /// The offset of the closing quote of the string whose content starts at
+    /// `start`, when every byte before it passes the plain key test
+    /// (``UnsafeBufferPointer/isPlainKey``: printable ASCII other than space),
+    /// tested in the same scan that finds the quote; nil for any other byte
+    /// first, or no quote.
+    @inline(__always)
+    static func endOfPlainKey(in frame: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = frame.baseAddress else { return nil }
         var index = start
         // Eight bytes at a time, as `isPlainKey` tests them, with the quote and
         // the backslash marked too: the lowest marked byte must be the closing quote.
         while frame.count - index >= 8 {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            let marked = Self.notPlainKeyBytes(in: word)
+            let marked = notPlainKeyBytes(in: word)
             if marked != 0 {
                 index += marked.trailingZeroBitCount / 8
-                break
+                return frame[index] == UInt8(ascii: "\"") ? index : nil
             }
             index += 8
         }
@@ -319,9 +342,7 @@ struct QuickSetReader: ~Copyable {
         {
             index += 1
         }
-        guard index < frame.count, frame[index] == UInt8(ascii: "\"") else { return nil }
-        position = index + 1
-        return start..<index
+        return index < frame.count && frame[index] == UInt8(ascii: "\"") ? index : nil
     }
 
     /// The high bit of each byte of `word` (the first byte lowest) that is at or

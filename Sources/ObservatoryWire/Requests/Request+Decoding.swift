@@ -41,12 +41,15 @@ extension Request where Value == EncodedJSON {
         decodeQuickly(frame, limits: limits)
     }
 
-    /// The usual `set` is read by ``QuickSetReader`` alone; every other frame,
-    /// and any it cannot decide, by the one request decoder.
+    /// The usual `set` is read by ``CompactSetReader`` alone, or by
+    /// ``QuickSetReader`` when spelled otherwise; every other frame, and any
+    /// they cannot decide, by the one request decoder.
     private static func decodeQuickly(_ frame: UnsafeBufferPointer<UInt8>, limits: RequestLimits) -> Result<
         Request, RequestRejection
     > {
-        if let request = QuickSetReader.request(in: frame, limits: limits) {
+        if let request = CompactSetReader.request(in: frame, limits: limits)
+            ?? QuickSetReader.request(in: frame, limits: limits)
+        {
             return .success(request)
         }
         return decodeFrame(frame, limits: limits)
