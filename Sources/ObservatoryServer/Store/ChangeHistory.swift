@@ -126,31 +126,23 @@ struct ChangeHistory: Sendable {
     }
 
     /// Doubles the ring (up to `capacity` slots, and one more so that the change
-    /// that goes over the cap can be stored before the oldest is forgotten),
-    /// moving the held changes to its start in order; called only when every
-    /// slot holds a change. The changes are moved, not copied, so none is
-    /// retained or released.
+    /// that goes over the cap can be stored before the oldest is forgotten);
+    /// called only when every slot holds a change. The array grows in place
+    /// (its changes moved, not retained), and the changes that wrapped around to
+    /// its start are swapped with empty slots past its old end, so the held ones
+    /// stay in order from `oldest` on.
     private mutating func grow() {
-        let size = min(max(16, ring.count * 2), capacity + 1)
-        let (oldest, full) = (oldest, ring.count)
-        guard full > 0 else {
-            ring = Array(repeating: nil, count: size)
-            return
+        let full = ring.count
+        let size = min(max(16, full * 2), capacity + 1)
+        if full + oldest > size {
+            // The last growth, to the cap, has no room past the end for the
+            // wrapped changes: the ring is put in order by copying, once.
+            ring = Array(ring[oldest...] + ring[..<oldest])
+            oldest = 0
         }
-        let grown = ring.withUnsafeMutableBufferPointer { old in
-            [StoreChange?](unsafeUninitializedCapacity: size) { grown, initialized in
-                // `old` is full (`full` changes) and `grown` has room for `size > full`.
-                guard let from = old.baseAddress, let to = grown.baseAddress else { return }
-                to.moveInitialize(from: from + oldest, count: full - oldest)
-                (to + full - oldest).moveInitialize(from: from, count: oldest)
-                (to + full).initialize(repeating: nil, count: size - full)
-                // The old slots, moved from, hold nothing to release when the old ring goes.
-                from.initialize(repeating: nil, count: full)
-                initialized = size
-            }
-        }
-        ring = grown
-        self.oldest = 0
+        ring.reserveCapacity(size)
+        ring.append(contentsOf: repeatElement(nil, count: size - full))
+        for index in 0..<oldest { ring.swapAt(index, full + index) }
     }
 
     private mutating func forgetBeyondCaps() {
