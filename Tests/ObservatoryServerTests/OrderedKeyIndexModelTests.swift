@@ -92,6 +92,11 @@ import Testing
         let index = OrderedKeyIndex(["a", "a\u{0}", "a\u{0}\u{0}", "a\u{0}b", "b"])
         #expect(Self.page(index, prefix: "a\u{0}", after: nil, limit: .max) == ["a\u{0}", "a\u{0}\u{0}", "a\u{0}b"])
         #expect(Self.page(index, prefix: "a\u{0}\u{0}", after: nil, limit: .max) == ["a\u{0}\u{0}"])
+        // A page starts at the prefix, so a shorter key never reaches the match; the match alone must still refuse it.
+        let match = OrderedKeyIndex.KeyPrefix.Match("a\u{0}")
+        #expect(!match.admits("a", prefix: OrderedKeyIndex.KeyPrefix("a")))
+        #expect(match.admits("a\u{0}", prefix: OrderedKeyIndex.KeyPrefix("a\u{0}")))
+        #expect(!match.admits("a\u{1}", prefix: OrderedKeyIndex.KeyPrefix("a\u{1}")))
         let long = "presence.room.42.member."
         let longer = OrderedKeyIndex([long + "1", long, "presence.room.42.memberX", long.dropLast() + "/"])
         #expect(Self.page(longer, prefix: long, after: nil, limit: .max) == [long, long + "1"])
