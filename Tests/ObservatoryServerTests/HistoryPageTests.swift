@@ -76,7 +76,7 @@ import Testing
 
     @Test func aReplyIsCappedInBytesButHoldsAtLeastOneChange() {
         let history = history(10)
-        let one = history.heldChanges.first?.frameByteCount ?? 0
+        let one = history.held(0).frameByteCount
         #expect(versions(HistoryQuery(.prefix("")), in: history, maxBytes: one * 3) == ([1, 2, 3], true))
         #expect(versions(HistoryQuery(.prefix("")), in: history, maxBytes: 1) == ([1], true))
     }

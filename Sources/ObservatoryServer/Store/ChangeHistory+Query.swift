@@ -21,15 +21,14 @@ extension ChangeHistory {
         let upper = min(query.toRevision ?? revision, revision)
         let lower = query.fromRevision
         guard lower < upper else { return page }
-        let held = heldChanges
-        let first = Self.firstIndex(in: held, after: lower)
-        let end = Self.firstIndex(in: held, after: upper)
+        let first = firstIndex(after: lower)
+        let end = firstIndex(after: upper)
         guard first < end else { return page }
         let step = query.newestFirst ? -1 : 1
         var index = query.newestFirst ? end - 1 : first
         var bytes = 0
         while index >= first && index < end {
-            let change = held[index]
+            let change = held(index)
             index += step
             guard Self.matches(change.key, query.target), query.admits(author: change.author, session: change.session),
                 isIncluded(change.key)
@@ -43,20 +42,5 @@ extension ChangeHistory {
             page.changes.append(change)
         }
         return page
-    }
-
-    /// The index of the first change in `held` with a version above `revision`,
-    /// by binary search: versions grow along the held changes.
-    private static func firstIndex(in held: ArraySlice<StoreChange>, after revision: Int64) -> Int {
-        var (low, high) = (held.startIndex, held.endIndex)
-        while low < high {
-            let middle = (low + high) / 2
-            if held[middle].version <= revision {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        return low
     }
 }

@@ -21,10 +21,14 @@ struct ChangeHistory: Sendable {
     let capacity: Int
     /// The most bytes of changes held (`Footprint.of(change:)` each).
     private(set) var byteLimit: Int
-    /// The held changes from `start` on; the slots before it were forgotten and
-    /// are dropped in bulk, so forgetting one costs O(1) amortized.
-    private var changes: [StoreChange] = []
-    private var start = 0
+    /// The held changes, a ring: the oldest at `oldest`, the others after it,
+    /// wrapping around; the other slots are `nil`. An append stores into the slot
+    /// after the newest and a forget empties the oldest's slot, so neither moves
+    /// the others; the ring doubles (up to `capacity`) only when every slot is full.
+    private var ring: [StoreChange?] = []
+    private var oldest = 0
+    /// The number of changes held.
+    private(set) var count = 0
     /// The bytes of the changes held.
     private(set) var bytes = 0
     /// Changes after this revision are all held.
@@ -39,11 +43,6 @@ struct ChangeHistory: Sendable {
         self.byteLimit = max(0, byteLimit)
         floor = revision
         newest = revision
-    }
-
-    /// The number of changes held.
-    var count: Int {
-        changes.count - start
     }
 
     /// Records that this history has no change up to `revision`: a cluster node's
@@ -65,9 +64,11 @@ struct ChangeHistory: Sendable {
             return append(change)
         }
         newest = change.version
-        changes.append(change)
+        if count == ring.count { grow() }
+        ring[slot(count)] = change
+        count += 1
         bytes += Footprint.of(change: change)
-        forgetBeyondCaps()
+        if count > capacity || bytes > byteLimit { forgetBeyondCaps() }
     }
 
     /// Lowers or raises the byte cap, forgetting the oldest changes beyond it.
@@ -80,44 +81,78 @@ struct ChangeHistory: Sendable {
     /// change after `revision` is no longer held (or `revision` is in the future).
     func changes(of target: Target, after revision: Int64) -> [StoreChange]? {
         guard revision >= floor, revision <= newest else { return nil }
-        // The first change after `revision`, by binary search: versions grow
-        // along the array, though not always by one (`skip(through:)`).
-        var (low, high) = (start, changes.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if changes[middle].version <= revision {
-                low = middle + 1
-            } else {
-                high = middle
-            }
+        var found: [StoreChange] = []
+        for index in firstIndex(after: revision)..<count {
+            let change = held(index)
+            if Self.matches(change.key, target) { found.append(change) }
         }
-        return changes[low...].filter { Self.matches($0.key, target) }
+        return found
     }
 
     /// Every change held after `floor`, oldest first (for snapshots): the rest
     /// of a batch whose first changes were forgotten is left out, so a history
     /// read back from a snapshot holds a batch whole or not at all.
     var all: [StoreChange] {
-        changes[start...].filter { $0.version > floor }
+        (0..<count).map(held).filter { $0.version > floor }
     }
 
-    /// The held changes in place, oldest first: a slice, not a copy.
-    var heldChanges: ArraySlice<StoreChange> {
-        changes[start...]
+    /// The held change at `index` (0 for the oldest, up to `count - 1`).
+    func held(_ index: Int) -> StoreChange {
+        // Every slot from the oldest on, `count` of them, holds a change.
+        guard let change = ring[slot(index)] else { preconditionFailure("a held slot of the history is empty") }
+        return change
+    }
+
+    /// The index among the held changes of the first one with a version above
+    /// `revision` (`count` when none is), by binary search: versions grow from
+    /// the oldest to the newest, though not always by one (`skip(through:)`).
+    func firstIndex(after revision: Int64) -> Int {
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) / 2
+            if held(middle).version <= revision {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low
+    }
+
+    /// The ring slot of the held change at `index`, which is below the ring's size.
+    private func slot(_ index: Int) -> Int {
+        let slot = oldest + index
+        return slot < ring.count ? slot : slot - ring.count
+    }
+
+    /// Doubles the ring (up to `capacity` slots, and one more so that the change
+    /// that goes over the cap can be stored before the oldest is forgotten);
+    /// called only when every slot holds a change. The array grows in place
+    /// (its changes moved, not retained), and the changes that wrapped around to
+    /// its start are swapped with empty slots past its old end, so the held ones
+    /// stay in order from `oldest` on.
+    private mutating func grow() {
+        let full = ring.count
+        let size = min(max(16, full * 2), capacity + 1)
+        if full + oldest > size {
+            // The last growth, to the cap, has no room past the end for the
+            // wrapped changes: the ring is put in order by copying, once.
+            ring = Array(ring[oldest...] + ring[..<oldest])
+            oldest = 0
+        }
+        ring.reserveCapacity(size)
+        ring.append(contentsOf: repeatElement(nil, count: size - full))
+        for index in 0..<oldest { ring.swapAt(index, full + index) }
     }
 
     private mutating func forgetBeyondCaps() {
         while count > capacity || (bytes > byteLimit && count > 1) {
-            let oldest = changes[start]
-            bytes -= Footprint.of(change: oldest)
-            floor = oldest.version
-            start += 1
-        }
-        // Drop the forgotten slots once they are half the array, so that its
-        // memory and the copies it costs stay in proportion to what is held.
-        if start > 64 && start * 2 >= changes.count {
-            changes.removeFirst(start)
-            start = 0
+            guard let forgotten = ring[oldest] else { preconditionFailure("the oldest slot of the history is empty") }
+            ring[oldest] = nil
+            bytes -= Footprint.of(change: forgotten)
+            floor = forgotten.version
+            oldest = oldest + 1 < ring.count ? oldest + 1 : 0
+            count -= 1
         }
     }
 

@@ -15,9 +15,14 @@
 /// elements. The prefixes of the chunks' first keys (`heads`) sit in
 /// one array of their own, so the search for a key's chunk reads that array
 /// alone, not every chunk it passes.
+///
+/// A chunk is a `Chunk`, storage of its own: an insert or a remove searches and
+/// changes it in place, reached through the chunk array's storage (never copied
+/// out, which would retain it and make the change copy it), and a full chunk is
+/// split by moving its upper half, not by copying it.
 struct OrderedKeyIndex: Sendable {
     private static let chunkCapacity = 128
-    private var chunks: [[Slot]] = []
+    private var chunks: [Chunk] = []
     /// The prefix of each chunk's first key, chunk for chunk.
     private var heads: [KeyPrefix] = []
     /// The number of keys.
@@ -33,121 +38,142 @@ struct OrderedKeyIndex: Sendable {
     /// Builds the index of keys already in byte order, without duplicates, in O(n).
     init(sortedKeys sorted: [String]) {
         chunks = stride(from: 0, to: sorted.count, by: Self.chunkCapacity / 2).map {
-            sorted[$0..<min($0 + Self.chunkCapacity / 2, sorted.count)].map(Slot.init)
+            Self.chunk(of: sorted[$0..<min($0 + Self.chunkCapacity / 2, sorted.count)].lazy.map(Slot.init))
         }
-        heads = chunks.map { $0[0].prefix }
+        heads = chunks.map(\.headPrefix)
         count = sorted.count
     }
 
     /// Adds `key`, which must not be in the index yet.
     mutating func insert(_ key: String) {
-        count += 1
         let slot = Slot(key)
+        count += 1
         guard !chunks.isEmpty else {
             chunks = [Self.chunk(of: CollectionOfOne(slot))]
             heads = [slot.prefix]
             return
         }
-        let (chunk, position) = location(of: key, prefix: slot.prefix)
-        chunks[chunk].insertByMoving(slot, at: position)
-        if position == 0 { heads[chunk] = slot.prefix }
-        if chunks[chunk].count > Self.chunkCapacity {
-            let half = Self.chunkCapacity / 2
-            chunks.insert(Self.chunk(of: chunks[chunk][half...]), at: chunk + 1)
-            chunks[chunk].removeSubrange(half...)
-            heads.insert(chunks[chunk + 1][0].prefix, at: chunk + 1)
+        let chunk = self.chunk(for: key, prefix: slot.prefix)
+        let (position, full) = chunks.withUnsafeMutableBufferPointer { chunks -> (Int, Bool) in
+            if !isKnownUniquelyReferenced(&chunks[chunk]) { chunks[chunk] = chunks[chunk].copy() }
+            // The array holds the chunk throughout: it is used without a retain and a release.
+            return Unmanaged.passUnretained(chunks[chunk])._withUnsafeGuaranteedRef { target in
+                (target.insert(slot), target.count > Self.chunkCapacity)
+            }
         }
+        if position == 0 { heads[chunk] = slot.prefix }
+        if full { split(chunk) }
     }
 
     /// Removes `key`, which must be in the index.
     mutating func remove(_ key: String) {
         guard !chunks.isEmpty else { return }
-        let (chunk, position) = location(of: key, prefix: KeyPrefix(key))
-        guard position < chunks[chunk].count, StoreKey.sameBytes(chunks[chunk][position].key, key) else { return }
-        chunks[chunk].remove(at: position)
+        let prefix = KeyPrefix(key)
+        let chunk = self.chunk(for: key, prefix: prefix)
+        let (position, left) = chunks.withUnsafeMutableBufferPointer { chunks in
+            if !isKnownUniquelyReferenced(&chunks[chunk]) { chunks[chunk] = chunks[chunk].copy() }
+            return (chunks[chunk].remove(key, prefix: prefix), chunks[chunk].count)
+        }
+        guard let position else { return }
         count -= 1
-        if chunks[chunk].isEmpty {
+        if left == 0 {
             chunks.remove(at: chunk)
             heads.remove(at: chunk)
         } else if position == 0 {
-            heads[chunk] = chunks[chunk][0].prefix
+            heads[chunk] = chunks[chunk].headPrefix
         }
     }
 
-    /// A new chunk holding `elements`, with room for a full chunk and the one
-    /// insert that splits it, so that it never grows its storage.
-    private static func chunk<Element>(of elements: some Collection<Element>) -> [Element] {
-        var chunk: [Element] = []
-        chunk.reserveCapacity(chunkCapacity + 1)
-        chunk.append(contentsOf: elements)
-        return chunk
+    /// Splits the full chunk at `chunk` in two halves: the upper half is moved
+    /// (not copied) into a new chunk after it.
+    private mutating func split(_ chunk: Int) {
+        // The chunk was just inserted into, so this index holds its one reference.
+        let upper = chunks[chunk].moveOut(from: Self.chunkCapacity / 2)
+        heads.insert(upper.headPrefix, at: chunk + 1)
+        chunks.insert(upper, at: chunk + 1)
+    }
+
+    /// The slots a chunk's storage holds: a full chunk and the one insert that
+    /// splits it, and half a chunk more, so that a chunk never grows its storage
+    /// and has room on both sides of its slots (see `Chunk`).
+    private static let room = chunkCapacity + 1 + chunkCapacity / 2
+
+    /// A new chunk holding `slots`.
+    private static func chunk(of slots: some Collection<Slot>) -> Chunk {
+        Chunk.make(slots, capacity: room)
     }
 
     /// Calls `body` with the keys that start with `prefix` and come after `after`
     /// (if given), in byte order, until `body` returns false.
+    ///
+    /// Keys are told apart from `prefix` and `after` by their `KeyPrefix` where
+    /// it decides (see `KeyPrefix.Match`), and by their bytes only where it does not.
     func forEach(withPrefix prefix: String, after: String? = nil, _ body: (String) -> Bool) {
         let start = after.map { StoreKey.byteOrder(prefix, $0) ? $0 : prefix } ?? prefix
         guard !chunks.isEmpty else { return }
-        var (chunk, position) = location(of: start, prefix: KeyPrefix(start))
-        while chunk < chunks.count {
-            let slots = chunks[chunk]
-            while position < slots.count {
-                let key = slots[position].key
-                position += 1
-                if let after, !StoreKey.byteOrder(after, key) { continue }
-                guard key.utf8.starts(with: prefix.utf8) else { return }
-                guard body(key) else { return }
+        let match = KeyPrefix.Match(prefix)
+        // The key not to pass until one comes after it; keys come in order, so
+        // once one does, every later one does too.
+        var pending = after.map { (key: $0, prefix: KeyPrefix($0)) }
+        var chunk = self.chunk(for: start, prefix: KeyPrefix(start))
+        var position = chunks[chunk].withSlots { Self.position(of: start, prefix: KeyPrefix(start), in: $0) }
+        var going = true
+        while going && chunk < chunks.count {
+            chunks[chunk].withSlots { slots in
+                while going && position < slots.count {
+                    let slot = slots[position]
+                    position += 1
+                    if let after = pending {
+                        guard
+                            after.prefix < slot.prefix
+                                || (after.prefix == slot.prefix && StoreKey.byteOrder(after.key, slot.key))
+                        else { continue }
+                        pending = nil
+                    }
+                    going = match.admits(slot) && body(slot.key)
+                }
             }
             chunk += 1
             position = 0
         }
     }
 
-    /// Where `key` (whose prefix is `prefix`) is or would go: the last chunk
-    /// whose first key is not after it, and the first position in that chunk
-    /// whose key is not before it.
+    /// The chunk where `key` (whose prefix is `prefix`) is or would go: the last
+    /// chunk whose first key is not after it, or the first chunk.
     ///
-    /// Both searches compare prefixes alone, and read keys' bytes only within a
-    /// run of equal prefixes, which keys that differ in their first 16 bytes
+    /// Compares prefixes alone, and reads keys' bytes only within a run of chunks
+    /// whose heads equal `prefix`, which keys that differ in their first 16 bytes
     /// never make.
-    private func location(of key: String, prefix: KeyPrefix) -> (chunk: Int, position: Int) {
+    @inline(__always)
+    private func chunk(for key: String, prefix: KeyPrefix) -> Int {
         // Chunks are never empty, and `heads` has one prefix per chunk.
-        let (chunk, tied) = heads.withUnsafeBufferPointer { heads -> (Int, Bool) in
+        let (notAfter, tied) = heads.withUnsafeBufferPointer { heads -> (Int, Bool) in
             let notAfter = Self.end(of: prefix, in: heads)
-            guard notAfter > 0 else { return (0, false) }
-            return (notAfter - 1, heads[notAfter - 1] == prefix)
+            return (notAfter, notAfter > 0 && heads[notAfter - 1] == prefix)
         }
-        guard !tied else { return locationAmongEqualHeads(of: key, prefix: prefix, through: chunk) }
-        return (chunk, position(of: key, prefix: prefix, in: chunk))
-    }
-
-    /// `location`, when the head of `last`, the last chunk whose head is not
-    /// after `prefix`, equals it: the chunks with that head are told apart by
-    /// their first keys' bytes.
-    private func locationAmongEqualHeads(of key: String, prefix: KeyPrefix, through last: Int) -> (Int, Int) {
-        var (low, high) = (heads.withUnsafeBufferPointer { Self.start(of: prefix, in: $0) }, last + 1)
-        // The first chunk of the run whose first key comes after `key`.
+        guard tied else { return max(notAfter - 1, 0) }
+        // The chunks with that head are told apart by their first keys' bytes:
+        // the first of the run whose first key comes after `key`.
+        var (low, high) = (heads.withUnsafeBufferPointer { Self.start(of: prefix, in: $0) }, notAfter)
         while low < high {
             let middle = (low + high) / 2
-            if StoreKey.byteOrder(key, chunks[middle][0].key) { high = middle } else { low = middle + 1 }
+            if StoreKey.byteOrder(key, chunks[middle].headKey) { high = middle } else { low = middle + 1 }
         }
-        let chunk = max(low - 1, 0)
-        return (chunk, position(of: key, prefix: prefix, in: chunk))
+        return max(low - 1, 0)
     }
 
-    /// The first position in `chunk` whose key is not before `key`.
-    private func position(of key: String, prefix: KeyPrefix, in chunk: Int) -> Int {
-        chunks[chunk].withUnsafeBufferPointer { slots in
-            let start = Self.start(of: prefix, in: slots)
-            guard start < slots.count, slots[start].prefix == prefix else { return start }
-            // Among the keys with an equal prefix (positions start..<end), by their bytes.
-            var (low, high) = (start, Self.end(of: prefix, in: slots))
-            while low < high {
-                let middle = (low + high) / 2
-                if StoreKey.byteOrder(slots[middle].key, key) { low = middle + 1 } else { high = middle }
-            }
-            return low
+    /// The first position in `slots` whose key is not before `key`.
+    @inline(__always)
+    static func position(of key: String, prefix: KeyPrefix, in slots: UnsafeBufferPointer<Slot>) -> Int {
+        let start = start(of: prefix, in: slots)
+        guard start < slots.count, slots[start].prefix == prefix else { return start }
+        // Among the keys with an equal prefix (positions start..<end), by their bytes.
+        var (low, high) = (start, end(of: prefix, in: slots))
+        while low < high {
+            let middle = (low + high) / 2
+            if StoreKey.byteOrder(slots[middle].key, key) { low = middle + 1 } else { high = middle }
         }
+        return low
     }
 
     /// The first index of `sorted` whose prefix is not before `prefix`.
@@ -172,32 +198,8 @@ struct OrderedKeyIndex: Sendable {
 }
 
 extension OrderedKeyIndex {
-    /// The first 16 bytes of a key, big-endian and padded with zero bytes, as one
-    /// 128-bit integer: when two prefixes differ, their order is their keys' byte
-    /// order; when they are equal, the keys' bytes decide (they share 16 bytes, or
-    /// one is the other followed by zero bytes).
-    struct KeyPrefix: Comparable, Sendable {
-        private let value: UInt128
-
-        init(_ key: String) {
-            var key = key
-            // The first bytes, up to 16, copied over zeros and read as two big-endian words.
-            var words: (UInt64, UInt64) = (0, 0)
-            key.withUTF8 { bytes in
-                withUnsafeMutableBytes(of: &words) { words in
-                    words.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(16)))
-                }
-            }
-            value = UInt128(UInt64(bigEndian: words.0)) << 64 | UInt128(UInt64(bigEndian: words.1))
-        }
-
-        static func < (lhs: KeyPrefix, rhs: KeyPrefix) -> Bool {
-            lhs.value < rhs.value
-        }
-    }
-
     /// A key and its prefix, as a chunk holds them.
-    fileprivate struct Slot: Sendable {
+    struct Slot: Sendable {
         let prefix: KeyPrefix
         let key: String
 
@@ -219,18 +221,9 @@ extension OrderedKeyIndex.KeyPrefix: Prefixed {
 
 extension OrderedKeyIndex.Slot: Prefixed {}
 
-extension Array {
-    /// Inserts `element` at `position` by moving the later elements up in one
-    /// `memmove`: `insert(_:at:)` goes through the general `replaceSubrange`,
-    /// which costs several times as much for one element.
-    fileprivate mutating func insertByMoving(_ element: Element, at position: Int) {
-        append(element)
-        withUnsafeMutableBufferPointer { elements in
-            let last = elements.count - 1
-            guard position < last, let base = elements.baseAddress else { return }
-            let moved = (base + last).move()
-            (base + position + 1).moveInitialize(from: base + position, count: last - position)
-            (base + position).initialize(to: moved)
-        }
+extension OrderedKeyIndex.KeyPrefix.Match {
+    /// Whether the key of `slot` starts with the prefix.
+    fileprivate func admits(_ slot: OrderedKeyIndex.Slot) -> Bool {
+        admits(slot.key, prefix: slot.prefix)
     }
 }
