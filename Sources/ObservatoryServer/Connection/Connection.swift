@@ -194,6 +194,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     func shutDown() {
         guard machine.phase == .open else { return }
         output.append(RawEvent.shutdown)
+        session.queuedBytesBound = .max
         carryOut(machine.shutDown(at: EventLoop.now()))
     }
 
@@ -310,6 +311,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
                     WireError(
                         code: .unauthenticated,
                         message: "no successful hello within \(timeout) ms; the connection is closed")))
+            session.queuedBytesBound = .max
             markForFlush(answered: true)
         case .answerBuffered:
             answer()

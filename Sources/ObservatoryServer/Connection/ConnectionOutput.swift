@@ -239,7 +239,7 @@ final class ConnectionOutput: Sendable {
     /// behind what it queued if `releasing.after`; returns the bytes queued.
     private func locked(_ releasing: (first: Bool, after: Bool), _ body: (inout State) -> Void) -> Int {
         state.withLock { state in
-            if releasing.first {
+            if releasing.first, state.queue.isHolding {
                 _ = state.queue.releaseEvents()
                 state.queue.holdEvents()
             }

@@ -54,7 +54,7 @@ struct OutboundQueue {
     var replayAllowance = 0
     /// Events that wait while `holdEvents()` is in effect, each with whether it may be coalesced.
     private var heldEvents: [(change: StoreChange, mayCoalesce: Bool)] = []
-    private var isHolding = false
+    private(set) var isHolding = false
     /// Set after a slow-consumer failure: only the error frame remains to be sent.
     private(set) var isFailed = false
     /// After a slow-consumer failure: every event up to this revision is sent
