@@ -234,6 +234,19 @@ final class ConnectionOutput: Sendable {
         }
     }
 
+    /// Queues the success of a `set` from its fields, as `queueWritten(_:id:releasingEventsAfter:)`
+    /// queues it from its payload; returns the bytes queued then (the caller flushes).
+    func queueWrittenSet(
+        key: String, version: Int64, changed: Bool?, duplicate: Bool, id: RequestID?, releasingEventsAfter: Bool
+    ) -> Int {
+        let acknowledged = gate.reached
+        return locked((first: false, after: releasingEventsAfter)) {
+            $0.queue.appendSet(
+                key: key, version: version, changed: changed, duplicate: duplicate, id: id,
+                acknowledgedRevision: acknowledged)
+        }
+    }
+
     /// Runs `body` on the state under the lock, after queueing the events held
     /// (which then wait again) if `releasing.first`, and queues the events held
     /// behind what it queued if `releasing.after`; returns the bytes queued.
