@@ -367,6 +367,8 @@ final class EventLoop: @unchecked Sendable {
             guard let connection = flushing[index].take() else { continue }
             connection.flush()
         }
-        flushing.removeAll(keepingCapacity: true)
+        // Emptied slot by slot, each known to be `nil`: `removeAll` destroyed each
+        // through the generic path (callgrind: about 50 instructions a slot).
+        while flushing.popLast() != nil {}
     }
 }
