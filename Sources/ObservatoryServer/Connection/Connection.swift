@@ -248,6 +248,8 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
             case .bytes(let count):
                 receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 answer()
+                // Out of the loop's buffer before it is read into again (`Session.receiveInPlace`).
+                session.keepUnansweredInput()
                 reportHeldInput()
                 // A read that did not fill the buffer took all the kernel had; another would
                 // only say "would block". Epoll is level-triggered: later bytes come next turn.

@@ -26,9 +26,10 @@ import ObservatoryWire
 /// Not thread-safe: its connection calls it from one thread at a time. Its variables, changed by that thread
 /// alone and never while a call that reads them runs, are not checked for exclusivity at run time (callgrind).
 ///
-/// Its nineteen stored properties are the splitter (and whether the frame answered is its last), the author and
-/// rights, the per-request settings it keeps at hand (read once instead of through its environment on every
-/// request: callgrind), what it knows of its output (whether events may come, the bytes queued) and the batch's state.
+/// Its twenty stored properties are the splitter (with the bytes answered in place and whether the frame
+/// answered is its last), the author and rights, the per-request settings it keeps at hand (read once instead
+/// of through its environment on every request: callgrind), what it knows of its output (whether events may
+/// come, the bytes queued) and the batch's state.
 final class Session: Observer {
     /// The core library's handle on this session's observations.
     let receiver = Receiver()
@@ -45,7 +46,9 @@ final class Session: Observer {
     private let requiresToken: Bool
     /// How much may wait to be sent before this session stops answering.
     let maxQueuedBytes: Int
-    @exclusivity(unchecked) private var splitter: FrameSplitter
+    @exclusivity(unchecked) var splitter: FrameSplitter
+    /// What is left of received bytes answered where they lie (`receiveInPlace(_:)`).
+    @exclusivity(unchecked) var inPlace = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     /// Whether the frame being answered is the last one held (no byte left after it).
     @exclusivity(unchecked) private var answersLastFrame = false
     /// What this session may read and write; `nil` when authentication is off.
@@ -109,12 +112,17 @@ final class Session: Observer {
         // Answered again once the queue drained, which it does after the reply went out.
         if slots.isAwaiting { return .backlogged }
         do throws(WireError) {
+            if !inPlace.isEmpty, let frame = try nextFrameInPlace() {
+                // The splitter holds nothing while frames are answered in place.
+                answersLastFrame = inPlace.isEmpty
+                return respond(to: frame)
+            }
             guard let frame = try splitter.nextFrame() else { return .finished }
             answersLastFrame = splitter.bufferedByteCount == 0
             // Decoded where it lies, the splitter borrowed, not copied: `respond` leaves it alone.
             return splitter.withFrameBytes(of: frame) { respond(to: $0) }
         } catch {
-            answersLastFrame = splitter.bufferedByteCount == 0
+            answersLastFrame = splitter.bufferedByteCount == 0 && inPlace.isEmpty
             isClosing = true
             return queue(.line(Reply.failure(id: nil, error).encodedLine()))
         }
@@ -160,13 +168,14 @@ final class Session: Observer {
     /// allocated, which can be twice what was received) while a frame is
     /// unfinished, else nothing (an idle buffer is small, see `FrameSplitter`).
     var unfinishedInputByteCount: Int {
-        splitter.bufferedByteCount > 0 ? splitter.retainedByteCount : 0
+        (splitter.bufferedByteCount > 0 ? splitter.retainedByteCount : 0) + inPlace.count
     }
 
     /// Ends every observation, deletes the keys bound to this session, and frees
     /// the input buffer; called once when the connection closes, for any reason.
     func close() {
         isClosing = true
+        inPlace = UnsafeBufferPointer(start: nil, count: 0)
         splitter.releaseBuffer()
         let ended = state.endSession(identity.session)
         environment.metrics.changes.add(ended.deleted)
