@@ -5,7 +5,8 @@ import ObservatoryWire
 /// per complete frame queued on its output, and whether to go on.
 ///
 /// Every complete frame gets exactly one reply, in order, so clients may pipeline.
-/// The connection feeds received bytes to `receive(_:)` and asks for answers with
+/// The connection feeds received bytes to `receive(_:)` (or, from its read buffer,
+/// to `receiveInPlace(_:)`, then `keepUnansweredInput()`) and asks for answers with
 /// `nextAnswer(queuedBytes:)` until there are none, each queued on its output
 /// (`ConnectionOutput.answerFrames(of:)`); events wait meanwhile, so an
 /// `observe` reply with its snapshot is queued before any event that arrived while
