@@ -166,6 +166,12 @@ public struct LineSplitter: Sendable {
     /// - Throws: as ``next()``.
     public mutating func nextLine() throws(LineTooLongError) -> Range<Int>? {
         if let failure { throw failure }
+        // Every byte received was taken as lines, the common case after a read of
+        // whole lines: nothing to search, and the buffer is emptied as below.
+        if lineStart == end {
+            compact()
+            return nil
+        }
         while let lineFeedIndex = firstLineFeed(from: searchedUpTo) {
             searchedByteCount += lineFeedIndex + 1 - searchedUpTo
             let start = lineStart

@@ -22,6 +22,37 @@ import Testing
         #expect(kinds(messages) == [1, 2, 3, "update"])
     }
 
+    @Test func aFirstObserveInTheMiddleOfABatchHoldsTheEventsFromThereOn() throws {
+        // Once the session's queued bytes are known, nothing is held before its first observe (no
+        // event can come); the events after it wait as in any batch.
+        let harness = try harness()
+        #expect(kinds(try harness.send(#"{"op":"set","key":"k","value":0,"id":0}"#)) == [0])
+        let messages = try harness.send(
+            #"{"op":"set","key":"k","value":1,"id":1}"#, #"{"op":"observe","key":"k","id":2}"#,
+            #"{"op":"set","key":"k","value":2,"id":3}"#, #"{"op":"get","key":"k","id":4}"#)
+        #expect(kinds(messages) == [1, 2, 3, 4, "update"])
+    }
+
+    @Test func aSessionThatObservesNothingAnswersNothingMoreWhileItsOutputHoldsTooMuch() throws {
+        let fixture = try SessionFixture(configuration: testConfiguration { $0.limits.maxQueuedBytes = 200 })
+        let harness = SessionHarness(fixture: fixture)
+        let frames = (1...12).map { #"{"op":"set","key":"k","value":\#($0),"id":\#($0)}"# + "\n" }
+        harness.session.receive(Array(frames.joined().utf8))
+        #expect(harness.session.output.answerFrames(of: harness.session) == .backlogged)
+        let queued = harness.session.output.withQueue { $0.queuedBytes }
+        // Nothing was sent: answering again queues nothing more.
+        #expect(harness.session.output.answerFrames(of: harness.session) == .backlogged)
+        #expect(harness.session.output.withQueue { $0.queuedBytes } == queued)
+        var replies = try harness.pending()
+        #expect(replies.count < 12)
+        // Sent: answering goes on where it stopped, as often as the output drains.
+        while harness.session.output.answerFrames(of: harness.session) == .backlogged {
+            replies += try harness.pending()
+        }
+        replies += try harness.pending()
+        #expect(replies.map { $0["id"] } == (1...12).map { .integer(Int64($0)) })
+    }
+
     @Test func anEventOfTheLastFrameGoesOutBehindItsReply() throws {
         // The reply to the last frame held lets the held events go in the same step: behind it.
         let messages = try harness().send(

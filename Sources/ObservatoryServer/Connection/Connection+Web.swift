@@ -16,7 +16,8 @@ extension Connection {
     func receive(_ bytes: UnsafeRawBufferPointer) {
         switch dialect {
         case .lineProtocol:
-            session.receive(bytes)
+            // Answered in place: `readAvailable()` keeps what is left before the next read.
+            session.receiveInPlace(bytes)
             return
         case .http:
             webFace?.machine.receive(bytes)

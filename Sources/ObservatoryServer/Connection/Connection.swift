@@ -194,6 +194,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
     func shutDown() {
         guard machine.phase == .open else { return }
         output.append(RawEvent.shutdown)
+        session.queuedBytesBound = .max
         carryOut(machine.shutDown(at: EventLoop.now()))
     }
 
@@ -247,6 +248,8 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
             case .bytes(let count):
                 receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 answer()
+                // Out of the loop's buffer before it is read into again (`Session.receiveInPlace`).
+                session.keepUnansweredInput()
                 reportHeldInput()
                 // A read that did not fill the buffer took all the kernel had; another would
                 // only say "would block". Epoll is level-triggered: later bytes come next turn.
@@ -310,6 +313,7 @@ final class Connection: FlushingLoopHandler, @unchecked Sendable {
                     WireError(
                         code: .unauthenticated,
                         message: "no successful hello within \(timeout) ms; the connection is closed")))
+            session.queuedBytesBound = .max
             markForFlush(answered: true)
         case .answerBuffered:
             answer()

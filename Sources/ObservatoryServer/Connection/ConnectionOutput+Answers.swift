@@ -17,21 +17,36 @@ extension ConnectionOutput {
     /// and reads the queued bytes the next answer is measured against; the reply
     /// to the last frame held lets the events held go in the same lock
     /// (callgrind: a lock of its own cost about 90 instructions a read).
+    ///
+    /// A session that has never observed anything gets no events (its
+    /// `mayReceiveEvents` is false): nothing is held for it, and while the bytes
+    /// its last answers left are within its limit (`queuedBytesBound`), answering
+    /// starts without the lock that reads them. Its first `observe` holds the
+    /// events from then on; they are released as for any session.
     func answerFrames(
         of session: Session, within share: ConnectionMachine.TurnShare, startedAt start: UInt64 = EventLoop.now()
     ) -> (action: Session.Action, usedShare: Bool) {
         guard !session.isClosing else { return (.close, false) }
-        var queuedBytes = withQueue { queue in
-            queue.holdEvents()
-            return queue.queuedBytes
+        var queuedBytes: Int
+        // Whether events are held (and released once answering stops).
+        var isHoldingEvents: Bool
+        if !session.mayReceiveEvents, session.queuedBytesBound <= session.maxQueuedBytes {
+            queuedBytes = session.queuedBytesBound
+            isHoldingEvents = false
+        } else {
+            queuedBytes = withQueue { queue in
+                queue.holdEvents()
+                return queue.queuedBytes
+            }
+            isHoldingEvents = true
         }
-        // Released with the answer to the last frame held, else once answering stops.
-        var isHoldingEvents = true
         defer { if isHoldingEvents { releaseEvents() } }
+        // The last answer was to the last frame held: no input is left.
+        var answeredLastFrame = false
         var answered = 0
         while true {
-            // Events released: the last answer left no input (and reading it again costs a copy).
-            if answered > 0, isHoldingEvents, session.unfinishedInputByteCount > 0,
+            // Reading the input count again costs a copy: skipped once the last frame is answered.
+            if answered > 0, !answeredLastFrame, session.unfinishedInputByteCount > 0,
                 answered >= share.requests || EventLoop.now() &- start >= share.nanoseconds
             {
                 return (.keepOpen, true)
@@ -40,7 +55,9 @@ extension ConnectionOutput {
             case .answered(let queued, let releasedEvents):
                 answered += 1
                 queuedBytes = queued
-                if releasedEvents { isHoldingEvents = false }
+                answeredLastFrame = releasedEvents
+                // Released with the answer to the last frame held; held by a first `observe`.
+                isHoldingEvents = !releasedEvents && (isHoldingEvents || session.mayReceiveEvents)
             case .backlogged:
                 return (.backlogged, false)
             case .finished:

@@ -234,12 +234,25 @@ final class ConnectionOutput: Sendable {
         }
     }
 
+    /// Queues the success of a `set` from its fields, as `queueWritten(_:id:releasingEventsAfter:)`
+    /// queues it from its payload; returns the bytes queued then (the caller flushes).
+    func queueWrittenSet(
+        key: String, version: Int64, changed: Bool?, duplicate: Bool, id: RequestID?, releasingEventsAfter: Bool
+    ) -> Int {
+        let acknowledged = gate.reached
+        return locked((first: false, after: releasingEventsAfter)) {
+            $0.queue.appendSet(
+                key: key, version: version, changed: changed, duplicate: duplicate, id: id,
+                acknowledgedRevision: acknowledged)
+        }
+    }
+
     /// Runs `body` on the state under the lock, after queueing the events held
     /// (which then wait again) if `releasing.first`, and queues the events held
     /// behind what it queued if `releasing.after`; returns the bytes queued.
     private func locked(_ releasing: (first: Bool, after: Bool), _ body: (inout State) -> Void) -> Int {
         state.withLock { state in
-            if releasing.first {
+            if releasing.first, state.queue.isHolding {
                 _ = state.queue.releaseEvents()
                 state.queue.holdEvents()
             }
@@ -249,28 +262,36 @@ final class ConnectionOutput: Sendable {
         }
     }
 
-    /// Marks the start of a flush (later events request a new one) and looks at
-    /// what to send first, under one lock.
+    /// Marks the start of a flush (later events request a new one) and takes the
+    /// first bytes to send, counted as sent (`OutboundQueue.takeForSending`), with
+    /// the queue's state then, under one lock.
     func startFlush(
         acknowledging acknowledgement: OutboundQueue.Acknowledgement
     ) -> (bytes: ArraySlice<UInt8>, look: OutboundQueue.Look) {
         state.withLock { state in
             state.isFlushPending = false
-            return state.queue.look(acknowledging: acknowledgement)
+            return (state.queue.takeForSending(acknowledging: acknowledgement), state.queue.look)
         }
     }
 
-    /// Records that `count` bytes of the last look were sent and looks again,
-    /// under one lock: at the next bytes if `taking` (all of the last ones went
-    /// out), else only at the queue's state, and then the socket is full, so the
-    /// loop flushes once epoll reports it writable.
-    func sent(
-        _ count: Int, thenTaking taking: Bool, acknowledging acknowledgement: OutboundQueue.Acknowledgement
+    /// Takes the next bytes to send after the last ones went out whole, as
+    /// `startFlush(acknowledging:)` does, under one lock.
+    func takeNext(
+        acknowledging acknowledgement: OutboundQueue.Acknowledgement
     ) -> (bytes: ArraySlice<UInt8>, look: OutboundQueue.Look) {
         state.withLock { state in
-            state.queue.markSent(count)
-            if !taking { state.isFlushPending = true }
-            return state.queue.look(acknowledging: acknowledgement, taking: taking)
+            (state.queue.takeForSending(acknowledging: acknowledgement), state.queue.look)
+        }
+    }
+
+    /// Gives back the bytes of the last take that the socket did not take
+    /// (`OutboundQueue.putBack(_:)`) and returns the queue's state, under one lock:
+    /// the socket is full, so the loop flushes once epoll reports it writable.
+    func sentPartly(leaving unsent: ArraySlice<UInt8>) -> OutboundQueue.Look {
+        state.withLock { state in
+            state.queue.putBack(unsent)
+            state.isFlushPending = true
+            return state.queue.look
         }
     }
 

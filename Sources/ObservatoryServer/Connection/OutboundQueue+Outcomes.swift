@@ -22,16 +22,6 @@ extension OutboundQueue {
         var isWaitingForAnswer = false
     }
 
-    /// Takes the next bytes to send (if `taking`, see `nextBytes(acknowledging:)`;
-    /// they share storage with the write buffer, so drop them before the next
-    /// look) and the queue's state after that.
-    mutating func look(
-        acknowledging acknowledgement: Acknowledgement, taking: Bool = true
-    ) -> (bytes: ArraySlice<UInt8>, look: Look) {
-        let bytes = taking ? nextBytes(acknowledging: acknowledgement) : []
-        return (bytes, look)
-    }
-
     /// The queue's state now, for a flush's outcome.
     var look: Look {
         Look(

@@ -23,10 +23,9 @@ extension OutboundQueue {
     mutating func appendSuccess(_ payload: ReplyPayload, id: RequestID?, acknowledgedRevision: Int64) {
         switch payload {
         case .set(let key, let version, let changed, let duplicate):
-            appendReply(revision: version, id: id, acknowledgedRevision: acknowledgedRevision) {
-                Reply.encodeWriteLine(
-                    id: id, key: key, version: version, changed: changed, duplicate: duplicate, into: &$0)
-            }
+            appendSet(
+                key: key, version: version, changed: changed, duplicate: duplicate, id: id,
+                acknowledgedRevision: acknowledgedRevision)
         case .delete(let key, let version, let duplicate):
             appendReply(revision: version, id: id, acknowledgedRevision: acknowledgedRevision) {
                 Reply.encodeWriteLine(id: id, key: key, version: version, changed: nil, duplicate: duplicate, into: &$0)
@@ -39,6 +38,16 @@ extension OutboundQueue {
             appendReply(revision: nil, id: id, acknowledgedRevision: acknowledgedRevision) {
                 Reply.success(id: id, payload).encodeLine(into: &$0)
             }
+        }
+    }
+
+    /// Queues the success of a `set` from its fields, as `appendSuccess(_:id:acknowledgedRevision:)`
+    /// does for its payload: a session that matched the payload already hands them over.
+    mutating func appendSet(
+        key: String, version: Int64, changed: Bool?, duplicate: Bool, id: RequestID?, acknowledgedRevision: Int64
+    ) {
+        appendReply(revision: version, id: id, acknowledgedRevision: acknowledgedRevision) {
+            Reply.encodeWriteLine(id: id, key: key, version: version, changed: changed, duplicate: duplicate, into: &$0)
         }
     }
 

@@ -29,8 +29,8 @@ import ObservatoryWire
 ///   the connection carries on its own loop; `isWaitingForAnswer` says the head waits).
 ///
 /// Items, counts, buffer and cursors are internal for the `+Pending` and `+Replies` files.
-/// Its nineteen stored properties (items, byte and event counts, coalescing index,
-/// direct-write buffer and its framing, acknowledgement and answer cursors,
+/// Its twenty stored properties (items, byte and event counts, coalescing index,
+/// direct-write buffer and its framing, acknowledgement and answer cursors, the send taken,
 /// the replay's allowance, the failure's revision) all change together on every
 /// append and send, on every delivery's hot path, so they stay in one value.
 struct OutboundQueue {
@@ -54,14 +54,16 @@ struct OutboundQueue {
     var replayAllowance = 0
     /// Events that wait while `holdEvents()` is in effect, each with whether it may be coalesced.
     private var heldEvents: [(change: StoreChange, mayCoalesce: Bool)] = []
-    private var isHolding = false
+    private(set) var isHolding = false
     /// Set after a slow-consumer failure: only the error frame remains to be sent.
     private(set) var isFailed = false
     /// After a slow-consumer failure: every event up to this revision is sent
     /// ahead of the error, which carries it (see `failSlowConsumer()`).
     private(set) var slowConsumerRevision: Int64?
     /// Bytes sent so far, to tell a client that still reads from one that stopped.
-    private(set) var sentByteCount = 0
+    var sentByteCount = 0
+    /// The bytes a flush last took and counted as sent before sending them (`takeForSending`).
+    var unconfirmedSend: UnconfirmedSend?
     /// Events handed to the queue, for `/metrics` (a plain count: the queue's lock guards it).
     var eventCount = 0
     /// The revision the head of the queue waits for storage to acknowledge, after a
@@ -173,11 +175,16 @@ struct OutboundQueue {
     @inline(__always)
     mutating func hasRoom(for count: Int) -> Bool {
         guard head == items.count, writeBuffer.count - writeOffset + count <= directBytes else { return false }
-        if writeOffset == writeBuffer.count, writeOffset >= 1_024 {
-            writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
-            writeOffset = 0
-        }
+        if writeOffset == writeBuffer.count, writeOffset >= 1_024 { emptyWriteBuffer() }
         return true
+    }
+
+    /// Empties a drained write buffer, out of line: `hasRoom(for:)` stays small.
+    @inline(never)
+    private mutating func emptyWriteBuffer() {
+        writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= chunkBytes * 2)
+        writeOffset = 0
+        unconfirmedSend?.isBufferEmptied = true
     }
 
     /// Queues a replayed event at once, even while events are held: it belongs
@@ -318,6 +325,7 @@ struct OutboundQueue {
         writeOffset = 0
         coalescingIndex = nil
         heldEvents = []
+        unconfirmedSend = nil
         isFailed = true
     }
 

@@ -81,11 +81,13 @@ final class EventLoop: @unchecked Sendable {
     /// Slots of `handlers` free for the next registration.
     @exclusivity(unchecked) private var freeTokens: [Int] = []
     @exclusivity(unchecked) private var timers = TimerHeap<@Sendable () -> Void>()
-    /// Handlers with replies to send this turn; flushed before `dirty`.
-    @exclusivity(unchecked) private var answering: [any FlushingLoopHandler] = []
-    @exclusivity(unchecked) private var dirty: [any FlushingLoopHandler] = []
+    /// Handlers with replies to send this turn; flushed before `dirty`. Optional, so
+    /// that a flush moves each handler out of its list instead of copying it (a
+    /// retain and a release of it fewer, callgrind).
+    @exclusivity(unchecked) private var answering: [(any FlushingLoopHandler)?] = []
+    @exclusivity(unchecked) private var dirty: [(any FlushingLoopHandler)?] = []
     /// The handlers being flushed: kept between turns, so that no turn allocates a list.
-    @exclusivity(unchecked) private var flushing: [any FlushingLoopHandler] = []
+    @exclusivity(unchecked) private var flushing: [(any FlushingLoopHandler)?] = []
     /// Handlers that used up their share, resumed after the other handlers that are ready.
     @exclusivity(unchecked) private var resuming: [any FlushingLoopHandler] = []
     @exclusivity(unchecked) private var isRunning = false
@@ -339,7 +341,7 @@ final class EventLoop: @unchecked Sendable {
             return taken
         }
         if taken.isStopping { isRunning = false }
-        dirty.append(contentsOf: taken.flushes)
+        for handler in taken.flushes { dirty.append(handler) }
         for task in taken.tasks { task() }
     }
 
@@ -362,9 +364,11 @@ final class EventLoop: @unchecked Sendable {
 
     private func flushAll() {
         for index in flushing.indices {
-            let connection = flushing[index]
+            guard let connection = flushing[index].take() else { continue }
             connection.flush()
         }
-        flushing.removeAll(keepingCapacity: true)
+        // Emptied slot by slot, each known to be `nil`: `removeAll` destroyed each
+        // through the generic path (callgrind: about 50 instructions a slot).
+        while flushing.popLast() != nil {}
     }
 }

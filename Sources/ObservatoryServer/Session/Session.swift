@@ -5,7 +5,8 @@ import ObservatoryWire
 /// per complete frame queued on its output, and whether to go on.
 ///
 /// Every complete frame gets exactly one reply, in order, so clients may pipeline.
-/// The connection feeds received bytes to `receive(_:)` and asks for answers with
+/// The connection feeds received bytes to `receive(_:)` (or, from its read buffer,
+/// to `receiveInPlace(_:)`, then `keepUnansweredInput()`) and asks for answers with
 /// `nextAnswer(queuedBytes:)` until there are none, each queued on its output
 /// (`ConnectionOutput.answerFrames(of:)`); events wait meanwhile, so an
 /// `observe` reply with its snapshot is queued before any event that arrived while
@@ -26,9 +27,10 @@ import ObservatoryWire
 /// Not thread-safe: its connection calls it from one thread at a time. Its variables, changed by that thread
 /// alone and never while a call that reads them runs, are not checked for exclusivity at run time (callgrind).
 ///
-/// Its sixteen stored properties are the splitter (and whether the frame answered is its last), the author and
-/// rights, the per-request settings it keeps at hand (read once instead of through its environment on every
-/// request: callgrind) and the batch's state.
+/// Its twenty stored properties are the splitter (with the bytes answered in place and whether the frame
+/// answered is its last), the author and rights, the per-request settings it keeps at hand (read once instead
+/// of through its environment on every request: callgrind), what it knows of its output (whether events may
+/// come, the bytes queued) and the batch's state.
 final class Session: Observer {
     /// The core library's handle on this session's observations.
     let receiver = Receiver()
@@ -36,14 +38,18 @@ final class Session: Observer {
     let output: ConnectionOutput
     /// Who this session's changes are attributed to.
     @exclusivity(unchecked) private(set) var identity: Author
-    private let environment: SessionEnvironment
+    let environment: SessionEnvironment
     /// The environment's state, kept here: read at every request.
-    private let state: any SharedState
+    let state: any SharedState
+    /// The server's metrics, kept here: counted at every request.
+    private let metrics: ServerMetrics
     /// Whether nothing but `hello` works without a token (fixed by the configuration; read at every request).
     private let requiresToken: Bool
     /// How much may wait to be sent before this session stops answering.
-    private let maxQueuedBytes: Int
-    @exclusivity(unchecked) private var splitter: FrameSplitter
+    let maxQueuedBytes: Int
+    @exclusivity(unchecked) var splitter: FrameSplitter
+    /// What is left of received bytes answered where they lie (`receiveInPlace(_:)`).
+    @exclusivity(unchecked) var inPlace = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     /// Whether the frame being answered is the last one held (no byte left after it).
     @exclusivity(unchecked) private var answersLastFrame = false
     /// What this session may read and write; `nil` when authentication is off.
@@ -53,14 +59,23 @@ final class Session: Observer {
     /// Set after a frame that ends the session: no further frame is answered.
     @exclusivity(unchecked) private(set) var isClosing = false
     /// Whether this session is subscribed to every change (it observes at least one prefix).
-    @exclusivity(unchecked) private var observesPrefixes = false
+    @exclusivity(unchecked) var observesPrefixes = false
     /// The reply slots: while a write or a resuming `observe` is answered later,
     /// no further frame is answered until its answer is in (`receive(_:into:)`),
     /// so that the next request sees the write (as it would on the local store),
     /// and a connection has one replay in flight at most.
     @exclusivity(unchecked) private var slots = ReplySlots()
+    /// Whether events may reach the output: set for good by the first `observe`, which
+    /// holds them while frames are answered. Until then only this session's loop
+    /// changes the output, so answering takes no lock to hold events (callgrind:
+    /// about 80 instructions a read) and counts on `queuedBytesBound`.
+    @exclusivity(unchecked) var mayReceiveEvents = false
+    /// At least the bytes queued on the output while `mayReceiveEvents` is false
+    /// (what the last answer left, and flushes only take bytes away); `.max` when
+    /// unknown, after something else queued.
+    @exclusivity(unchecked) var queuedBytesBound = Int.max
     /// The answer being built: `perform` marks a ping, a replay or a pending one on it.
-    @exclusivity(unchecked) private var answer = (
+    @exclusivity(unchecked) var answer = (
         releasesEventsFirst: false, replay: Replay?.none,
         pending: (slot: Int, resumeRevision: Int64, route: ObservationSet.Route)?.none
     )
@@ -72,6 +87,7 @@ final class Session: Observer {
     init(environment: SessionEnvironment, output: ConnectionOutput, peer: String = "unknown") {
         self.environment = environment
         state = environment.state
+        metrics = environment.metrics
         requiresToken = environment.authenticator.requiresToken
         maxQueuedBytes = environment.limits.maxQueuedBytes
         self.output = output
@@ -97,12 +113,17 @@ final class Session: Observer {
         // Answered again once the queue drained, which it does after the reply went out.
         if slots.isAwaiting { return .backlogged }
         do throws(WireError) {
+            if !inPlace.isEmpty, let frame = try nextFrameInPlace() {
+                // The splitter holds nothing while frames are answered in place.
+                answersLastFrame = inPlace.isEmpty
+                return respond(to: frame)
+            }
             guard let frame = try splitter.nextFrame() else { return .finished }
             answersLastFrame = splitter.bufferedByteCount == 0
             // Decoded where it lies, the splitter borrowed, not copied: `respond` leaves it alone.
             return splitter.withFrameBytes(of: frame) { respond(to: $0) }
         } catch {
-            answersLastFrame = splitter.bufferedByteCount == 0
+            answersLastFrame = splitter.bufferedByteCount == 0 && inPlace.isEmpty
             isClosing = true
             return queue(.line(Reply.failure(id: nil, error).encodedLine()))
         }
@@ -118,11 +139,13 @@ final class Session: Observer {
             let releases = answersLastFrame
             let queued = output.queue(
                 content, releasingEventsFirst: answer.releasesEventsFirst, releasingEventsAfter: releases)
+            queuedBytesBound = queued
             return .answered(queuedBytes: queued, releasedEvents: releases)
         }
         _ = output.queue(content, releasingEventsFirst: answer.releasesEventsFirst, releasingEventsAfter: false)
         output.replay(replay.changes, via: replay.route)
-        return .answered(queuedBytes: output.withQueue { $0.queuedBytes }, releasedEvents: false)
+        queuedBytesBound = output.withQueue { $0.queuedBytes }
+        return .answered(queuedBytes: queuedBytesBound, releasedEvents: false)
     }
 
     /// Queues the success of a write (which marks nothing on the answer) from the
@@ -131,6 +154,7 @@ final class Session: Observer {
     private func queueWritten(_ payload: ReplyPayload, id: RequestID?) -> Step {
         let releases = answersLastFrame
         let queued = output.queueWritten(payload, id: id, releasingEventsAfter: releases)
+        queuedBytesBound = queued
         return .answered(queuedBytes: queued, releasedEvents: releases)
     }
 
@@ -145,13 +169,14 @@ final class Session: Observer {
     /// allocated, which can be twice what was received) while a frame is
     /// unfinished, else nothing (an idle buffer is small, see `FrameSplitter`).
     var unfinishedInputByteCount: Int {
-        splitter.bufferedByteCount > 0 ? splitter.retainedByteCount : 0
+        (splitter.bufferedByteCount > 0 ? splitter.retainedByteCount : 0) + inPlace.count
     }
 
     /// Ends every observation, deletes the keys bound to this session, and frees
     /// the input buffer; called once when the connection closes, for any reason.
     func close() {
         isClosing = true
+        inPlace = UnsafeBufferPointer(start: nil, count: 0)
         splitter.releaseBuffer()
         let ended = state.endSession(identity.session)
         environment.metrics.changes.add(ended.deleted)
@@ -186,7 +211,6 @@ final class Session: Observer {
 
     /// Performs `request` and queues its answer.
     private func respond(to request: Request<EncodedJSON>) -> Step {
-        let metrics = environment.metrics
         let kind = request.kind
         metrics.countRequest(kind)
         do throws(WireError) {
@@ -199,6 +223,15 @@ final class Session: Observer {
                     .pendingObservation(
                         slot: pending.slot, resumeRevision: pending.resumeRevision, id: request.id,
                         route: pending.route))
+            case .written(.ready(.set(let key, let version, let changed, let duplicate)), _):
+                // A set's success matched here and handed on as its fields: its payload, a
+                // generic enum, was destroyed through its type's metadata (callgrind: about 90).
+                if changed == true && !duplicate { metrics.changes.add() }
+                let releases = answersLastFrame
+                queuedBytesBound = output.queueWrittenSet(
+                    key: key, version: version, changed: changed, duplicate: duplicate, id: request.id,
+                    releasingEventsAfter: releases)
+                return .answered(queuedBytes: queuedBytesBound, releasedEvents: releases)
             case .written(.ready(let payload), _):
                 metrics.countChange(payload)
                 return queueWritten(payload, id: request.id)
@@ -215,7 +248,7 @@ final class Session: Observer {
     }
 
     /// The reply slot the state answers into if it answers this request later.
-    private var replySlot: ReplySlot {
+    var replySlot: ReplySlot {
         ReplySlot(output: output, number: slots.next)
     }
 
@@ -224,7 +257,8 @@ final class Session: Observer {
     /// `false`, doing nothing, for a slot not awaited (a late second answer).
     func receive(_ answer: ReplySlot.Answer, into slot: Int) -> Bool {
         guard !isClosing, let counting = slots.receive(slot) else { return false }
-        counting.count(answer, in: environment.metrics)
+        queuedBytesBound = .max
+        counting.count(answer, in: metrics)
         return output.fill(slot, with: answer)
     }
 
@@ -330,71 +364,5 @@ final class Session: Observer {
         return .hello(
             server: Server.version, protocolVersion: 1, session: identity.session, author: author,
             revision: state.revision, epoch: state.epoch)
-    }
-
-    /// Observes `target` with its slow policy, or resumes it after `resumePoint`.
-    /// The target joins the observation set under the store's lock, in the step
-    /// that takes the snapshot or the replay, so no change reaches this session
-    /// twice or not at all.
-    private func observe(_ target: Target, from resumePoint: ResumePoint?, slow: SlowPolicy, id: RequestID?)
-        throws(WireError) -> RawReply
-    {
-        let route: ObservationSet.Route =
-            switch target {
-            case .key: .key
-            case .prefix: .prefix
-            }
-        let output = self.output
-        let observation = try state.observe(target, from: resumePoint, by: self, answering: replySlot) {
-            (ignoringThrough: Int64) throws(WireError) in
-            let isNew = try output.updateObservations { observations throws(WireError) in
-                try observations.add(target, slow: slow, ignoringThrough: ignoringThrough)
-            }
-            guard route == .prefix else { return isNew }
-            defer { observesPrefixes = true }
-            return !observesPrefixes
-        } receive: { change in
-            output.deliver(change, via: route)
-        }
-        let (values, revision) = (observation.values, observation.revision)
-        guard let resumePoint else { return .success(id: id, .observe(values: values, revision: revision)) }
-        if let slot = observation.pending {
-            answer.pending = (slot.number, resumePoint.revision, route)
-            // Not sent: the answer given later into the slot takes its place.
-            return .success(id: id, .observe(values: [], revision: revision))
-        }
-        guard let changes = observation.replay else {
-            environment.metrics.resumesReset.add()
-            return .success(id: id, .observe(values: values, revision: revision, resumed: false))
-        }
-        environment.metrics.resumesReplayed.add()
-        answer.replay = Replay(changes: changes, route: route)
-        return .success(id: id, .observe(values: [], revision: revision, resumed: true))
-    }
-
-    private func unobserve(_ target: Target) {
-        let wasObserved = output.updateObservations { $0.remove(target) }
-        guard wasObserved else { return }
-        switch target {
-        case .key(let key):
-            state.stopObserving(key: key, by: self)
-        case .prefix:
-            guard output.observations.prefixes.isEmpty else { return }
-            state.stopObservingPrefixes(by: self)
-            observesPrefixes = false
-        }
-    }
-
-    /// A token's rights replace the anonymous ones: observations they do not
-    /// allow end, so that no event about a key the token may not read arrives.
-    private func endObservationsNoLongerAllowed() {
-        guard let readable = rights?.read else { return }
-        let observed = output.observations
-        for key in observed.keys where !readable.allows(key.text) {
-            unobserve(.key(key.text))
-        }
-        for prefix in observed.prefixes where !readable.allowsEveryKey(withPrefix: prefix.text) {
-            unobserve(.prefix(prefix.text))
-        }
     }
 }
