@@ -266,7 +266,8 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// that registers right after this sees the change in its snapshot instead;
     /// the handlers run once the lock is released (`withStoreLock`).
     func publish(_ change: StoreChange, from author: Author, in guarded: inout Guarded) {
-        let keyFeed = guarded.keyFeeds[StoreKey(change.key)]
+        // With no key observed, no key is made and looked up.
+        let keyFeed = guarded.keyFeeds.isEmpty ? nil : guarded.keyFeeds[StoreKey(change.key)]
         let isPrefixObserved = everyChange.isObserved
         guard keyFeed != nil || isPrefixObserved else {
             guarded.history.append(change)
