@@ -42,7 +42,9 @@ struct EntryTable: Sendable {
     /// a write planned on it fills or frees that slot without probing again
     /// (`set(_:for:at:)`).
     func locate(_ key: EntryKey) -> (entry: StoredEntry?, slot: EntrySlot) {
-        let (entry, index) = shards[Self.shard(of: key.hash)].locate(key)
+        // Read in place, not copied out of the array (a copy counts a reference to
+        // its slots); `shard(of:)` is below `1 << shardBits`, the number of shards.
+        let (entry, index) = shards.withUnsafeBufferPointer { $0[Self.shard(of: key.hash)].locate(key) }
         return (entry, EntrySlot(index: index, writes: writes))
     }
 
