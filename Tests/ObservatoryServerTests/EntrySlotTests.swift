@@ -33,10 +33,11 @@ import Testing
         #expect(table.count == 1)
         let (found, slot) = table.locate(key)
         #expect(found?.entry.version == 1)
-        table.set(stored(key, version: 2), for: key, at: slot)
+        table.set(stored(key, version: 2), for: key, at: slot, found: found)
         #expect(table.count == 1)
         #expect(table[key]?.entry.version == 2)
-        table.set(nil, for: key, at: table.locate(key).slot)
+        let (replaced, replacedSlot) = table.locate(key)
+        table.set(nil, for: key, at: replacedSlot, found: replaced)
         #expect(table.count == 0)
         #expect(table[key] == nil)
     }
@@ -55,13 +56,17 @@ import Testing
     }
 
     @Test func aSlotHoldingAnotherKeyIsNotTakenForThisKeysSlot() {
-        var table = EntryTable()
         let (first, second) = collidingKeys()
-        table.set(stored(first, version: 1), for: first, at: .unknown)
-        // Misused: the first key's slot, still current, handed to a write of the second key.
-        table.set(stored(second, version: 2), for: second, at: table.locate(first).slot)
-        #expect(table.count == 2)
-        #expect(table[first]?.entry.version == 1)
-        #expect(table[second]?.entry.version == 2)
+        // Misused: the first key's slot, still current, handed to a write of the
+        // second key, once with the first key's box and once as a free slot.
+        for handsOverTheBox in [true, false] {
+            var table = EntryTable()
+            table.set(stored(first, version: 1), for: first, at: .unknown)
+            let (found, slot) = table.locate(first)
+            table.set(stored(second, version: 2), for: second, at: slot, found: handsOverTheBox ? found : nil)
+            #expect(table.count == 2)
+            #expect(table[first]?.entry.version == 1)
+            #expect(table[second]?.entry.version == 2)
+        }
     }
 }

@@ -48,12 +48,15 @@ struct EntryTable: Sendable {
         return (entry, EntrySlot(index: index, writes: writes))
     }
 
-    /// Puts `entry` in `key`'s place (`nil` removes it). `slot`, from `locate`,
-    /// spares the probe when no slot was written since; otherwise the key is looked up again.
-    mutating func set(_ entry: StoredEntry?, for key: EntryKey, at slot: EntrySlot = .unknown) {
+    /// Puts `entry` in `key`'s place (`nil` removes it). `slot` and `found`, from
+    /// `locate`, spare the probe when no slot was written since; otherwise the key
+    /// is looked up again.
+    mutating func set(
+        _ entry: StoredEntry?, for key: EntryKey, at slot: EntrySlot = .unknown, found: StoredEntry? = nil
+    ) {
         let probed = slot.writes == writes ? slot.index : nil
         let added = entry == nil ? 0 : 1
-        let previous = shards[Self.shard(of: key.hash)].set(entry, for: key, probed: probed)
+        let previous = shards[Self.shard(of: key.hash)].set(entry, for: key, probed: probed, holding: found)
         count += added - (previous == nil ? 0 : 1)
         writes &+= 1
     }

@@ -353,7 +353,7 @@ struct StoreState {
             expiries.cancel(key.text)
         }
         let isNew = new != nil
-        entries.set(new, for: key, at: slot)
+        entries.set(new, for: key, at: slot, found: old)
         switch (old == nil, isNew) {
         case (true, true): keys.insert(key.text)
         case (false, false): keys.remove(key.text)
