@@ -11,6 +11,14 @@ struct EntryKey: Sendable {
     /// The seeded hash of the key's bytes.
     let hash: Int
 
+    /// No key: what a plan that writes none carries (a duplicate's answer), never looked up.
+    static let none = EntryKey(text: "", hash: 0)
+
+    private init(text: String, hash: Int) {
+        self.text = text
+        self.hash = hash
+    }
+
     init(_ text: String) {
         self.text = text
         var hasher = Hasher()

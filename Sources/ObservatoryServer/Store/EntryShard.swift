@@ -97,6 +97,7 @@ struct EntryShard: Sendable {
     /// probe found there, or, when it found none, a free slot. `nil` when it is
     /// neither, or out of range, so that the caller probes (a hint never misplaces
     /// an entry). The box is compared by identity and hash, not by its key's bytes.
+    @inline(__always)
     private func hinted(at index: Int, for key: EntryKey, holding found: StoredEntry?) -> (index: Int, found: Bool)? {
         guard slots.indices.contains(index) else {
             return slots.isEmpty && index == 0 && found == nil ? (0, false) : nil

@@ -22,9 +22,10 @@ struct PlannedWrite {
     /// a change builds no reply and applying it copies none. In a box: such
     /// writes are rare, and a plan of references alone is cheap to let go of.
     private let answer: Answer?
-    /// The key it writes, hashed once for planning and applying; `nil` for a
-    /// write that only answers (a duplicate).
-    let key: EntryKey?
+    /// The key it writes, hashed once for planning and applying; `EntryKey.none`
+    /// for a write that only answers (a duplicate). Not optional, so that applying
+    /// hands it on in place instead of copying it out of an optional.
+    let key: EntryKey
     /// The entry afterwards, boxed as the table keeps it; `nil` for a delete and
     /// for a write that changes nothing, unless it restarts an expiring key's
     /// clock (`restartsExpiry`).
@@ -40,7 +41,8 @@ struct PlannedWrite {
 
     /// A write that changes nothing and remembers nothing: a duplicate's answer.
     init(answer payload: ReplyPayload) {
-        self.init(unchanged: payload, applied: nil, key: nil, entry: nil, replaced: nil, byteChange: 0, slot: .unknown)
+        self.init(
+            unchanged: payload, applied: nil, key: .none, entry: nil, replaced: nil, byteChange: 0, slot: .unknown)
     }
 
     /// A write that makes `change`; its reply is the change's (`payload`).
@@ -56,7 +58,7 @@ struct PlannedWrite {
     /// A write that makes no change and answers `payload`: an equal value, which
     /// may restart an expiring key's clock (`entry`) and remember its `requestId`.
     init(
-        unchanged payload: ReplyPayload, applied: AppliedWrite?, key: EntryKey?, entry: StoredEntry?,
+        unchanged payload: ReplyPayload, applied: AppliedWrite?, key: EntryKey, entry: StoredEntry?,
         replaced: StoredEntry?, byteChange: Int, slot: EntrySlot = .unknown
     ) {
         self.init(
@@ -65,7 +67,7 @@ struct PlannedWrite {
     }
 
     private init(
-        change: StoreChange?, answer: Answer?, applied: AppliedWrite?, key: EntryKey?, entry: StoredEntry?,
+        change: StoreChange?, answer: Answer?, applied: AppliedWrite?, key: EntryKey, entry: StoredEntry?,
         replaced: StoredEntry?, byteChange: Int, slot: EntrySlot
     ) {
         self.byteChange = byteChange

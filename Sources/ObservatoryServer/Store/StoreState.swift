@@ -220,15 +220,13 @@ struct StoreState {
         }
         guard let change = planned.change else {
             if let restarted = planned.stored {
-                replace(
-                    planned.key ?? EntryKey(restarted.entry.key), planned.replaced, with: restarted,
-                    at: planned.slot)
+                replace(planned.key, planned.replaced, with: restarted, at: planned.slot)
             }
             return nil
         }
         revision = change.version
         bytes += planned.byteChange
-        replace(planned.key ?? EntryKey(change.key), planned.replaced, with: planned.stored, at: planned.slot)
+        replace(planned.key, planned.replaced, with: planned.stored, at: planned.slot)
         return change
     }
 
