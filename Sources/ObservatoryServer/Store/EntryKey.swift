@@ -22,8 +22,14 @@ struct EntryKey: Sendable {
     init(_ text: String) {
         self.text = text
         var hasher = Hasher()
-        var bytes = text
-        bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        // The bytes read where they are (a native or small string); a bridged one is made contiguous first.
+        let read: Void? = text.utf8.withContiguousStorageIfAvailable {
+            hasher.combine(bytes: UnsafeRawBufferPointer($0))
+        }
+        if read == nil {
+            var bytes = text
+            bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
         hash = hasher.finalize()
     }
 
