@@ -11,11 +11,25 @@ struct EntryKey: Sendable {
     /// The seeded hash of the key's bytes.
     let hash: Int
 
+    /// No key: what a plan that writes none carries (a duplicate's answer), never looked up.
+    static let none = EntryKey(text: "", hash: 0)
+
+    private init(text: String, hash: Int) {
+        self.text = text
+        self.hash = hash
+    }
+
     init(_ text: String) {
         self.text = text
         var hasher = Hasher()
-        var bytes = text
-        bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        // The bytes read where they are (a native or small string); a bridged one is made contiguous first.
+        let read: Void? = text.utf8.withContiguousStorageIfAvailable {
+            hasher.combine(bytes: UnsafeRawBufferPointer($0))
+        }
+        if read == nil {
+            var bytes = text
+            bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
         hash = hasher.finalize()
     }
 

@@ -17,13 +17,26 @@ struct EntryShard: Sendable {
         return slots[index]
     }
 
+    /// The entry of `key`, if it is here, and where its probe ended: its slot,
+    /// or the free slot a new entry of it would take (`set(_:for:probed:)`).
+    func locate(_ key: EntryKey) -> (entry: StoredEntry?, index: Int) {
+        let (index, found) = probe(for: key)
+        return (found ? slots[index] : nil, index)
+    }
+
     /// Puts `entry` in `key`'s place (`nil` removes it) and returns what was there.
     ///
     /// One probe finds the key's slot or, when it is not here, the free slot where
     /// the probe stopped, which is where a new entry goes (unless the table grows).
+    /// `probed` is where an earlier probe for the key (`locate`) ended, while no
+    /// slot has changed since (`EntryTable` keeps count), and `expected` the entry
+    /// it found there (`nil`: a free slot): that slot is taken without probing
+    /// again once it is seen to hold that very box, or to be free.
     @discardableResult
-    mutating func set(_ entry: StoredEntry?, for key: EntryKey) -> StoredEntry? {
-        let (index, found) = probe(for: key)
+    mutating func set(
+        _ entry: StoredEntry?, for key: EntryKey, probed: Int? = nil, holding expected: StoredEntry? = nil
+    ) -> StoredEntry? {
+        let (index, found) = probed.flatMap { hinted(at: $0, for: key, holding: expected) } ?? probe(for: key)
         if found {
             let previous = slots[index]
             if let entry {
@@ -77,6 +90,20 @@ struct EntryShard: Sendable {
             }
             return (index, false)
         }
+    }
+
+    /// Whether `index`, where a probe for `key` ended while no slot has changed
+    /// since, is still its end: the slot of `found`, the very box of the key the
+    /// probe found there, or, when it found none, a free slot. `nil` when it is
+    /// neither, or out of range, so that the caller probes (a hint never misplaces
+    /// an entry). The box is compared by identity and hash, not by its key's bytes.
+    @inline(__always)
+    private func hinted(at index: Int, for key: EntryKey, holding found: StoredEntry?) -> (index: Int, found: Bool)? {
+        guard slots.indices.contains(index) else {
+            return slots.isEmpty && index == 0 && found == nil ? (0, false) : nil
+        }
+        if let found { return slots[index] === found && found.hash == key.hash ? (index, true) : nil }
+        return slots[index] == nil ? (index, false) : nil
     }
 
     /// The first free slot from where `hash` starts probing.

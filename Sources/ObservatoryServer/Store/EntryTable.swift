@@ -17,6 +17,9 @@ struct EntryTable: Sendable {
     private var shards = [EntryShard](repeating: EntryShard(), count: 1 << shardBits)
     /// The number of entries.
     private(set) var count = 0
+    /// How many times a slot was written (`set`, `reserveCapacity`): a slot
+    /// found (`locate`) at one count is still where its key's probe ends at the same count.
+    private var writes = 0
 
     init() {}
 
@@ -32,10 +35,30 @@ struct EntryTable: Sendable {
     /// The boxed entry of `key`, if it exists; setting `nil` removes it.
     subscript(key: EntryKey) -> StoredEntry? {
         get { shards[Self.shard(of: key.hash)].entry(key) }
-        set {
-            let previous = shards[Self.shard(of: key.hash)].set(newValue, for: key)
-            count += (newValue == nil ? 0 : 1) - (previous == nil ? 0 : 1)
-        }
+        set { set(newValue, for: key) }
+    }
+
+    /// The boxed entry of `key`, if it exists, and where its probe ended, so that
+    /// a write planned on it fills or frees that slot without probing again
+    /// (`set(_:for:at:)`).
+    func locate(_ key: EntryKey) -> (entry: StoredEntry?, slot: EntrySlot) {
+        // Read in place, not copied out of the array (a copy counts a reference to
+        // its slots); `shard(of:)` is below `1 << shardBits`, the number of shards.
+        let (entry, index) = shards.withUnsafeBufferPointer { $0[Self.shard(of: key.hash)].locate(key) }
+        return (entry, EntrySlot(index: index, writes: writes))
+    }
+
+    /// Puts `entry` in `key`'s place (`nil` removes it). `slot` and `found`, from
+    /// `locate`, spare the probe when no slot was written since; otherwise the key
+    /// is looked up again.
+    mutating func set(
+        _ entry: StoredEntry?, for key: EntryKey, at slot: EntrySlot = .unknown, found: StoredEntry? = nil
+    ) {
+        let probed = slot.writes == writes ? slot.index : nil
+        let added = entry == nil ? 0 : 1
+        let previous = shards[Self.shard(of: key.hash)].set(entry, for: key, probed: probed, holding: found)
+        count += added - (previous == nil ? 0 : 1)
+        writes &+= 1
     }
 
     /// Reserves room for `count` entries, spread over the shards (for loading).
@@ -43,6 +66,7 @@ struct EntryTable: Sendable {
         for index in shards.indices {
             shards[index].reserveCapacity(count >> Self.shardBits + 1)
         }
+        writes &+= 1
     }
 
     /// Calls `body` with every entry, in no particular order.

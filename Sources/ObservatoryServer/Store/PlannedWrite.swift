@@ -11,15 +11,21 @@ struct PlannedWrite {
     /// The change, or `nil` when the write changes nothing (an equal value, a duplicate).
     let change: StoreChange?
     /// The write to remember under its `requestId`, if it carried one and is not a duplicate.
-    let applied: AppliedWrite?
+    var applied: AppliedWrite? {
+        remembered?.applied
+    }
+    /// `applied`, in a box: writes with a `requestId` are rare, and a smaller plan
+    /// is moved with a few loads and stores instead of a `memcpy`.
+    private let remembered: Remembered?
     /// The reply's fields of a write that makes no change; `nil` for one that
     /// makes a change, whose reply follows from it (`payload`), so that planning
     /// a change builds no reply and applying it copies none. In a box: such
     /// writes are rare, and a plan of references alone is cheap to let go of.
     private let answer: Answer?
-    /// The key it writes, hashed once for planning and applying; `nil` for a
-    /// write that only answers (a duplicate).
-    let key: EntryKey?
+    /// The key it writes, hashed once for planning and applying; `EntryKey.none`
+    /// for a write that only answers (a duplicate). Not optional, so that applying
+    /// hands it on in place instead of copying it out of an optional.
+    let key: EntryKey
     /// The entry afterwards, boxed as the table keeps it; `nil` for a delete and
     /// for a write that changes nothing, unless it restarts an expiring key's
     /// clock (`restartsExpiry`).
@@ -29,41 +35,46 @@ struct PlannedWrite {
     let replaced: StoredEntry?
     /// How the store's bytes (`Footprint`) change when it is applied.
     let byteChange: Int
+    /// Where planning found the key's slot (`EntryTable.locate`), for applying to
+    /// fill or free it without a second probe; `EntrySlot.unknown` to look the key up again.
+    let slot: EntrySlot
 
     /// A write that changes nothing and remembers nothing: a duplicate's answer.
     init(answer payload: ReplyPayload) {
-        self.init(unchanged: payload, applied: nil, key: nil, entry: nil, replaced: nil, byteChange: 0)
+        self.init(
+            unchanged: payload, applied: nil, key: .none, entry: nil, replaced: nil, byteChange: 0, slot: .unknown)
     }
 
     /// A write that makes `change`; its reply is the change's (`payload`).
     init(
         change: StoreChange, applied: AppliedWrite?, key: EntryKey, entry: StoredEntry?, replaced: StoredEntry?,
-        byteChange: Int
+        byteChange: Int, slot: EntrySlot = .unknown
     ) {
         self.init(
             change: change, answer: nil, applied: applied, key: key, entry: entry, replaced: replaced,
-            byteChange: byteChange)
+            byteChange: byteChange, slot: slot)
     }
 
     /// A write that makes no change and answers `payload`: an equal value, which
     /// may restart an expiring key's clock (`entry`) and remember its `requestId`.
     init(
-        unchanged payload: ReplyPayload, applied: AppliedWrite?, key: EntryKey?, entry: StoredEntry?,
-        replaced: StoredEntry?, byteChange: Int
+        unchanged payload: ReplyPayload, applied: AppliedWrite?, key: EntryKey, entry: StoredEntry?,
+        replaced: StoredEntry?, byteChange: Int, slot: EntrySlot = .unknown
     ) {
         self.init(
             change: nil, answer: Answer(payload), applied: applied, key: key, entry: entry, replaced: replaced,
-            byteChange: byteChange)
+            byteChange: byteChange, slot: slot)
     }
 
     private init(
-        change: StoreChange?, answer: Answer?, applied: AppliedWrite?, key: EntryKey?, entry: StoredEntry?,
-        replaced: StoredEntry?, byteChange: Int
+        change: StoreChange?, answer: Answer?, applied: AppliedWrite?, key: EntryKey, entry: StoredEntry?,
+        replaced: StoredEntry?, byteChange: Int, slot: EntrySlot
     ) {
         self.byteChange = byteChange
+        self.slot = slot
         self.change = change
         self.answer = answer
-        self.applied = applied
+        remembered = applied.map(Remembered.init)
         self.key = key
         self.stored = entry
         self.replaced = replaced
@@ -75,6 +86,15 @@ struct PlannedWrite {
         if let change { return change.replyPayload }
         guard let answer else { preconditionFailure("a write without a change is planned with its answer") }
         return answer.payload
+    }
+
+    /// The write a plan remembers under its `requestId`, in its box.
+    private final class Remembered {
+        let applied: AppliedWrite
+
+        init(_ applied: AppliedWrite) {
+            self.applied = applied
+        }
     }
 
     /// The reply of a write that makes no change, in its box.

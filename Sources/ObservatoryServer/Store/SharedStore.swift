@@ -237,6 +237,10 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// that are in the log: its records are appended before it is applied, or,
     /// `batched` within a loop turn, it is applied and buffered and announced
     /// once written (`SharedStore+Batching.swift`).
+    ///
+    /// Inlined into its callers, so that `plan` is too: a set's plan is then a
+    /// direct call of `planSet`, not a closure's context built and unpacked.
+    @inline(__always)
     func write(
         from author: Author, batched: Bool = false, _ plan: (StoreState) throws(WireError) -> PlannedWrite
     ) throws(WireError) -> ReplyPayload {
@@ -266,7 +270,8 @@ public final class SharedStore: Sendable, SnapshotSource {
     /// that registers right after this sees the change in its snapshot instead;
     /// the handlers run once the lock is released (`withStoreLock`).
     func publish(_ change: StoreChange, from author: Author, in guarded: inout Guarded) {
-        let keyFeed = guarded.keyFeeds[StoreKey(change.key)]
+        // With no key observed, no key is made and looked up.
+        let keyFeed = guarded.keyFeeds.isEmpty ? nil : guarded.keyFeeds[StoreKey(change.key)]
         let isPrefixObserved = everyChange.isObserved
         guard keyFeed != nil || isPrefixObserved else {
             guarded.history.append(change)

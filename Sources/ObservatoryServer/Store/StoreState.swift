@@ -69,7 +69,7 @@ struct StoreState {
             return PlannedWrite(answer: applied.duplicatePayload)
         }
         let entryKey = EntryKey(key)
-        let stored = entries[entryKey]
+        let (stored, slot) = entries.locate(entryKey)
         try checkVersion(of: key, existing: stored, expected: ifVersion)
         let expiry = ttl.map { KeyExpiry(seconds: $0, after: now, by: author) }
         if let existing = stored?.entry, existing.sessionBound == sessionBound,
@@ -83,7 +83,8 @@ struct StoreState {
                 unchanged: .set(key: key, version: existing.version, changed: false),
                 applied: remembered(requestId, reply, now: now), key: entryKey,
                 entry: expiry == nil ? nil : StoredEntry(restarted, key: entryKey), replaced: stored,
-                byteChange: expiry == nil ? 0 : Footprint.of(entry: restarted) - Footprint.of(entry: existing))
+                byteChange: expiry == nil ? 0 : Footprint.of(entry: restarted) - Footprint.of(entry: existing),
+                slot: slot)
         }
         if stored == nil && entries.count >= maxKeys {
             throw WireError(
@@ -103,7 +104,7 @@ struct StoreState {
             ttl: ttl, heldBytes: entryBytes)
         return PlannedWrite(
             change: change, applied: remembered(requestId, .set(key: key, version: version, changed: true), now: now),
-            key: entryKey, entry: entry, replaced: stored, byteChange: byteChange)
+            key: entryKey, entry: entry, replaced: stored, byteChange: byteChange, slot: slot)
     }
 
     /// Throws `limit_exceeded` when growing the store by `byteChange` would pass
@@ -131,7 +132,8 @@ struct StoreState {
             return PlannedWrite(answer: applied.duplicatePayload)
         }
         let entryKey = EntryKey(key)
-        guard let stored = entries[entryKey] else {
+        let (found, slot) = entries.locate(entryKey)
+        guard let stored = found else {
             throw ifVersion == nil ? WireError.notFound(key: key) : WireError.conflictDeletingMissing(key: key)
         }
         try checkVersion(of: key, existing: stored, expected: ifVersion)
@@ -139,7 +141,7 @@ struct StoreState {
         let reply = AppliedWrite.Reply.delete(key: key, version: change.version)
         return PlannedWrite(
             change: change, applied: remembered(requestId, reply, now: now), key: entryKey, entry: nil,
-            replaced: stored, byteChange: -Footprint.of(entry: stored.entry))
+            replaced: stored, byteChange: -Footprint.of(entry: stored.entry), slot: slot)
     }
 
     /// Plans deleting the keys bound to `session`, each as a change by its owner
@@ -218,13 +220,13 @@ struct StoreState {
         }
         guard let change = planned.change else {
             if let restarted = planned.stored {
-                replace(planned.key ?? EntryKey(restarted.entry.key), planned.replaced, with: restarted)
+                replace(planned.key, planned.replaced, with: restarted, at: planned.slot)
             }
             return nil
         }
         revision = change.version
         bytes += planned.byteChange
-        replace(planned.key ?? EntryKey(change.key), planned.replaced, with: planned.stored)
+        replace(planned.key, planned.replaced, with: planned.stored, at: planned.slot)
         return change
     }
 
@@ -331,7 +333,10 @@ struct StoreState {
     /// Puts `new` in place of `old` (either may be missing), keeping the key
     /// index, the session-bound keys and the expiring keys in step. A key that
     /// neither is nor was session-bound or expiring touches neither of those.
-    private mutating func replace(_ key: EntryKey, _ old: StoredEntry?, with new: StoredEntry?) {
+    /// `slot` is where planning found the key (`EntryTable.locate`), if it did.
+    private mutating func replace(
+        _ key: EntryKey, _ old: StoredEntry?, with new: StoredEntry?, at slot: EntrySlot = .unknown
+    ) {
         if let old, old.entry.sessionBound {
             let session = old.entry.session
             sessionBoundKeys[session]?.remove(StoreKey(key.text))
@@ -346,7 +351,7 @@ struct StoreState {
             expiries.cancel(key.text)
         }
         let isNew = new != nil
-        entries[key] = new
+        entries.set(new, for: key, at: slot, found: old)
         switch (old == nil, isNew) {
         case (true, true): keys.insert(key.text)
         case (false, false): keys.remove(key.text)
