@@ -61,9 +61,9 @@ extension Storage {
     /// and tells the durability machine. On failure, the records buffered
     /// meanwhile are dropped too: their changes, applied after the taken ones,
     /// are taken back with them. Under `always`, a loop ending its turn
-    /// (`syncing`) then fsyncs them itself (`syncWritten`); another writer (a
-    /// reader that found them unwritten) leaves that to the syncer thread, so a
-    /// read never waits for the disk.
+    /// (`syncing`) fsyncs them itself once its claim ended (`syncTurn`);
+    /// another writer (a reader that found them unwritten) leaves that to the
+    /// syncer thread, so a read never waits for the disk.
     func writeBuffered(_ taken: inout TakenBuffer, syncing: Bool = false) -> BatchOutcome {
         guard !taken.bytes.isEmpty else { return .written(waiters: RevisionGate.Wakeup()) }
         let revision = taken.revision
@@ -84,19 +84,19 @@ extension Storage {
             return (.written(waiters: wake), claimCompactionIfDue(&state))
         }
         if compact { startCompaction() }
-        guard writerSyncs, case .written(var waiters) = outcome else { return outcome }
-        waiters += syncWritten()
-        return .written(waiters: waiters)
+        return outcome
     }
 
-    /// Fsyncs everything written so far, as the write in flight (so no
-    /// descriptor is closed under it and no other write starts meanwhile), and
-    /// tells the durability machine; returns the gate's waiters to run once
-    /// the changes are announced. Called under `always` by the loop that ends
-    /// its turn, after writing its batch: the turn's replies then pass the gate
-    /// when it flushes, with no thread woken. If another fsync runs, nothing is done here: that one
+    /// Under `always`, fsyncs everything written so far, as the write in flight
+    /// (so no descriptor is closed under it and no other write starts
+    /// meanwhile), and tells the durability machine; returns the gate's
+    /// waiters to run. Called by the loop that ends its turn, after its write
+    /// claim ended (readers and sessions' writes on other loops do not wait for
+    /// it) and before it flushes: the turn's replies then pass the gate, with
+    /// no thread woken. If another fsync runs, nothing is done here: that one
     /// wakes the syncer when it ends, which covers this batch.
-    private func syncWritten() -> RevisionGate.Wakeup {
+    func syncTurn() -> RevisionGate.Wakeup {
+        guard options.fsync == .always else { return RevisionGate.Wakeup() }
         let started: SyncWork?
         do {
             started = try beginWrite { state throws(StorageError) -> SyncWork? in syncStarting(&state) }

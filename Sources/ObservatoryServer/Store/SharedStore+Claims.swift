@@ -81,9 +81,16 @@ extension SharedStore {
     /// its deliveries are sent, looks again and writes what was applied
     /// meanwhile, unless another thread claimed it: nothing is stranded.
     /// `endingTurn`: the claimant is a loop ending its turn, which under
-    /// `always` fsyncs the batch itself before it flushes (`Storage.writeBuffered`).
+    /// `always` fsyncs what it wrote itself once its claims ended, before it
+    /// flushes (`Storage.syncTurn`).
     private func write(_ claimed: ClaimedWrite, endingTurn: Bool) {
         guard let storage else { return }
+        writeClaims(claimed, to: storage, endingTurn: endingTurn)
+        if endingTurn { storage.syncTurn().run() }
+    }
+
+    /// Writes `claimed`, and what was applied meanwhile, as `write` says.
+    private func writeClaims(_ claimed: ClaimedWrite, to storage: Storage, endingTurn: Bool) {
         var claimed = claimed
         while true {
             let outcome = storage.writeBuffered(&claimed.buffer, syncing: endingTurn)
