@@ -41,11 +41,12 @@ protocol SnapshotSource: AnyObject, Sendable {
 /// carries out what it returns, which advances the store's revision gate
 /// (`gate`) or records lost changes there. `everysec` fsyncs once a second on
 /// its own thread. Under `always`, the loop that writes a turn's batch fsyncs
-/// it right after (`writeBuffered`), before that turn's replies are flushed,
-/// with no thread to wake and no wake-up to wait for, as Redis does once per
-/// event-loop iteration; the requests that arrive meanwhile share the next
-/// turn's fsync (group commit). Other appends wake the syncer thread, which
-/// syncs what was written so far. Connections wait on the gate, not on storage.
+/// it once its write claim ended (`syncTurn`), before that turn's replies are
+/// flushed, with no thread to wake and no wake-up to wait for, as Redis does
+/// once per event-loop iteration; the requests that arrive meanwhile share the
+/// next turn's fsync (group commit). Other appends wake the syncer thread,
+/// which syncs what was written so far. Connections wait on the gate, not on
+/// storage.
 ///
 /// ## Failures
 /// A failed write fails its change only. A failed fsync (or a log that could not
