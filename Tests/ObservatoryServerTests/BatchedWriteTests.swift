@@ -57,6 +57,22 @@ private final class ChangeRecorder: Observer {
         #expect(recorder.changes.map(\.version) == Array(1...10))
     }
 
+    @Test func underAlwaysTheTurnThatWritesABatchFsyncsItAndAcknowledgesItBeforeItEnds() throws {
+        let context = try open(.always, files: files)
+        let storage = try storage(of: context)
+        let endOfTurn = try #require(context.store.batchWritesPerTurn())
+        let syncs = files.count(of: .synchronize)
+        for index in 0..<5 {
+            _ = try set(context.store, "k.\(index)", .integer(Int64(index)))
+        }
+        #expect(storage.acknowledgedRevision == 0)
+        endOfTurn()
+        // Synced on this thread, before the turn's flush: no syncer thread to wake or wait for.
+        #expect(files.count(of: .synchronize) == syncs + 1)
+        #expect(files.lastSynchronizeThread == UInt(bitPattern: Int(bitPattern: pthread_self())))
+        #expect(storage.acknowledgedRevision == 5)
+    }
+
     @Test func aReadWritesTheUnwrittenChangesBeforeItLooks() throws {
         let context = try open(.everysec, files: files)
         let storage = try storage(of: context)

@@ -74,9 +74,45 @@ import Testing
         _ = machine.appended(through: 1, at: 0)
         let covered = machine.syncStarting(at: 0, hasRetiredLogs: false)
         _ = machine.appended(through: 2, at: 0)
-        #expect(machine.synced(through: covered ?? 0) == Actions(acknowledge: 1))
+        #expect(machine.synced(through: covered ?? 0) == Actions(acknowledge: 1, wakeSyncer: true))
         #expect(machine.syncStarting(at: 0, hasRetiredLogs: false) == 2)
         #expect(machine.synced(through: 2) == Actions(acknowledge: 2))
+    }
+
+    @Test func alwaysLeavesTheFsyncOfABatchToItsWriterWithoutWakingTheSyncer() {
+        var machine = machine(.always)
+        #expect(machine.appended(through: 1, at: 0, writerSyncs: true) == .none)
+        #expect(machine.acknowledgedRevision == 0)
+        #expect(machine.syncStarting(at: 0, hasRetiredLogs: false) == 1)
+        #expect(machine.synced(through: 1) == Actions(acknowledge: 1))
+    }
+
+    @Test func oneFsyncRunsAtATime() {
+        var machine = machine(.always)
+        _ = machine.appended(through: 1, at: 0)
+        #expect(machine.syncStarting(at: 0, hasRetiredLogs: false) == 1)
+        _ = machine.appended(through: 2, at: 0, writerSyncs: true)
+        #expect(machine.syncStarting(at: 0, hasRetiredLogs: true) == nil)
+        #expect(machine.isSyncing)
+    }
+
+    @Test func aBatchWrittenWhileAnotherFsyncRanIsLeftToTheSyncerWhenThatOneEnds() {
+        var machine = machine(.always)
+        _ = machine.appended(through: 1, at: 0)
+        let covered = machine.syncStarting(at: 0, hasRetiredLogs: false)
+        #expect(machine.appended(through: 2, at: 0, writerSyncs: true) == .none)
+        #expect(machine.syncStarting(at: 0, hasRetiredLogs: false) == nil)
+        #expect(machine.synced(through: covered ?? 0) == Actions(acknowledge: 1, wakeSyncer: true))
+        #expect(machine.syncStarting(at: 0, hasRetiredLogs: false) == 2)
+        #expect(machine.synced(through: 2) == Actions(acknowledge: 2))
+    }
+
+    @Test func everysecWakesNoSyncerWhenAnFsyncEndsBehindTheWrittenRevision() {
+        var machine = machine(.everysec)
+        _ = machine.appended(through: 1, at: 0)
+        _ = machine.syncStarting(at: 0, hasRetiredLogs: false)
+        _ = machine.appended(through: 2, at: 0)
+        #expect(!machine.synced(through: 1).wakeSyncer)
     }
 
     @Test func recordsWithoutAChangeAcknowledgeNothing() {

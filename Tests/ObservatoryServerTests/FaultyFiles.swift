@@ -3,6 +3,10 @@ import Observatory
 
 @testable import ObservatoryServer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Real file operations that fail, or stall, on command: a full disk or an I/O
 /// error without a broken disk.
 final class FaultyFiles: StorageFiles {
@@ -15,6 +19,8 @@ final class FaultyFiles: StorageFiles {
         var counts: [Operation: Int] = [:]
         var isSynchronizeHeld = false
         var isWriteHeld = false
+        /// The `pthread_self()` of the thread that ran the last `synchronize`.
+        var lastSynchronizeThread: UInt = 0
     }
 
     private let real = SystemFiles()
@@ -39,6 +45,11 @@ final class FaultyFiles: StorageFiles {
     /// How many times `operation` was called.
     func count(of operation: Operation) -> Int {
         state.withLock { $0.counts[operation] ?? 0 }
+    }
+
+    /// The `pthread_self()` of the thread that ran the last `synchronize` (0 before the first).
+    var lastSynchronizeThread: UInt {
+        state.withLock { $0.lastSynchronizeThread }
     }
 
     /// Makes every `synchronize` wait until `releaseSynchronize()`: a stuck disk.
@@ -112,6 +123,8 @@ final class FaultyFiles: StorageFiles {
         }
         try check(.synchronize, path: path)
         try real.synchronize(descriptor, path: path)
+        let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
+        state.withLock { $0.lastSynchronizeThread = thread }
     }
 
     func synchronizeDirectory(_ path: String) throws(StorageError) {

@@ -11,8 +11,14 @@ import ObservatoryWire
 /// - `everysec`: a change is acknowledged once `write(2)` took it, unless an fsync
 ///   has run for more than `stalledSyncNanoseconds`: then acknowledging waits for it,
 ///   so no reply gets ahead of a stuck disk.
-/// - `always`: a change is acknowledged once an fsync covers it; every append wakes
-///   the syncer, and the changes written during one fsync share the next (group commit).
+/// - `always`: a change is acknowledged once an fsync covers it. An append wakes
+///   the syncer, and the changes written during one fsync share the next (group
+///   commit); a loop turn's batch is synced by its writer instead, right after
+///   its `write(2)` and before the turn's replies are flushed, as Redis runs its
+///   fsync per event-loop iteration (`appended(through:at:writerSyncs:)`).
+///   One fsync runs at a time: a sync that would start while another runs is
+///   refused, and the one running wakes the syncer when it ends if anything
+///   written is left uncovered, so no change waits for an fsync nobody runs.
 ///
 /// A failed fsync, or a log that could not be cut back after a failed write,
 /// makes storage refuse changes until a snapshot rewrites everything. Under
@@ -88,31 +94,40 @@ struct DurabilityMachine: Equatable {
     /// `write(2)` took a change's records (`revision`), or records without a change
     /// (`nil`: a remembered `requestId` alone). `now` matters only while an fsync
     /// is under way (`isSyncing`), so the shell reads the clock only then.
-    mutating func appended(through revision: Int64?, at now: UInt64) -> Actions {
+    /// `writerSyncs`: under `always`, the writer fsyncs next itself (a loop
+    /// turn's batch), so the syncer is not woken for it.
+    mutating func appended(through revision: Int64?, at now: UInt64, writerSyncs: Bool = false) -> Actions {
         if let revision { writtenRevision = revision }
         switch policy {
         case .always:
-            return Actions(wakeSyncer: true)
+            return writerSyncs ? .none : Actions(wakeSyncer: true)
         case .everysec, .none:
             guard revision != nil, !isStalled(at: now) else { return .none }
             return acknowledge(through: writtenRevision)
         }
     }
 
-    /// The syncer is about to fsync: returns the revision that fsync will cover, or
-    /// `nil` when there is nothing to sync (no new change and no retired log).
+    /// The syncer (or a writer that syncs its batch) is about to fsync: returns
+    /// the revision that fsync will cover, or `nil` when there is nothing to
+    /// sync (no new change and no retired log) or another fsync is under way
+    /// (which wakes the syncer when it ends, if it left anything uncovered).
     mutating func syncStarting(at now: UInt64, hasRetiredLogs: Bool) -> Int64? {
-        guard failure == nil, writtenRevision > syncedRevision || hasRetiredLogs else { return nil }
+        guard failure == nil, syncStartedAt == nil, writtenRevision > syncedRevision || hasRetiredLogs else {
+            return nil
+        }
         syncStartedAt = now
         return writtenRevision
     }
 
     /// The fsync that `syncStarting` announced completed: everything up to
-    /// `revision` is on disk.
+    /// `revision` is on disk. Under `always`, what was written meanwhile (and
+    /// whose writer's own fsync was refused while this one ran) goes to the syncer.
     mutating func synced(through revision: Int64) -> Actions {
         syncStartedAt = nil
         syncedRevision = max(syncedRevision, revision)
-        return acknowledge(through: policy == .always ? syncedRevision : writtenRevision)
+        var actions = acknowledge(through: policy == .always ? syncedRevision : writtenRevision)
+        actions.wakeSyncer = policy == .always && writtenRevision > syncedRevision
+        return actions
     }
 
     /// The fsync under way failed: storage refuses changes, and the changes waiting

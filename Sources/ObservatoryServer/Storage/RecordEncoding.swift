@@ -17,6 +17,12 @@ enum RecordEncoding {
     }
 
     static func write(_ text: String, into buffer: inout [UInt8]) {
+        // A native string's bytes are read in place; only another (bridged) one is copied.
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            writeUnsigned(UInt64(bytes.count), into: &buffer)
+            buffer.append(contentsOf: bytes)
+        }
+        guard written == nil else { return }
         var text = text
         text.withUTF8 { bytes in
             writeUnsigned(UInt64(bytes.count), into: &buffer)

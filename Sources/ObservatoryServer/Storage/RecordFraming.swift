@@ -9,17 +9,19 @@ enum RecordFraming {
     /// The largest payload accepted; a length above it is damage, not a record.
     static let maxPayloadBytes = 1 << 31 - 1
 
-    /// Appends `record`, framed, to `buffer`.
+    /// Appends `record`, framed, to `buffer`: a zeroed header, the payload, then
+    /// the header's length and checksum stored in place.
     static func append(_ record: StorageRecord, to buffer: inout [UInt8]) {
         let start = buffer.count
-        buffer.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])
+        buffer.append(contentsOf: repeatElement(0, count: headerBytes))
         record.encode(into: &buffer)
         let length = UInt32(buffer.count - start - headerBytes)
-        let checksum = buffer.withUnsafeBytes { bytes in
-            CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[(start + headerBytes)...]))
+        buffer.withUnsafeMutableBytes { bytes in
+            // In bounds: the header's 8 bytes were appended at `start`, the payload after them.
+            let checksum = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[(start + headerBytes)...]))
+            bytes.storeBytes(of: length.littleEndian, toByteOffset: start, as: UInt32.self)
+            bytes.storeBytes(of: checksum.littleEndian, toByteOffset: start + 4, as: UInt32.self)
         }
-        store(length, at: start, in: &buffer)
-        store(checksum, at: start + 4, in: &buffer)
     }
 
     /// One framed record as a new array.
@@ -27,11 +29,5 @@ enum RecordFraming {
         var buffer: [UInt8] = []
         append(record, to: &buffer)
         return buffer
-    }
-
-    private static func store(_ value: UInt32, at offset: Int, in buffer: inout [UInt8]) {
-        for index in 0..<4 {
-            buffer[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index)))
-        }
     }
 }

@@ -60,10 +60,14 @@ extension Storage {
     /// store's claim is the only one in flight, so the log keeps revision order),
     /// and tells the durability machine. On failure, the records buffered
     /// meanwhile are dropped too: their changes, applied after the taken ones,
-    /// are taken back with them.
-    func writeBuffered(_ taken: inout TakenBuffer) -> BatchOutcome {
+    /// are taken back with them. Under `always`, a loop ending its turn
+    /// (`syncing`) fsyncs them itself once its claim ended (`syncTurn`);
+    /// another writer (a reader that found them unwritten) leaves that to the
+    /// syncer thread, so a read never waits for the disk.
+    func writeBuffered(_ taken: inout TakenBuffer, syncing: Bool = false) -> BatchOutcome {
         guard !taken.bytes.isEmpty else { return .written(waiters: RevisionGate.Wakeup()) }
         let revision = taken.revision
+        let writerSyncs = syncing && options.fsync == .always
         let (outcome, compact) = writeToLog(&taken.bytes, kind: .batch, keepsMemory: true) {
             state, failure -> (BatchOutcome, Bool) in
             if let failure {
@@ -76,11 +80,33 @@ extension Storage {
                 return (.failed(failure, waiters: wake), false)
             }
             let now = state.durability.isSyncing ? DispatchTime.now().uptimeNanoseconds : 0
-            let wake = carryOut(state.durability.appended(through: revision, at: now), &state)
+            let wake = carryOut(state.durability.appended(through: revision, at: now, writerSyncs: writerSyncs), &state)
             return (.written(waiters: wake), claimCompactionIfDue(&state))
         }
         if compact { startCompaction() }
         return outcome
+    }
+
+    /// Under `always`, fsyncs everything written so far, as the write in flight
+    /// (so no descriptor is closed under it and no other write starts
+    /// meanwhile), and tells the durability machine; returns the gate's
+    /// waiters to run. Called by the loop that ends its turn, after its write
+    /// claim ended (readers and sessions' writes on other loops do not wait for
+    /// it) and before it flushes: the turn's replies then pass the gate, with
+    /// no thread woken. If another fsync runs, nothing is done here: that one
+    /// wakes the syncer when it ends, which covers this batch.
+    func syncTurn() -> RevisionGate.Wakeup {
+        guard options.fsync == .always else { return RevisionGate.Wakeup() }
+        let started: SyncWork?
+        do {
+            started = try beginWrite { state throws(StorageError) -> SyncWork? in syncStarting(&state) }
+        } catch {
+            // Not reached: the closure refuses nothing, so the write in flight was marked.
+            return RevisionGate.Wakeup()
+        }
+        guard let work = started else { return endWrite { _ in RevisionGate.Wakeup() } }
+        let failure = synchronize(work.files)
+        return endWrite { state in finishSync(work, failure: failure, &state) }
     }
 
     /// Why storage refuses changes until the server restarts, if it does: a

@@ -40,9 +40,13 @@ protocol SnapshotSource: AnyObject, Sendable {
 /// per the fsync policy; this shell tells it what happened to the files and
 /// carries out what it returns, which advances the store's revision gate
 /// (`gate`) or records lost changes there. `everysec` fsyncs once a second on
-/// its own thread; `always` runs fsync after fsync there, the changes written
-/// during one sharing the next (group commit). Connections wait on the gate,
-/// not on storage.
+/// its own thread. Under `always`, the loop that writes a turn's batch fsyncs
+/// it once its write claim ended (`syncTurn`), before that turn's replies are
+/// flushed, with no thread to wake and no wake-up to wait for, as Redis does
+/// once per event-loop iteration; the requests that arrive meanwhile share the
+/// next turn's fsync (group commit). Other appends wake the syncer thread,
+/// which syncs what was written so far. Connections wait on the gate, not on
+/// storage.
 ///
 /// ## Failures
 /// A failed write fails its change only. A failed fsync (or a log that could not
@@ -254,17 +258,33 @@ public final class Storage: Sendable {
 
     /// Forces everything written so far to disk and acknowledges it.
     private func syncOnce() {
-        let work = state.withLock { state -> (files: [LogFile], revision: Int64)? in
-            guard !state.isAbandoned,
-                let revision = state.durability.syncStarting(
-                    at: DispatchTime.now().uptimeNanoseconds, hasRetiredLogs: !state.retiring.isEmpty)
-            else { return nil }
-            return (state.retiring + [state.log], revision)
-        }
-        guard let work else { return }
+        guard let work = state.withLock({ syncStarting(&$0) }) else { return }
+        let failure = synchronize(work.files)
+        let wake = state.withLock { finishSync(work, failure: failure, &$0) }
+        wake.run()
+    }
+
+    /// What one fsync covers: the files to flush and the last revision written to them.
+    struct SyncWork {
+        let files: [LogFile]
+        let revision: Int64
+    }
+
+    /// Tells the machine an fsync starts (under the lock): what it covers, or
+    /// `nil` when there is nothing to sync or another fsync runs.
+    func syncStarting(_ state: inout State) -> SyncWork? {
+        guard !state.isAbandoned,
+            let revision = state.durability.syncStarting(
+                at: DispatchTime.now().uptimeNanoseconds, hasRetiredLogs: !state.retiring.isEmpty)
+        else { return nil }
+        return SyncWork(files: state.retiring + [state.log], revision: revision)
+    }
+
+    /// Flushes `files` to disk (holding no lock); returns the first failure.
+    func synchronize(_ files: [LogFile]) -> StorageError? {
         var failure: StorageError?
         let started = DispatchTime.now().uptimeNanoseconds
-        for file in work.files where failure == nil {
+        for file in files where failure == nil {
             do {
                 try options.files.synchronize(file.descriptor, path: file.path)
             } catch {
@@ -272,15 +292,18 @@ public final class Storage: Sendable {
             }
         }
         fsyncDurations.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
-        let wake = state.withLock { state -> RevisionGate.Wakeup in
-            if let failure {
-                if !state.durability.needsRecovery { logFailure(failure) }
-                return carryOut(state.durability.syncFailed(failure.message), &state)
-            }
-            closeRetired(work.files.filter { $0 !== state.log }, state: &state)
-            return carryOut(state.durability.synced(through: work.revision), &state)
+        return failure
+    }
+
+    /// Tells the machine how an fsync ended (under the lock) and closes the
+    /// retired logs it flushed; returns the gate's waiters to run once the lock is released.
+    func finishSync(_ work: SyncWork, failure: StorageError?, _ state: inout State) -> RevisionGate.Wakeup {
+        if let failure {
+            if !state.durability.needsRecovery { logFailure(failure) }
+            return carryOut(state.durability.syncFailed(failure.message), &state)
         }
-        wake.run()
+        closeRetired(work.files.filter { $0 !== state.log }, state: &state)
+        return carryOut(state.durability.synced(through: work.revision), &state)
     }
 
     /// Closes retired logs, except one a write in flight still goes to: that one

@@ -62,7 +62,7 @@ extension SharedStore {
                 waiter = semaphore
                 semaphore.wait()
             case .write(let claimed):
-                write(claimed)
+                write(claimed, endingTurn: purpose == .endOfTurn)
             }
         }
         guard let value = value.take() else { preconditionFailure("the body ran") }
@@ -80,11 +80,20 @@ extension SharedStore {
     /// every change applied meanwhile if the write failed. Before it leaves, once
     /// its deliveries are sent, looks again and writes what was applied
     /// meanwhile, unless another thread claimed it: nothing is stranded.
-    private func write(_ claimed: ClaimedWrite) {
+    /// `endingTurn`: the claimant is a loop ending its turn, which under
+    /// `always` fsyncs what it wrote itself once its claims ended, before it
+    /// flushes (`Storage.syncTurn`).
+    private func write(_ claimed: ClaimedWrite, endingTurn: Bool) {
         guard let storage else { return }
+        writeClaims(claimed, to: storage, endingTurn: endingTurn)
+        if endingTurn { storage.syncTurn().run() }
+    }
+
+    /// Writes `claimed`, and what was applied meanwhile, as `write` says.
+    private func writeClaims(_ claimed: ClaimedWrite, to storage: Storage, endingTurn: Bool) {
         var claimed = claimed
         while true {
-            let outcome = storage.writeBuffered(&claimed.buffer)
+            let outcome = storage.writeBuffered(&claimed.buffer, syncing: endingTurn)
             var woken: [DispatchSemaphore] = []
             let looksAgain = withStoreLock { guarded -> Bool in
                 switch outcome {
