@@ -40,7 +40,10 @@ extension OutboundQueue {
             opened += 1
         }
         if opened == gatedReplies.count {
-            gatedReplies.removeAll(keepingCapacity: true)
+            // Popped one by one, keeping the capacity: `removeAll(keepingCapacity:)`
+            // went through the generic `replaceSubrange` (callgrind: about 150
+            // instructions a `set` under `everysec`).
+            while gatedReplies.popLast() != nil {}
         } else if opened > 0 {
             gatedReplies.removeFirst(opened)
         }
