@@ -54,10 +54,11 @@ extension OutboundQueue {
     /// Queues the reply that `write` appends (its line, LF included) to a buffer.
     ///
     /// When nothing is pending ahead of it, the queue is not coalescing, the
-    /// frames are lines, storage has acknowledged `revision` (nil for a reply that
-    /// waits for none) and the unsent bytes are below `directBytes`, `write`
+    /// frames are lines and the unsent bytes are below `directBytes`, `write`
     /// appends the line to the write buffer itself: the reply needs no array of its
-    /// own, no item to keep, take out and release later. Otherwise it goes into an
+    /// own, no item to keep, take out and release later. If storage has not
+    /// acknowledged `revision` yet (nil for a reply that waits for none), the line
+    /// waits there behind a gate (`GatedReply`). Otherwise it goes into an
     /// array of its own, queued as a frame or, with a `revision`, as a write's reply
     /// that waits for it. As with a refill's last frame, a reply written straight
     /// may take the unsent bytes past `directBytes` by its own size.
@@ -66,8 +67,15 @@ extension OutboundQueue {
     ) {
         guard !isFailed else { return }
         // `hasRoom(for: 1)`: the unsent bytes are below `directBytes`, as for events.
-        if coalescingIndex == nil, case .lines = framing, revision ?? .min <= acknowledgedRevision, hasRoom(for: 1) {
+        if coalescingIndex == nil, case .lines = framing, hasRoom(for: 1) {
+            guard let revision, revision > acknowledgedRevision else {
+                write(&writeBuffer)
+                return
+            }
+            // Not acknowledged yet: written all the same, behind a gate of its own.
+            let start = writeBuffer.count
             write(&writeBuffer)
+            gatedReplies.append(GatedReply(revision: revision, start: start, end: writeBuffer.count, id: id))
             return
         }
         var frame: [UInt8] = []

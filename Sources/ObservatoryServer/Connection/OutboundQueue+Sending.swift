@@ -12,6 +12,28 @@ extension OutboundQueue {
         var isBufferEmptied = false
     }
 
+    /// The bytes to send next, up to one chunk, or an empty slice when nothing is
+    /// queued or the head waits for storage (then `waitingForRevision` says for what).
+    ///
+    /// Returns a slice that shares storage with the write buffer; send it, then call
+    /// `markSent(_:)` with the count the socket took. With gated replies in the write
+    /// buffer, only the bytes ahead of the first one still waiting go
+    /// (`bytesBeforeGate(_:)`); the buffer is refilled only once it is all sent.
+    mutating func nextBytes(acknowledging acknowledgement: Acknowledgement = .everything) -> ArraySlice<UInt8> {
+        if writeOffset == writeBuffer.count {
+            refillWriteBuffer(acknowledgement)
+        }
+        guard gatedReplies.isEmpty else { return bytesBeforeGate(acknowledgement) }
+        return writeBuffer[writeOffset...]
+    }
+
+    /// Records that the first `count` bytes of `nextBytes()` were sent.
+    mutating func markSent(_ count: Int) {
+        writeOffset += count
+        sentByteCount += count
+        if replayAllowance > 0 { replayAllowance = max(0, replayAllowance - count) }
+    }
+
     /// Takes the next bytes to send, as `nextBytes(acknowledging:)`, and counts
     /// them as sent at once, as `markSent(_:)` does once a send took them whole:
     /// the common case, which then needs no second step under the output's lock
@@ -44,6 +66,8 @@ extension OutboundQueue {
         if taken.isBufferEmptied {
             // Emptied with `writeOffset` at its end, and only the flush moves it: it is 0.
             writeBuffer.insert(contentsOf: unsent, at: writeOffset)
+            // Replies gated since were written behind them.
+            moveGates(by: unsent.count, from: 0)
         } else {
             writeOffset -= unsent.count
         }

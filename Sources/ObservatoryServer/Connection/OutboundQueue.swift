@@ -21,7 +21,8 @@ import ObservatoryWire
 ///   snapshot) goes out before events that arrived while it was being made.
 /// - With storage, a write's reply and a change's event wait at the head of the
 ///   queue until storage acknowledges their revision (`nextBytes(acknowledging:)`),
-///   and everything behind them waits too, so order holds. A write whose fsync
+///   and everything behind them waits too, so order holds (a reply with nothing
+///   pending ahead waits in the write buffer itself, behind its gate). A write whose fsync
 ///   failed gets the error its `Acknowledgement` says instead of its reply.
 /// - A write's reply or a resuming `observe`'s reply and replay that the shared
 ///   state gives later holds its place, a slot numbered by its `ReplySlot`:
@@ -29,8 +30,8 @@ import ObservatoryWire
 ///   the connection carries on its own loop; `isWaitingForAnswer` says the head waits).
 ///
 /// Items, counts, buffer and cursors are internal for the `+Pending` and `+Replies` files.
-/// Its twenty stored properties (items, byte and event counts, coalescing index,
-/// direct-write buffer and its framing, acknowledgement and answer cursors, the send taken,
+/// Its twenty-one stored properties (items, byte and event counts, coalescing index,
+/// direct-write buffer, its framing and gated replies, acknowledgement and answer cursors, the send taken,
 /// the replay's allowance, the failure's revision) all change together on every
 /// append and send, on every delivery's hot path, so they stay in one value.
 struct OutboundQueue {
@@ -67,8 +68,11 @@ struct OutboundQueue {
     /// Events handed to the queue, for `/metrics` (a plain count: the queue's lock guards it).
     var eventCount = 0
     /// The revision the head of the queue waits for storage to acknowledge, after a
-    /// refill that stopped there.
-    private(set) var waitingForRevision: Int64?
+    /// refill or a look at the gated replies that stopped there.
+    var waitingForRevision: Int64?
+    /// Replies to writes written into the write buffer ahead of their revision's
+    /// acknowledgement, in order (`OutboundQueue+Gates.swift`).
+    var gatedReplies: [GatedReply] = []
     /// Whether the head of the queue is a slot whose answer is not in yet, after a
     /// refill that stopped there (its answer's arrival flushes the connection again).
     private(set) var isWaitingForAnswer = false
@@ -323,32 +327,16 @@ struct OutboundQueue {
         pendingBytes = 0
         writeBuffer = []
         writeOffset = 0
+        gatedReplies = []
         coalescingIndex = nil
         heldEvents = []
         unconfirmedSend = nil
         isFailed = true
     }
 
-    /// The bytes to send next, up to one chunk, or an empty slice when nothing is
-    /// queued or the head waits for storage (then `waitingForRevision` says for what).
-    ///
-    /// Returns a slice that shares storage with the write buffer; send it, then call
-    /// `markSent(_:)` with the count the socket took.
-    mutating func nextBytes(acknowledging acknowledgement: Acknowledgement = .everything) -> ArraySlice<UInt8> {
-        if writeOffset == writeBuffer.count {
-            refillWriteBuffer(acknowledgement)
-        }
-        return writeBuffer[writeOffset...]
-    }
-
-    /// Records that the first `count` bytes of `nextBytes()` were sent.
-    mutating func markSent(_ count: Int) {
-        writeOffset += count
-        sentByteCount += count
-        if replayAllowance > 0 { replayAllowance = max(0, replayAllowance - count) }
-    }
-
-    private mutating func refillWriteBuffer(_ acknowledgement: Acknowledgement) {
+    /// Moves pending items into the drained write buffer, up to a chunk, as far as
+    /// storage and the slots' answers let them go (`nextBytes(acknowledging:)`).
+    mutating func refillWriteBuffer(_ acknowledgement: Acknowledgement) {
         waitingForRevision = nil
         isWaitingForAnswer = false
         // With nothing to take, a small drained buffer is emptied by the next append instead.

@@ -53,7 +53,25 @@ final class ServerMetrics: Sendable {
 
     /// Counts a request of `kind`.
     func countRequest(_ kind: OperationKind) {
-        if let index = OperationKind.allCases.firstIndex(of: kind) { requests[index].add() }
+        requests[Self.requestIndex(kind)].add()
+    }
+
+    /// Where `kind` is in `OperationKind.allCases`, and so its counter in `requests`,
+    /// by a switch: `firstIndex(of:)` built the array of all cases and searched it
+    /// on every request (callgrind: about 30 instructions a `set`).
+    static func requestIndex(_ kind: OperationKind) -> Int {
+        switch kind {
+        case .hello: 0
+        case .get: 1
+        case .set: 2
+        case .delete: 3
+        case .observe: 4
+        case .unobserve: 5
+        case .list: 6
+        case .ping: 7
+        case .history: 8
+        case .batch: 9
+        }
     }
 
     /// Counts the change a write's reply reports: a set that changed the value,
