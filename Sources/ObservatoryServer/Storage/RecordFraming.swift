@@ -12,9 +12,17 @@ enum RecordFraming {
     /// Appends `record`, framed, to `buffer`: a zeroed header, the payload, then
     /// the header's length and checksum stored in place.
     static func append(_ record: StorageRecord, to buffer: inout [UInt8]) {
+        append(to: &buffer) { record.encode(into: &$0) }
+    }
+
+    /// Appends the payload `encode` writes, framed, to `buffer`: how a change's
+    /// record is framed straight from its fields (`Storage.buffer(_:expiry:)`).
+    @inline(__always)
+    static func append(to buffer: inout [UInt8], _ encode: (inout [UInt8]) -> Void) {
         let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: headerBytes))
-        record.encode(into: &buffer)
+        // The zeroed header, from one word's bytes: no repeated collection to walk.
+        withUnsafeBytes(of: UInt64.zero) { buffer.append(contentsOf: $0) }
+        encode(&buffer)
         let length = UInt32(buffer.count - start - headerBytes)
         buffer.withUnsafeMutableBytes { bytes in
             // In bounds: the header's 8 bytes were appended at `start`, the payload after them.
