@@ -50,11 +50,18 @@ import Testing
     @Test func aRecordFramedFromItsFieldsIsTheRecordFramedWhole() {
         for (change, expiry) in Self.changes {
             var direct: [UInt8] = [7]
-            RecordFraming.append(to: &direct) { change.encodeRecord(expiry: expiry, into: &$0) }
+            change.appendRecord(expiry: expiry, to: &direct)
             var whole: [UInt8] = [7]
             for record in change.storageRecords(expiry: expiry).dropFirst() { RecordFraming.append(record, to: &whole) }
             #expect(direct == whole, "\(change.event)")
         }
+    }
+
+    @Test(arguments: [0, 1, -1, 63, 64, 1_700_000_000_000, Int64.min, Int64.max])
+    func aChangeTimeFramedFromItsFieldIsTheRecordFramedWhole(_ at: Int64) {
+        var direct: [UInt8] = []
+        StorageRecord.appendChangeTime(at, to: &direct)
+        #expect(direct == RecordFraming.framed(.changeTime(at)))
     }
 
     @Test func storageBuffersAChangeAsItBuffersItsRecords() throws {

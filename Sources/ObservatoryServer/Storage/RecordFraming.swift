@@ -32,6 +32,24 @@ enum RecordFraming {
         }
     }
 
+    /// Appends a record of `payloadBytes` bytes, which `write` writes, framed,
+    /// to `buffer`: built and checksummed in scratch space (on the stack for a
+    /// small record), then copied into the buffer at once.
+    @inline(__always)
+    static func append(to buffer: inout [UInt8], payloadBytes: Int, _ write: (inout RecordWriter) -> Void) {
+        withUnsafeTemporaryAllocation(byteCount: headerBytes + payloadBytes, alignment: 8) { space in
+            let payload = UnsafeMutableRawBufferPointer(rebasing: space[headerBytes...])
+            var writer = RecordWriter(payload)
+            write(&writer)
+            precondition(writer.isFull, "a record shorter than the space sized for it")
+            let checksum = CRC32C.checksum(UnsafeRawBufferPointer(payload))
+            // In bounds: the space holds the 8 header bytes before the payload.
+            space.storeBytes(of: UInt32(payloadBytes).littleEndian, toByteOffset: 0, as: UInt32.self)
+            space.storeBytes(of: checksum.littleEndian, toByteOffset: 4, as: UInt32.self)
+            buffer.append(contentsOf: UnsafeRawBufferPointer(space))
+        }
+    }
+
     /// One framed record as a new array.
     static func framed(_ record: StorageRecord) -> [UInt8] {
         var buffer: [UInt8] = []

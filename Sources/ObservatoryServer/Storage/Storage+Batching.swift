@@ -58,9 +58,9 @@ extension Storage {
             let at = change.at
             if at != state.bufferedChangeTime {
                 state.bufferedChangeTime = at
-                RecordFraming.append(to: &state.buffered) { StorageRecord.encodeChangeTime(at, into: &$0) }
+                StorageRecord.appendChangeTime(at, to: &state.buffered)
             }
-            RecordFraming.append(to: &state.buffered) { change.encodeRecord(expiry: expiry, into: &$0) }
+            change.appendRecord(expiry: expiry, to: &state.buffered)
             state.bufferedRevision = change.version
         }
     }

@@ -41,7 +41,8 @@ enum StorageRecord: Equatable, Sendable {
     /// them all back or (when the record is torn) none.
     case batch(revision: Int64, [StorageRecord])
 
-    private enum Kind: UInt8 {
+    /// The first byte of a payload: which record it is.
+    enum Kind: UInt8 {
         case header = 1, set = 2, delete = 3, sessionReservation = 4, snapshotEnd = 5
         case sessionBoundSet = 6, sessionEndedDelete = 7, appliedWrite = 8, history = 9
         case changeTime = 10, batch = 11
