@@ -1,4 +1,5 @@
 import Dispatch
+import ObservatoryWire
 
 // Batching: the changes of one event-loop turn written in one `write(2)`.
 extension Storage {
@@ -42,6 +43,25 @@ extension Storage {
                 RecordFraming.append(record, to: &state.buffered)
             }
             state.bufferedRevision = revision
+        }
+    }
+
+    /// Keeps the records of one change (an update or a delete), at its version,
+    /// for the next write claim, as `buffer(_:revision:)` keeps
+    /// `change.storageRecords(expiry:)`: the same bytes, framed straight into
+    /// the buffer from the change's fields, with no record built.
+    ///
+    /// - Throws: `StorageError` when storage takes no change; then nothing of it stays.
+    func buffer(_ change: StoreChange, expiry: KeyExpiry?) throws(StorageError) {
+        try state.withLock { state throws(StorageError) in
+            try checkAcceptsChanges(state)
+            let at = change.at
+            if at != state.bufferedChangeTime {
+                state.bufferedChangeTime = at
+                StorageRecord.appendChangeTime(at, to: &state.buffered)
+            }
+            change.appendRecord(expiry: expiry, to: &state.buffered)
+            state.bufferedRevision = change.version
         }
     }
 

@@ -41,7 +41,8 @@ enum StorageRecord: Equatable, Sendable {
     /// them all back or (when the record is torn) none.
     case batch(revision: Int64, [StorageRecord])
 
-    private enum Kind: UInt8 {
+    /// The first byte of a payload: which record it is.
+    enum Kind: UInt8 {
         case header = 1, set = 2, delete = 3, sessionReservation = 4, snapshotEnd = 5
         case sessionBoundSet = 6, sessionEndedDelete = 7, appliedWrite = 8, history = 9
         case changeTime = 10, batch = 11
@@ -66,28 +67,17 @@ enum StorageRecord: Equatable, Sendable {
             buffer.append(Kind.header.rawValue)
             header.encode(into: &buffer)
         case .set(let entry):
-            let kind: Kind = entry.expiry != nil ? .expiringSet : entry.sessionBound ? .sessionBoundSet : .set
-            buffer.append(kind.rawValue)
-            RecordEncoding.write(entry.version, into: &buffer)
-            RecordEncoding.write(entry.key, into: &buffer)
-            RecordEncoding.write(entry.author, into: &buffer)
-            RecordEncoding.write(entry.session, into: &buffer)
-            RecordEncoding.write(entry.value, into: &buffer)
-            if let expiry = entry.expiry {
-                buffer.append(entry.sessionBound ? 1 : 0)
-                RecordEncoding.write(expiry, into: &buffer)
-            }
+            Self.encodeSet(
+                key: entry.key, value: entry.value, version: entry.version, author: entry.author,
+                session: entry.session, sessionBound: entry.sessionBound, expiry: entry.expiry, into: &buffer)
         case .expiry(let key, let expiry):
             buffer.append(Kind.expiry.rawValue)
             RecordEncoding.write(key, into: &buffer)
             RecordEncoding.write(expiry, into: &buffer)
         case .delete(let key, let version, let author, let session, let sessionEnded, let expired):
-            let kind: Kind = expired ? .expiredDelete : sessionEnded ? .sessionEndedDelete : .delete
-            buffer.append(kind.rawValue)
-            RecordEncoding.write(version, into: &buffer)
-            RecordEncoding.write(key, into: &buffer)
-            RecordEncoding.write(author, into: &buffer)
-            RecordEncoding.write(session, into: &buffer)
+            Self.encodeDelete(
+                key: key, version: version, author: author, session: session, sessionEnded: sessionEnded,
+                expired: expired, into: &buffer)
         case .appliedWrite(let write):
             buffer.append(Kind.appliedWrite.rawValue)
             RecordEncoding.write(write.requestId, into: &buffer)
@@ -119,12 +109,50 @@ enum StorageRecord: Equatable, Sendable {
             buffer.append(Kind.snapshotEnd.rawValue)
             RecordEncoding.write(count, into: &buffer)
         case .changeTime(let at):
-            buffer.append(Kind.changeTime.rawValue)
-            RecordEncoding.write(at, into: &buffer)
+            Self.encodeChangeTime(at, into: &buffer)
         case .batch(let revision, let records):
             buffer.append(Kind.batch.rawValue)
             Self.writeBatch(revision: revision, records, into: &buffer)
         }
+    }
+
+    /// Appends the payload of `.set` for an entry given by its fields: what a
+    /// change's record is encoded from in place (`StoreChange.encodeRecord`),
+    /// with no record or entry built first.
+    static func encodeSet(
+        key: String, value: EncodedJSON, version: Int64, author: String, session: String, sessionBound: Bool,
+        expiry: KeyExpiry?, into buffer: inout [UInt8]
+    ) {
+        let kind: Kind = expiry != nil ? .expiringSet : sessionBound ? .sessionBoundSet : .set
+        buffer.append(kind.rawValue)
+        RecordEncoding.write(version, into: &buffer)
+        RecordEncoding.write(key, into: &buffer)
+        RecordEncoding.write(author, into: &buffer)
+        RecordEncoding.write(session, into: &buffer)
+        RecordEncoding.write(value, into: &buffer)
+        if let expiry {
+            buffer.append(sessionBound ? 1 : 0)
+            RecordEncoding.write(expiry, into: &buffer)
+        }
+    }
+
+    /// Appends the payload of `.delete` given by its fields (see `encodeSet`).
+    static func encodeDelete(
+        key: String, version: Int64, author: String, session: String, sessionEnded: Bool, expired: Bool,
+        into buffer: inout [UInt8]
+    ) {
+        let kind: Kind = expired ? .expiredDelete : sessionEnded ? .sessionEndedDelete : .delete
+        buffer.append(kind.rawValue)
+        RecordEncoding.write(version, into: &buffer)
+        RecordEncoding.write(key, into: &buffer)
+        RecordEncoding.write(author, into: &buffer)
+        RecordEncoding.write(session, into: &buffer)
+    }
+
+    /// Appends the payload of `.changeTime(at)`.
+    static func encodeChangeTime(_ at: Int64, into buffer: inout [UInt8]) {
+        buffer.append(Kind.changeTime.rawValue)
+        RecordEncoding.write(at, into: &buffer)
     }
 
     /// The payload as a new array.

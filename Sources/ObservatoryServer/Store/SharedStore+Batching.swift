@@ -155,7 +155,7 @@ extension SharedStore {
                 }
                 if batched, guarded.batchesWrites, let storage, let revision = planned.revision {
                     do throws(StorageError) {
-                        try storage.buffer(planned.records, revision: revision)
+                        try planned.buffer(in: storage, revision: revision)
                     } catch {
                         throw Self.notMade(error)
                     }
@@ -206,10 +206,25 @@ protocol StorePlan {
     var needsPersisting: Bool { get }
     /// What storage must hold before it is applied.
     var records: [StorageRecord] { get }
+    /// Keeps `records` in storage's buffer for the next write claim, at `revision`.
+    func buffer(in storage: Storage, revision: Int64) throws(StorageError)
+}
+
+extension StorePlan {
+    func buffer(in storage: Storage, revision: Int64) throws(StorageError) {
+        try storage.buffer(records, revision: revision)
+    }
 }
 
 extension PlannedWrite: StorePlan {
     var revision: Int64? { change?.version }
+
+    /// A change without a `requestId` (the common write) is framed straight from
+    /// its fields; any other plan keeps its `records`.
+    func buffer(in storage: Storage, revision: Int64) throws(StorageError) {
+        guard let change, applied == nil else { return try storage.buffer(records, revision: revision) }
+        try storage.buffer(change, expiry: stored?.entry.expiry)
+    }
 }
 
 extension PlannedBatch: StorePlan {}

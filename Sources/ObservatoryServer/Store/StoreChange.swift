@@ -216,6 +216,43 @@ public final class StoreChange: Sendable, Equatable {
         }
     }
 
+    /// Appends the payload of this change's `set` or `delete` record (the second
+    /// of `storageRecords`) to `buffer`, encoded straight from the event's
+    /// fields: the log's record of a set with no record, entry or array built.
+    func encodeRecord(expiry: KeyExpiry?, into buffer: inout [UInt8]) {
+        switch event {
+        case .update(let key, _, let new, let version, let author, let session, let sessionBound, _):
+            StorageRecord.encodeSet(
+                key: key, value: new, version: version, author: author, session: session,
+                sessionBound: sessionBound, expiry: expiry, into: &buffer)
+        case .delete(let key, _, let version, let author, let session, let reason):
+            StorageRecord.encodeDelete(
+                key: key, version: version, author: author, session: session,
+                sessionEnded: reason == RawEvent.sessionEnded, expired: reason == RawEvent.expired, into: &buffer)
+        case .shutdown:
+            preconditionFailure("a shutdown is never a store change")
+        }
+    }
+
+    /// Appends this change's `set` or `delete` record (the second of
+    /// `storageRecords`), framed, to `buffer`: sized first and written in one
+    /// copy (`StorageRecord.appendLastingSet`, `appendDelete`); an expiring
+    /// key's, which is rare, through `encodeRecord`.
+    func appendRecord(expiry: KeyExpiry?, to buffer: inout [UInt8]) {
+        switch event {
+        case .update(let key, _, let new, let version, let author, let session, let sessionBound, _) where expiry == nil:
+            StorageRecord.appendLastingSet(
+                key: key, value: new, version: version, author: author, session: session,
+                sessionBound: sessionBound, to: &buffer)
+        case .delete(let key, _, let version, let author, let session, let reason):
+            StorageRecord.appendDelete(
+                key: key, version: version, author: author, session: session,
+                sessionEnded: reason == RawEvent.sessionEnded, expired: reason == RawEvent.expired, to: &buffer)
+        case .update, .shutdown:
+            RecordFraming.append(to: &buffer) { encodeRecord(expiry: expiry, into: &$0) }
+        }
+    }
+
     /// The fields of the reply to the write that made this change: `set`
     /// (`changed`) or `delete`, with its key and version.
     var replyPayload: ReplyPayload {
