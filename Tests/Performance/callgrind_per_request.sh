@@ -15,11 +15,14 @@
 #           sets and 2,400 against 400 batches of 10 sets (per key, both ways).
 # Needs valgrind, python3, and loadgen at $LOADGEN (default /tmp/loadgen:
 # cc -O2 -o /tmp/loadgen ../shared/tools/loadgen/loadgen.c). The daemon runs with
-# `--fsync none` (storage off) on a free loopback port and is stopped by its pid.
+# `--fsync $FSYNC` (default none: storage off; everysec or always to count a
+# durable request) on a free loopback port and is stopped by its pid.
 set -euo pipefail
 kind=${1:?usage: callgrind_per_request.sh set|delivery|batch OBSERVATORYD}
 daemon=${2:?usage: callgrind_per_request.sh set|delivery|batch OBSERVATORYD}
 loadgen=${LOADGEN:-/tmp/loadgen}
+fsync=${FSYNC:-none}
+case "$fsync" in none | everysec | always) ;; *) echo "error: FSYNC must be none, everysec or always, not '$fsync'" >&2; exit 2 ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 pid=""
@@ -32,7 +35,7 @@ total() {
     local port; port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     mkdir -p "$work/data-$n"
     valgrind --tool=callgrind --callgrind-out-file="$work/callgrind-$n.out" \
-        "$daemon" --port "$port" --fsync none --data "$work/data-$n" > "$work/log-$n" 2>&1 &
+        "$daemon" --port "$port" --fsync "$fsync" --data "$work/data-$n" > "$work/log-$n" 2>&1 &
     pid=$!
     for _ in $(seq 1 600); do grep -q "listening" "$work/log-$n" 2>/dev/null && break; sleep 0.2; done
     local done_work
