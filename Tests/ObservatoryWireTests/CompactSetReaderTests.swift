@@ -10,16 +10,6 @@ import Testing
         Array(frame.utf8).withUnsafeBufferPointer { CompactSetReader.request(in: $0, limits: limits) }
     }
 
-    private func full(_ frame: [UInt8], limits: RequestLimits) -> Result<Request<EncodedJSON>, RequestRejection> {
-        frame.withUnsafeBufferPointer { Request<EncodedJSON>.decodeFrame($0, limits: limits) }
-    }
-
-    /// The value's bytes, for comparing byte for byte (`==` compares values).
-    private func valueBytes(_ request: Request<EncodedJSON>) -> [UInt8]? {
-        guard case .set(_, let value, _, _, _, _) = request.operation else { return nil }
-        return value.bytes
-    }
-
     @Test(arguments: [
         #"{"op":"set","id":41,"key":"loadgen.k.77","value":{"seq":1,"ts":2,"pad":"xx"}}"#,
         #"{"id":41,"op":"set","key":"loadgen.k.77","value":{"seq":1,"ts":2,"pad":"xx"}}"#,
@@ -30,7 +20,7 @@ import Testing
         #expect(request.kind == .set)
         let value = EncodedJSON(["seq": 1, "ts": 2, "pad": "xx"])
         #expect(request.operation == .set(key: "loadgen.k.77", value: value, ifVersion: nil))
-        #expect(valueBytes(request) == Array(#"{"seq":1,"ts":2,"pad":"xx"}"#.utf8))
+        #expect(SetReaderReference.valueBytes(request) == Array(#"{"seq":1,"ts":2,"pad":"xx"}"#.utf8))
         guard case .set(_, let sent, _, _, _, _) = request.operation else { return }
         #expect(sent.namesAreUnique)
     }
@@ -55,10 +45,10 @@ import Testing
     ])
     func idsOfEveryLengthTheQuickReaderReadsAreReadToo(_ frame: String) throws {
         let request = try #require(compact(frame))
-        let expected = try full(Array(frame.utf8), limits: .default).get()
+        let expected = try SetReaderReference.full(Array(frame.utf8), limits: .default).get()
         #expect(request == expected)
         #expect(request.id == expected.id)
-        #expect(valueBytes(request) == valueBytes(expected))
+        #expect(SetReaderReference.valueBytes(request) == SetReaderReference.valueBytes(expected))
     }
 
     @Test(arguments: [
@@ -121,9 +111,11 @@ import Testing
             }
             read += 1
             let text = String(decoding: frame, as: UTF8.self)
-            let expected = full(frame, limits: limits)
+            let expected = SetReaderReference.full(frame, limits: limits)
             #expect(expected == .success(request), "\(text)")
-            #expect(valueBytes(request) == (try? expected.get()).flatMap(valueBytes), "\(text)")
+            #expect(
+                SetReaderReference.valueBytes(request) == (try? expected.get()).flatMap(SetReaderReference.valueBytes),
+                "\(text)")
             let quick = frame.withUnsafeBufferPointer { QuickSetReader.request(in: $0, limits: limits) }
             #expect(quick == request, "the quick reader reads it too: \(text)")
         }

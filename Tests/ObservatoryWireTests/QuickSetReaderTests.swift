@@ -10,16 +10,6 @@ import Testing
         Array(frame.utf8).withUnsafeBufferPointer { QuickSetReader.request(in: $0, limits: limits) }
     }
 
-    private func full(_ frame: [UInt8], limits: RequestLimits) -> Result<Request<EncodedJSON>, RequestRejection> {
-        frame.withUnsafeBufferPointer { Request<EncodedJSON>.decodeFrame($0, limits: limits) }
-    }
-
-    /// The value's bytes, for comparing byte for byte (`==` compares values).
-    private func valueBytes(_ request: Request<EncodedJSON>) -> [UInt8]? {
-        guard case .set(_, let value, _, _, _, _) = request.operation else { return nil }
-        return value.bytes
-    }
-
     @Test func theUsualSetIsReadInOnePass() throws {
         let frame = #"{"op":"set","id":41,"key":"loadgen.k.77","value":{"seq":1,"ts":2,"pad":"xx"}}"#
         let request = try #require(quick(frame))
@@ -27,7 +17,7 @@ import Testing
         #expect(request.kind == .set)
         let value = EncodedJSON(["seq": 1, "ts": 2, "pad": "xx"])
         #expect(request.operation == .set(key: "loadgen.k.77", value: value, ifVersion: nil))
-        #expect(valueBytes(request) == Array(#"{"seq":1,"ts":2,"pad":"xx"}"#.utf8))
+        #expect(SetReaderReference.valueBytes(request) == Array(#"{"seq":1,"ts":2,"pad":"xx"}"#.utf8))
         guard case .set(_, let sent, _, _, _, _) = request.operation else { return }
         #expect(sent.namesAreUnique)
     }
@@ -39,10 +29,10 @@ import Testing
     ])
     func otherSpellingsOfTheUsualSetAreReadToo(_ frame: String) throws {
         let request = try #require(quick(frame))
-        let expected = try full(Array(frame.utf8), limits: .default).get()
+        let expected = try SetReaderReference.full(Array(frame.utf8), limits: .default).get()
         #expect(request == expected)
         #expect(request.id == expected.id)
-        #expect(valueBytes(request) == valueBytes(expected))
+        #expect(SetReaderReference.valueBytes(request) == SetReaderReference.valueBytes(expected))
     }
 
     @Test(arguments: [
@@ -114,7 +104,7 @@ import Testing
             #"{"op": "batch", "id": 3, "ops": [{"op": "set", "key": "k.1", "value": {"seq": 3, "pad": "xx"}}, "#
             + #"{"value": [1, {"a": 2}], "key": "k.2", "op": "set"}]}"#
         let request = try #require(quick(frame))
-        let expected = try full(Array(frame.utf8), limits: .default).get()
+        let expected = try SetReaderReference.full(Array(frame.utf8), limits: .default).get()
         #expect(request == expected)
         #expect(request.kind == .batch)
         #expect(request.id == .integer(3))
@@ -174,7 +164,9 @@ import Testing
                 continue
             }
             read += 1
-            #expect(full(frame, limits: limits) == .success(request), "\(String(decoding: frame, as: UTF8.self))")
+            #expect(
+                SetReaderReference.full(frame, limits: limits) == .success(request),
+                "\(String(decoding: frame, as: UTF8.self))")
         }
         #expect(read > 150)
     }
@@ -202,9 +194,10 @@ import Testing
                 continue
             }
             read += 1
-            let expected = full(frame, limits: limits)
+            let expected = SetReaderReference.full(frame, limits: limits)
             #expect(expected == .success(request), "\(String(decoding: frame, as: UTF8.self))")
-            #expect(valueBytes(request) == (try? expected.get()).flatMap(valueBytes))
+            #expect(
+                SetReaderReference.valueBytes(request) == (try? expected.get()).flatMap(SetReaderReference.valueBytes))
         }
         #expect(read > 800)
     }
